@@ -1,1 +1,46 @@
-//! placeholder
+//! Structured output for MCP tools: the `structuredContent` envelope, its
+//! `outputSchema`, the size bound with oversized values kept whole, the `jq`
+//! projection (jq via jaq, JMESPath fallback), TOON/JSON text rendering and
+//! text truncation. Pure: no I/O, no async runtime.
+//!
+//! Follows `CONTRACT.md` §1 (the bound setting), §2 (result shape and
+//! schemas), §4 (projection), §5 (oversized values) and §6 (text truncation).
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`envelope`] | `{data, ...meta, incomplete?}` types |
+//! | [`schema`] | `outputSchema` generation and normalisation |
+//! | [`bound`] | `MCP_STRUCTURED_MAX_BYTES` |
+//! | [`seal`](mod@seal) | inline vs oversized, never clipped |
+//! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |
+//! | [`render`](mod@render) | TOON / pretty JSON text |
+//! | [`truncate`] | head + tail text truncation |
+//! | [`prepare`](mod@prepare) | the whole pipeline in one call |
+//! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers, [`StructuredOutput`](crate::rmcp::StructuredOutput) |
+
+pub mod bound;
+pub mod envelope;
+pub mod error;
+pub mod prepare;
+pub mod project;
+pub mod render;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+pub mod schema;
+pub mod seal;
+pub mod truncate;
+
+pub use bound::{BoundWarning, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
+pub use envelope::{
+    AtlassianEnvelope, CacheInfo, CacheMeta, CircleCiEnvelope, Envelope, Incomplete, IncompleteReason, NoMeta,
+    PageMeta, PagedEnvelope,
+};
+pub use error::EnvelopeError;
+pub use prepare::{Prepared, TextSource, prepare, prepare_text};
+pub use project::{Dialect, Projection, ProjectionError, project};
+pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
+pub use schema::{
+    atlassian_output_schema, circleci_output_schema, input_schema_for, output_schema_for, paged_output_schema,
+};
+pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
+pub use truncate::{TEXT_LIMIT_BYTES, truncate_text};

@@ -1,0 +1,56 @@
+//! Pipeline cost on a 1.2 MB GitHub runs page (`runs-large.json`):
+//! baseline parse + compact serialize vs parse -> project -> seal -> render
+//! -> truncate, for JSON and TOON text, with and without a jq projection.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mcp_envelope::{OutputFormat, PageMeta, SizeBound, TextSource, prepare};
+use serde_json::Value;
+
+const RUNS_LARGE: &str = include_str!("../../tests/fixtures/github/runs-large.json");
+const JQ: &str = ".workflow_runs | map({id, name, conclusion})";
+
+fn pipeline(format: OutputFormat, jq: Option<&str>) -> usize {
+    let body: Value = serde_json::from_str(RUNS_LARGE).unwrap();
+    let prepared = prepare(
+        body,
+        PageMeta::new(Some(2)),
+        jq,
+        format,
+        TextSource::Envelope,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    let structured = prepared.sealed.into_envelope(|bytes| Some(bytes.len().to_string()));
+    prepared.text.len() + usize::from(structured.incomplete.is_some())
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("runs-large");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes(RUNS_LARGE.len() as u64));
+    group.bench_function("baseline parse+serialize", |b| {
+        b.iter(|| {
+            let v: Value = serde_json::from_str(black_box(RUNS_LARGE)).unwrap();
+            serde_json::to_vec(&v).unwrap().len()
+        })
+    });
+    for (name, format) in [("json", OutputFormat::Json), ("toon", OutputFormat::Toon)] {
+        group.bench_function(format!("pipeline {name} no jq"), |b| {
+            b.iter(|| pipeline(black_box(format), None))
+        });
+        group.bench_function(format!("pipeline {name} jq"), |b| {
+            b.iter(|| pipeline(black_box(format), Some(JQ)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,20 @@
+//! The crate-level error of the pipeline ([`crate::prepare()`]).
+
+use crate::project::ProjectionError;
+use crate::render::RenderError;
+use crate::seal::SealError;
+
+/// Any failure of [`crate::prepare()`]. Its `Display` is the text of the
+/// `isError` result (CONTRACT §7): it says what failed and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvelopeError {
+    /// The `jq` expression failed (CONTRACT §4).
+    #[error(transparent)]
+    Projection(#[from] ProjectionError),
+    /// The text could not be rendered.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The structured value could not be serialized (server defect).
+    #[error(transparent)]
+    Seal(#[from] SealError),
+}

@@ -1,0 +1,122 @@
+//! The whole pipeline in one call: project -> envelope -> render + truncate
+//! the text -> seal (CONTRACT §2, §4, §5, §6).
+//!
+//! ```
+//! use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, TextSource};
+//! use serde_json::json;
+//!
+//! let body = json!({"total_count": 1, "workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
+//! let prepared = prepare(
+//!     body,
+//!     PageMeta::new(None),
+//!     Some("workflow_runs[*].id"),
+//!     OutputFormat::Json,
+//!     TextSource::Envelope,
+//!     &SizeBound::default(),
+//! )?;
+//! assert_eq!(prepared.text, "{\n  \"data\": [\n    30433642\n  ],\n  \"nextPage\": null\n}");
+//! let structured = prepared.sealed.into_envelope(|_full_bytes| None).into_value()?;
+//! assert_eq!(structured, serde_json::from_str::<serde_json::Value>(&prepared.text)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::bound::SizeBound;
+use crate::envelope::Envelope;
+use crate::error::EnvelopeError;
+use crate::project::project;
+use crate::render::{OutputFormat, render_serialize};
+use crate::seal::{Sealed, seal_measured};
+use crate::truncate::{TEXT_LIMIT_BYTES, truncate_text};
+
+/// What the text block is rendered from (CONTRACT §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextSource {
+    /// The whole envelope, e.g. `{data, nextPage}` or `{data, cache}`
+    /// (paged GitHub tools, `circleci_get`): parsing JSON text gives exactly
+    /// `structuredContent`.
+    #[default]
+    Envelope,
+    /// The bare body (`data`), as the Atlassian reads do: parsing JSON text
+    /// gives `structuredContent.data`.
+    Data,
+}
+
+/// Output of [`prepare`]: the text block and the sealed structured value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared<M> {
+    /// `content[0].text`: rendered from the full (unsealed) value, then
+    /// truncated to [`TEXT_LIMIT_BYTES`].
+    pub text: String,
+    /// True when `text` was truncated.
+    pub text_truncated: bool,
+    /// The `structuredContent` value after the size bound; for
+    /// [`Sealed::Oversized`] store the full bytes as an artifact, then finish.
+    pub sealed: Sealed<M>,
+}
+
+/// Run the pipeline for a schema tool's successful call.
+///
+/// 1. project `data` with `jq` ([`crate::project()`]; `None`/blank = none);
+/// 2. build the [`Envelope`] `{data, ...meta}`;
+/// 3. render the text from the full envelope or from `data` (`source`),
+///    in `format`, and truncate it to [`TEXT_LIMIT_BYTES`];
+/// 4. seal the envelope against `bound` (the compact serialization is
+///    computed once and, when oversized, kept as the artifact bytes).
+///
+/// # Errors
+/// [`EnvelopeError::Projection`] (an `isError` result naming the problem),
+/// [`EnvelopeError::Render`], or [`EnvelopeError::Seal`] (server defects).
+pub fn prepare<M: Serialize>(
+    data: Value,
+    meta: M,
+    jq: Option<&str>,
+    format: OutputFormat,
+    source: TextSource,
+    bound: &SizeBound,
+) -> Result<Prepared<M>, EnvelopeError> {
+    let data = project(data, jq)?;
+    let envelope = Envelope::new(data, meta);
+    let (text, text_truncated) = text_of(&envelope, format, source)?;
+    let full = serde_json::to_vec(&envelope).map_err(crate::seal::SealError)?;
+    let sealed = seal_measured(envelope, full, bound);
+    Ok(Prepared {
+        text,
+        text_truncated,
+        sealed,
+    })
+}
+
+/// The text block alone, as [`prepare`] computes it: for a server whose
+/// structured-output switch is off (CONTRACT §1), the text is identical.
+///
+/// # Errors
+/// [`EnvelopeError::Projection`] or [`EnvelopeError::Render`].
+pub fn prepare_text<M: Serialize>(
+    data: Value,
+    meta: M,
+    jq: Option<&str>,
+    format: OutputFormat,
+    source: TextSource,
+) -> Result<String, EnvelopeError> {
+    let data = project(data, jq)?;
+    let envelope = Envelope::new(data, meta);
+    Ok(text_of(&envelope, format, source)?.0)
+}
+
+fn text_of<M: Serialize>(
+    envelope: &Envelope<M>,
+    format: OutputFormat,
+    source: TextSource,
+) -> Result<(String, bool), EnvelopeError> {
+    let rendered = match source {
+        TextSource::Envelope => render_serialize(envelope, format)?,
+        TextSource::Data => render_serialize(&envelope.data, format)?,
+    };
+    let full_len = rendered.len();
+    let text = truncate_text(rendered, TEXT_LIMIT_BYTES);
+    let truncated = text.len() != full_len;
+    Ok((text, truncated))
+}

@@ -1,0 +1,212 @@
+//! The `jq` projection (CONTRACT §4).
+//!
+//! An expression is compiled as a jq program (run by jaq with the jq standard
+//! library); if that fails but it compiles as JMESPath, it runs as JMESPath
+//! (so `workflow_runs[*].id` gives `[30433642]`). It applies to `data` only.
+//! Exactly one output is the result; zero or several are an error that says
+//! how many and suggests wrapping the filter in `[ ]`. Numbers keep every
+//! digit (integers never go through `f64`; see `convert`).
+//!
+//! # Runaway programs
+//! jaq has no step or time budget, so a program such as `def f: f; f` or
+//! `[range(1e12)]` runs until it is stopped or runs out of memory. This
+//! module limits what it can without preemption: the expression length
+//! ([`MAX_EXPRESSION_BYTES`]), the number of outputs it collects
+//! ([`MAX_COUNTED_OUTPUTS`]; an endless stream like `repeat(1)` stops there),
+//! and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). A server should
+//! run [`Projection::apply`] on a blocking thread with a timeout
+//! (e.g. `tokio::task::spawn_blocking` + `tokio::time::timeout`).
+//!
+//! ```
+//! use mcp_envelope::project;
+//! use serde_json::json;
+//!
+//! let body = json!({"workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
+//! assert_eq!(project(body.clone(), Some(".workflow_runs | map(.id)"))?, json!([30433642]));
+//! assert_eq!(project(body.clone(), Some("workflow_runs[*].id"))?, json!([30433642])); // JMESPath
+//! assert_eq!(project(body.clone(), Some("  "))?, body); // blank = no projection
+//! # Ok::<(), mcp_envelope::ProjectionError>(())
+//! ```
+
+mod convert;
+mod jmespath;
+mod jq;
+
+use serde_json::Value;
+
+use self::jmespath::JmesPathProgram;
+use self::jq::JqProgram;
+
+/// Longest accepted expression, in bytes (64 KiB).
+pub const MAX_EXPRESSION_BYTES: usize = 65_536;
+/// Outputs counted before giving up on an expression that yields several:
+/// the error then says "at least this many".
+pub const MAX_COUNTED_OUTPUTS: usize = 1_000;
+/// Deepest nesting (arrays/objects) accepted in a jq result.
+pub const MAX_RESULT_DEPTH: usize = 512;
+
+/// Which language a [`Projection`] was compiled as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// A jq program, run by jaq.
+    Jq,
+    /// A JMESPath expression (fallback when the text is not valid jq).
+    JmesPath,
+}
+
+/// A projection failure; each is an `isError` result whose text is the
+/// `Display` of this error (CONTRACT §4).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProjectionError {
+    /// The expression is longer than [`MAX_EXPRESSION_BYTES`].
+    #[error("the jq expression is {bytes} bytes long; the limit is {limit} bytes. Use a shorter expression")]
+    TooLong {
+        /// Length of the expression in bytes.
+        bytes: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The expression compiles neither as jq nor as JMESPath; names both errors.
+    #[error(
+        "the jq expression is not valid jq ({jq}) nor valid JMESPath ({jmespath}). Fix the expression, e.g. `.workflow_runs | map(.id)` in jq"
+    )]
+    Compile {
+        /// Why jq (jaq) rejected it.
+        jq: String,
+        /// Why JMESPath rejected it.
+        jmespath: String,
+    },
+    /// The program failed while running; `message` is jq's (or JMESPath's) own.
+    #[error("the jq expression failed on this result: {message}")]
+    Runtime {
+        /// The error message of the program.
+        message: String,
+    },
+    /// The program produced zero or several outputs; exactly one is required.
+    /// `count` is capped at [`MAX_COUNTED_OUTPUTS`] ("at least" then).
+    #[error("{}", output_count_message(*count))]
+    OutputCount {
+        /// Number of outputs produced (0, or >= 2; at most [`MAX_COUNTED_OUTPUTS`]).
+        count: usize,
+    },
+    /// The result nests arrays/objects deeper than [`MAX_RESULT_DEPTH`].
+    #[error("the jq expression produced a value nested deeper than {limit} levels. Project a flatter value")]
+    TooDeep {
+        /// The depth limit.
+        limit: usize,
+    },
+}
+
+fn output_count_message(count: usize) -> String {
+    let how_many = match count {
+        0 => "no output".to_owned(),
+        c if c >= MAX_COUNTED_OUTPUTS => format!("at least {c} outputs"),
+        c => format!("{c} outputs"),
+    };
+    format!(
+        "the jq expression produced {how_many}, but it must produce exactly one value. \
+         Wrap the filter in [ ] to collect its outputs into one array, e.g. `[.workflow_runs[] | .id]`"
+    )
+}
+
+#[derive(Debug, Clone)]
+enum Program {
+    Jq(JqProgram),
+    JmesPath(JmesPathProgram),
+}
+
+/// A compiled `jq` expression (jq, or JMESPath as a fallback). `Send + Sync`;
+/// compile once, apply to many values.
+#[derive(Debug, Clone)]
+pub struct Projection {
+    program: Program,
+}
+
+impl Projection {
+    /// Compile `expr`. `Ok(None)` for an empty or whitespace-only expression
+    /// (no projection, CONTRACT §4).
+    ///
+    /// # Errors
+    /// [`ProjectionError::TooLong`] over [`MAX_EXPRESSION_BYTES`];
+    /// [`ProjectionError::Compile`] (naming the jq and the JMESPath error)
+    /// when it is neither valid jq nor valid JMESPath.
+    pub fn compile(expr: &str) -> Result<Option<Projection>, ProjectionError> {
+        if expr.len() > MAX_EXPRESSION_BYTES {
+            return Err(ProjectionError::TooLong {
+                bytes: expr.len(),
+                limit: MAX_EXPRESSION_BYTES,
+            });
+        }
+        if expr.trim().is_empty() {
+            return Ok(None);
+        }
+        let jq_error = match JqProgram::compile(expr) {
+            Ok(program) => {
+                return Ok(Some(Projection {
+                    program: Program::Jq(program),
+                }));
+            }
+            Err(e) => e,
+        };
+        match JmesPathProgram::compile(expr) {
+            Ok(program) => Ok(Some(Projection {
+                program: Program::JmesPath(program),
+            })),
+            Err(jmespath) => Err(ProjectionError::Compile { jq: jq_error, jmespath }),
+        }
+    }
+
+    /// The language the expression was compiled as.
+    pub fn dialect(&self) -> Dialect {
+        match self.program {
+            Program::Jq(_) => Dialect::Jq,
+            Program::JmesPath(_) => Dialect::JmesPath,
+        }
+    }
+
+    /// Run the projection on `data` (the upstream body) and return its single
+    /// output. See the module docs about runaway programs.
+    ///
+    /// # Errors
+    /// [`ProjectionError::Runtime`] with the program's message,
+    /// [`ProjectionError::OutputCount`] for zero or several outputs,
+    /// [`ProjectionError::TooDeep`] for a result nested deeper than
+    /// [`MAX_RESULT_DEPTH`].
+    pub fn apply(&self, data: Value) -> Result<Value, ProjectionError> {
+        match &self.program {
+            Program::JmesPath(program) => program
+                .run(data)
+                .map_err(|message| ProjectionError::Runtime { message }),
+            Program::Jq(program) => {
+                let (mut outputs, more) = program
+                    .run(convert::to_val(data), MAX_COUNTED_OUTPUTS)
+                    .map_err(|message| ProjectionError::Runtime { message })?;
+                if outputs.len() != 1 || more {
+                    return Err(ProjectionError::OutputCount { count: outputs.len() });
+                }
+                let Some(output) = outputs.pop() else {
+                    return Err(ProjectionError::OutputCount { count: 0 });
+                };
+                convert::from_val(output, MAX_RESULT_DEPTH).map_err(|_| ProjectionError::TooDeep {
+                    limit: MAX_RESULT_DEPTH,
+                })
+            }
+        }
+    }
+}
+
+/// Apply an optional expression to `data`: `None`, empty or whitespace-only
+/// returns `data` unchanged; otherwise [`Projection::compile`] then
+/// [`Projection::apply`].
+///
+/// # Errors
+/// Any [`ProjectionError`] from compiling or applying.
+pub fn project(data: Value, expr: Option<&str>) -> Result<Value, ProjectionError> {
+    match expr.map(Projection::compile).transpose()?.flatten() {
+        Some(projection) => projection.apply(data),
+        None => Ok(data),
+    }
+}
+
+#[cfg(test)]
+mod tests;

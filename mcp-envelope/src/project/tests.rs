@@ -1,0 +1,265 @@
+#![allow(clippy::unwrap_used)]
+use super::*;
+use serde_json::json;
+
+fn runs() -> Value {
+    json!({
+        "total_count": 3,
+        "workflow_runs": [
+            {"id": 30433642, "name": "CI", "conclusion": "failure", "run_number": 1},
+            {"id": 30433643, "name": "Docs", "conclusion": "success", "run_number": 2},
+            {"id": 9007199254740993u64, "name": "BIG", "conclusion": "failure", "run_number": 3}
+        ]
+    })
+}
+
+fn jq(data: Value, expr: &str) -> Result<Value, ProjectionError> {
+    project(data, Some(expr))
+}
+
+#[test]
+fn jq_results_of_every_kind() {
+    assert_eq!(jq(runs(), ".total_count").unwrap(), json!(3));
+    assert_eq!(jq(runs(), ".missing").unwrap(), Value::Null);
+    assert_eq!(
+        jq(runs(), "[.workflow_runs[].name]").unwrap(),
+        json!(["CI", "Docs", "BIG"])
+    );
+    assert_eq!(
+        jq(runs(), ".workflow_runs[0] | {id, name}").unwrap(),
+        json!({"id": 30433642, "name": "CI"})
+    );
+    assert_eq!(jq(runs(), ".").unwrap(), runs());
+    assert_eq!(jq(json!("abc"), "length").unwrap(), json!(3));
+    assert_eq!(jq(json!(null), "1.5").unwrap(), json!(1.5));
+}
+
+#[test]
+fn jq_keeps_object_key_order() {
+    let v = json!({"z": 1, "a": 2, "m": {"y": 1, "b": 2}});
+    assert_eq!(
+        serde_json::to_string(&jq(v.clone(), ".").unwrap()).unwrap(),
+        serde_json::to_string(&v).unwrap()
+    );
+}
+
+#[test]
+fn jq_standard_library() {
+    assert_eq!(
+        jq(
+            runs(),
+            r#".workflow_runs | map(select(.conclusion=="failure")) | length"#
+        )
+        .unwrap(),
+        json!(2)
+    );
+    assert_eq!(jq(runs(), ".workflow_runs | first | .id").unwrap(), json!(30433642));
+    assert_eq!(
+        jq(runs(), ".workflow_runs | last | .name | ascii_downcase").unwrap(),
+        json!("big")
+    );
+    assert_eq!(
+        jq(runs(), r#"[.workflow_runs[] | select(.name | test("^D")) | .id]"#).unwrap(),
+        json!([30433643])
+    );
+    assert_eq!(jq(runs(), "[.workflow_runs[].run_number] | add").unwrap(), json!(6));
+    assert_eq!(
+        jq(runs(), ".workflow_runs | group_by(.conclusion) | map(length)").unwrap(),
+        json!([2, 1])
+    );
+    assert_eq!(jq(runs(), "keys").unwrap(), json!(["total_count", "workflow_runs"]));
+    assert_eq!(jq(json!("a,b"), r#"split(",")"#).unwrap(), json!(["a", "b"]));
+    assert_eq!(
+        jq(json!({"a": 1}), "to_entries").unwrap(),
+        json!([{"key": "a", "value": 1}])
+    );
+    assert_eq!(jq(json!("x"), r#"sub("x"; "y")"#).unwrap(), json!("y"));
+}
+
+#[test]
+fn jmespath_fallback() {
+    let p = Projection::compile("workflow_runs[*].id").unwrap().unwrap();
+    assert_eq!(p.dialect(), Dialect::JmesPath);
+    assert_eq!(
+        p.apply(runs()).unwrap(),
+        json!([30433642, 30433643, 9007199254740993u64])
+    );
+    let body = json!({"total_count": 1, "workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
+    assert_eq!(jq(body, "workflow_runs[*].id").unwrap(), json!([30433642]));
+    assert_eq!(
+        jq(
+            json!({"issues": [{"key": "PLAT-1"}, {"key": "PLAT-2"}]}),
+            "issues[*].key"
+        )
+        .unwrap(),
+        json!(["PLAT-1", "PLAT-2"])
+    );
+    // Bare identifiers are undefined filters in jq, fields in JMESPath.
+    assert_eq!(jq(json!({"foo": [1]}), "foo").unwrap(), json!([1]));
+    let p = Projection::compile(".workflow_runs").unwrap().unwrap();
+    assert_eq!(p.dialect(), Dialect::Jq);
+}
+
+#[test]
+fn neither_dialect_names_both_errors() {
+    let err = Projection::compile(".[ | foo(").unwrap_err();
+    let ProjectionError::Compile { jq, jmespath } = &err else {
+        panic!("{err:?}");
+    };
+    assert!(!jq.is_empty() && !jmespath.is_empty());
+    let text = err.to_string();
+    assert!(
+        text.contains("not valid jq") && text.contains("nor valid JMESPath"),
+        "{text}"
+    );
+    assert!(text.contains(jq.as_str()) && text.contains(jmespath.as_str()), "{text}");
+}
+
+#[test]
+fn zero_and_several_outputs_are_errors() {
+    let err = jq(runs(), ".workflow_runs[] | .id").unwrap_err();
+    assert_eq!(err, ProjectionError::OutputCount { count: 3 });
+    let text = err.to_string();
+    assert!(text.contains("3 outputs") && text.contains("[ ]"), "{text}");
+    let err = jq(runs(), "empty").unwrap_err();
+    assert_eq!(err, ProjectionError::OutputCount { count: 0 });
+    assert!(err.to_string().contains("no output"));
+    assert!(err.to_string().contains("[ ]"));
+    let err = jq(json!(1), "1, 2").unwrap_err();
+    assert_eq!(err, ProjectionError::OutputCount { count: 2 });
+    // Endless streams stop at the cap.
+    let err = jq(json!(null), "repeat(1)").unwrap_err();
+    assert_eq!(
+        err,
+        ProjectionError::OutputCount {
+            count: MAX_COUNTED_OUTPUTS
+        }
+    );
+    assert!(err.to_string().contains("at least"));
+}
+
+#[test]
+fn runtime_errors_carry_jq_message() {
+    let err = jq(json!({"a": 1}), r#"error("custom failure")"#).unwrap_err();
+    assert_eq!(
+        err,
+        ProjectionError::Runtime {
+            message: "custom failure".into()
+        }
+    );
+    let err = jq(json!(5), ".[0]").unwrap_err();
+    let ProjectionError::Runtime { message } = &err else {
+        panic!("{err:?}");
+    };
+    assert!(message.contains("cannot index"), "{message}");
+    assert!(err.to_string().contains(message.as_str()));
+    // An error after a first output still fails (no silent first output).
+    assert!(matches!(
+        jq(json!(1), r#"1, error("x")"#),
+        Err(ProjectionError::Runtime { .. })
+    ));
+}
+
+#[test]
+fn halt_and_env_are_contained() {
+    let err = jq(json!(1), "halt").unwrap_err();
+    assert!(matches!(err, ProjectionError::Runtime { .. }), "{err:?}");
+    let err = jq(json!(1), "halt_error").unwrap_err();
+    assert!(matches!(err, ProjectionError::Runtime { .. }), "{err:?}");
+    let err = jq(json!(1), "env").unwrap_err();
+    assert!(err.to_string().contains("not available"), "{err}");
+    assert!(Projection::compile("$ENV").is_err());
+    assert!(Projection::compile(r#"import "x" as x; ."#).is_err());
+}
+
+#[test]
+fn big_numbers_stay_exact() {
+    let v = json!({
+        "a": 9007199254740993u64,
+        "b": 18446744073709551615u64,
+        "c": -9223372036854775808i64,
+        "d": 9223372036854775807i64,
+        "e": [0.1, 1e300, -2.5e-8, 1.0],
+    });
+    let text = serde_json::to_string(&v).unwrap();
+    // Without a projection, with `.` and with JMESPath `@`.
+    assert_eq!(serde_json::to_string(&project(v.clone(), None).unwrap()).unwrap(), text);
+    assert_eq!(serde_json::to_string(&jq(v.clone(), ".").unwrap()).unwrap(), text);
+    assert_eq!(jq(v.clone(), ".a").unwrap(), json!(9007199254740993u64));
+    assert_eq!(jq(v.clone(), ".b").unwrap(), json!(18446744073709551615u64));
+    assert_eq!(jq(v.clone(), ".c").unwrap(), json!(-9223372036854775808i64));
+    assert_eq!(
+        jq(v.clone(), "[.a, .b]").unwrap().to_string(),
+        "[9007199254740993,18446744073709551615]"
+    );
+    assert_eq!(jq(v.clone(), ".e").unwrap().to_string(), "[0.1,1e+300,-2.5e-8,1.0]");
+    assert_eq!(jq(v.clone(), "a").unwrap(), json!(9007199254740993u64));
+    assert_eq!(jq(v.clone(), "b").unwrap(), json!(18446744073709551615u64));
+    // Integer arithmetic stays integral and exact.
+    assert_eq!(jq(v.clone(), ".a + 1").unwrap(), json!(9007199254740994u64));
+    assert_eq!(jq(v.clone(), ".d - 1").unwrap(), json!(9223372036854775806i64));
+    // Literals in the program.
+    assert_eq!(
+        jq(json!(null), "18446744073709551615").unwrap(),
+        json!(18446744073709551615u64)
+    );
+    assert_eq!(jq(json!(null), "[1.50, 100]").unwrap().to_string(), "[1.5,100]");
+    // Non-finite floats follow jq.
+    assert_eq!(jq(json!(null), "nan").unwrap(), Value::Null);
+    assert_eq!(jq(json!(null), "infinite").unwrap(), json!(f64::MAX));
+}
+
+#[test]
+fn empty_or_blank_expression_is_no_projection() {
+    for expr in ["", " ", "\n\t "] {
+        assert!(Projection::compile(expr).unwrap().is_none());
+        assert_eq!(project(runs(), Some(expr)).unwrap(), runs());
+    }
+    assert_eq!(project(runs(), None).unwrap(), runs());
+}
+
+#[test]
+fn overlong_expression_is_refused() {
+    let expr = format!(".{}", " ".repeat(MAX_EXPRESSION_BYTES));
+    assert_eq!(
+        Projection::compile(&expr).unwrap_err(),
+        ProjectionError::TooLong {
+            bytes: MAX_EXPRESSION_BYTES + 1,
+            limit: MAX_EXPRESSION_BYTES
+        }
+    );
+}
+
+#[test]
+fn too_deep_results_are_refused() {
+    let err = jq(json!(null), "reduce range(600) as $i (0; [.])").unwrap_err();
+    assert_eq!(
+        err,
+        ProjectionError::TooDeep {
+            limit: MAX_RESULT_DEPTH
+        }
+    );
+}
+
+#[test]
+fn projection_is_send_sync_and_reusable() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Projection>();
+    let p = Projection::compile(".total_count").unwrap().unwrap();
+    assert_eq!(p.apply(runs()).unwrap(), json!(3));
+    assert_eq!(p.clone().apply(runs()).unwrap(), json!(3));
+}
+
+#[test]
+fn real_github_fixture() {
+    let body: Value = serde_json::from_str(include_str!("../../../tests/fixtures/github/actions-runs.json")).unwrap();
+    let ids = jq(body.clone(), ".workflow_runs | map(.id)").unwrap();
+    let ids_jmes = jq(body.clone(), "workflow_runs[*].id").unwrap();
+    assert_eq!(ids, ids_jmes);
+    assert!(!ids.as_array().unwrap().is_empty());
+    let same = jq(body.clone(), ".").unwrap();
+    assert_eq!(
+        serde_json::to_string(&same).unwrap(),
+        serde_json::to_string(&body).unwrap()
+    );
+}
