@@ -1,1 +1,45 @@
-//! placeholder
+//! Artifact storage for oversized MCP tool results (CONTRACT §5).
+//!
+//! When a tool's `structuredContent` exceeds its size bound, the full value is saved here as
+//! an *artifact* owned by the calling principal, and clients read it back in base64 chunks
+//! with the `artifact_read` tool (CONTRACT §3).
+//!
+//! - [`ArtifactStore`]: the storage interface; [`MemoryStore`] and [`FsStore`] implement it.
+//! - [`ArtifactId`]: 128-bit random ids, validated before any use.
+//! - [`StoreConfig`]: retention and sweep interval; [`spawn_sweeper`] runs the sweep.
+//! - [`ArtifactReadResult`]: the `artifact_read` result, built from a [`Chunk`].
+//! - [`Clock`]: time source, replaceable by [`ManualClock`] in tests.
+//!
+//! Reading rules shared by every store: `offset` and sizes are in bytes; `max_bytes` is
+//! clamped to `1..=1 MiB`; `offset == total_bytes` returns an empty chunk with `eof: true`
+//! (so an empty artifact is readable at offset 0); `offset > total_bytes` is
+//! [`ArtifactError::OffsetPastEnd`]; unknown, malformed, expired and other owners' ids are all
+//! [`ArtifactError::NotFound`] (`"Artifact not found or expired"`). An artifact expires when
+//! its age reaches the retention, and is unreadable from then on, even before a sweep.
+
+mod chunk;
+mod clock;
+mod config;
+mod error;
+pub mod fs;
+mod id;
+mod memory;
+mod read;
+mod store;
+mod sweeper;
+
+pub use chunk::Chunk;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{
+    DEFAULT_RETENTION_SECONDS, DEFAULT_SWEEP_INTERVAL_SECONDS, RETENTION_SECONDS_RANGE, SWEEP_INTERVAL_SECONDS_RANGE,
+    StoreConfig,
+};
+pub use error::{ArtifactError, IoFailure, NOT_FOUND_MESSAGE};
+pub use fs::FsStore;
+pub use id::{ArtifactId, ID_LEN, MalformedId};
+pub use memory::MemoryStore;
+pub use read::{
+    ArtifactReadResult, DEFAULT_READ_MAX_BYTES, Encoding, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes,
+};
+pub use store::ArtifactStore;
+pub use sweeper::{MIN_SWEEPER_INTERVAL, spawn_sweeper};

@@ -1,0 +1,350 @@
+//! One conformance suite for every `ArtifactStore` backend.
+//!
+//! Each case is a generic `async fn case<S: ArtifactStore>(fx: Fixture<S>)`;
+//! `conformance_suite!(factory)` instantiates all of them as `#[tokio::test]`s for the backend
+//! built by `factory() -> Fixture<S>`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use bytes::Bytes;
+use mcp_artifacts::{
+    ArtifactError, ArtifactReadResult, ArtifactStore, Encoding, MAX_READ_MAX_BYTES, ManualClock, NOT_FOUND_MESSAGE,
+    StoreConfig,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rand::{RngCore, SeedableRng};
+use sha2::{Digest, Sha256};
+
+/// A store under test plus the clock it reads and whatever keeps its storage alive.
+pub struct Fixture<S> {
+    pub store: S,
+    pub clock: Arc<ManualClock>,
+    pub config: StoreConfig,
+    /// Keeps e.g. a temporary directory alive for the test's duration.
+    pub _guard: Option<tempfile::TempDir>,
+}
+
+/// Instantiates every conformance case for the backend built by `$factory`.
+macro_rules! conformance_suite {
+    ($factory:path) => {
+        $crate::conformance::conformance_suite!(@cases $factory;
+            put_then_read_roundtrip,
+            chunked_read_rebuilds_exact_bytes_across_utf8_boundaries,
+            each_chunk_decodes_alone,
+            empty_artifact_is_readable,
+            offset_equal_to_total_is_empty_eof_chunk,
+            offset_past_end_is_an_error,
+            not_found_is_identical_for_every_cause,
+            expired_artifact_is_unreadable_before_sweep,
+            delete_removes_only_for_owner,
+            sweep_removes_expired_and_keeps_fresh,
+            reads_in_progress_survive_expiry,
+            max_bytes_is_clamped,
+            ids_are_unique_and_well_formed,
+            sixteen_mib_reassembles,
+            random_sizes_reassemble,
+        );
+    };
+    (@cases $factory:path; $($case:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                $crate::conformance::$case($factory().await).await;
+            }
+        )*
+    };
+}
+pub(crate) use conformance_suite;
+
+const OWNER: &str = "alice";
+const OTHER: &str = "mallory";
+const JSON: &str = "application/json";
+
+fn sha256(bytes: &[u8]) -> Vec<u8> {
+    Sha256::digest(bytes).to_vec()
+}
+
+fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut bytes = vec![0u8; len];
+    rand::rngs::StdRng::seed_from_u64(seed).fill_bytes(&mut bytes);
+    bytes
+}
+
+/// Reads `id` from offset 0 to eof through `ArtifactReadResult`, checking every chunk's
+/// invariants, and returns the joined decoded bytes.
+pub async fn read_all<S: ArtifactStore>(store: &S, id: &str, max_bytes: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    loop {
+        let chunk = store
+            .read_chunk(OWNER, id, offset, max_bytes)
+            .await
+            .expect("chunk read");
+        let result = ArtifactReadResult::from(chunk);
+        assert_eq!(result.artifact_id, id);
+        assert_eq!(result.offset, offset);
+        assert_eq!(result.encoding, Encoding::Base64);
+        let data = STANDARD.decode(&result.data).expect("chunk decodes alone");
+        assert_eq!(data.len() as u64, result.next_offset - result.offset);
+        assert!(data.len() as u64 <= max_bytes.clamp(1, MAX_READ_MAX_BYTES));
+        assert_eq!(result.eof, result.next_offset == result.total_bytes);
+        out.extend_from_slice(&data);
+        if result.eof {
+            return out;
+        }
+        assert!(result.next_offset > offset, "no progress at {offset}");
+        offset = result.next_offset;
+    }
+}
+
+async fn put<S: ArtifactStore>(store: &S, bytes: impl Into<Bytes>) -> String {
+    store.put(OWNER, JSON, bytes.into()).await.expect("put").into()
+}
+
+async fn expect_not_found<S: ArtifactStore>(store: &S, owner: &str, id: &str) {
+    let err = store.read_chunk(owner, id, 0, 16).await.expect_err("read must fail");
+    assert!(matches!(err, ArtifactError::NotFound), "{id:?}: {err:?}");
+    assert_eq!(err.to_string(), NOT_FOUND_MESSAGE);
+    assert_eq!(err.to_string(), "Artifact not found or expired");
+}
+
+pub async fn put_then_read_roundtrip<S: ArtifactStore>(fx: Fixture<S>) {
+    let body = br#"{"data":[1,2,3]}"#;
+    let id = put(&fx.store, &body[..]).await;
+    let chunk = fx.store.read_chunk(OWNER, &id, 0, 65_536).await.expect("read");
+    assert_eq!(chunk.artifact_id, id);
+    assert_eq!(chunk.mime_type, JSON);
+    assert_eq!(
+        (chunk.offset, chunk.next_offset, chunk.total_bytes, chunk.eof),
+        (0, body.len() as u64, body.len() as u64, true)
+    );
+    assert_eq!(&chunk.data[..], &body[..]);
+}
+
+pub async fn chunked_read_rebuilds_exact_bytes_across_utf8_boundaries<S: ArtifactStore>(fx: Fixture<S>) {
+    // 2-, 3- and 4-byte characters: chunk sizes 1..=7 cut inside them.
+    let text = "aé€😀".repeat(500);
+    let id = put(&fx.store, text.clone().into_bytes()).await;
+    for max_bytes in 1..=7 {
+        let joined = read_all(&fx.store, &id, max_bytes).await;
+        assert_eq!(sha256(&joined), sha256(text.as_bytes()), "max_bytes {max_bytes}");
+    }
+    // A specific cut inside the 4-byte emoji: bytes [1, 5) are "é" and the first 2 bytes of "€".
+    let chunk = fx.store.read_chunk(OWNER, &id, 1, 4).await.expect("read");
+    assert_eq!(&chunk.data[..], &text.as_bytes()[1..5]);
+    assert!(std::str::from_utf8(&chunk.data).is_err());
+}
+
+pub async fn each_chunk_decodes_alone<S: ArtifactStore>(fx: Fixture<S>) {
+    let body = serde_json::to_vec(&serde_json::json!({"k": "väl", "n": [1, 2, 3]})).expect("json");
+    let id = put(&fx.store, body.clone()).await;
+    let mut offset = 0;
+    while offset < body.len() as u64 {
+        let result: ArtifactReadResult = fx.store.read_chunk(OWNER, &id, offset, 5).await.expect("read").into();
+        let decoded = STANDARD.decode(&result.data).expect("decodes alone");
+        assert_eq!(decoded, body[result.offset as usize..result.next_offset as usize]);
+        offset = result.next_offset;
+    }
+}
+
+pub async fn empty_artifact_is_readable<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, Bytes::new()).await;
+    let result: ArtifactReadResult = fx.store.read_chunk(OWNER, &id, 0, 1024).await.expect("read").into();
+    assert_eq!(
+        (result.offset, result.next_offset, result.total_bytes, result.eof),
+        (0, 0, 0, true)
+    );
+    assert_eq!(result.data, "");
+}
+
+pub async fn offset_equal_to_total_is_empty_eof_chunk<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, &b"hello"[..]).await;
+    let chunk = fx.store.read_chunk(OWNER, &id, 5, 10).await.expect("read");
+    assert_eq!((chunk.offset, chunk.next_offset, chunk.eof), (5, 5, true));
+    assert!(chunk.data.is_empty());
+}
+
+pub async fn offset_past_end_is_an_error<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, &b"hello"[..]).await;
+    for offset in [6, u64::MAX] {
+        let err = fx.store.read_chunk(OWNER, &id, offset, 10).await.expect_err("past end");
+        assert!(
+            matches!(err, ArtifactError::OffsetPastEnd { offset: o, total_bytes: 5 } if o == offset),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("0..=5"), "{err}");
+    }
+}
+
+pub async fn not_found_is_identical_for_every_cause<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, &b"secret"[..]).await;
+    expect_not_found(&fx.store, OTHER, &id).await;
+    expect_not_found(&fx.store, "", &id).await;
+    expect_not_found(&fx.store, OWNER, "0123456789abcdef0123456789abcdef").await;
+    for malformed in [
+        "../../etc/passwd",
+        "",
+        ".",
+        "..",
+        "/etc/passwd",
+        &id.to_uppercase(),
+        &format!("{id}/.."),
+        &format!("../{id}"),
+        &id[..31],
+        "0123456789abcdef0123456789abcde\0",
+    ] {
+        expect_not_found(&fx.store, OWNER, malformed).await;
+    }
+    fx.clock.advance(fx.config.retention);
+    expect_not_found(&fx.store, OWNER, &id).await;
+    // Other operations give the same answer.
+    let err = fx.store.delete(OTHER, &id).await.expect_err("delete");
+    assert_eq!(err.to_string(), NOT_FOUND_MESSAGE);
+    let err = fx.store.delete(OWNER, "../../etc/passwd").await.expect_err("delete");
+    assert_eq!(err.to_string(), NOT_FOUND_MESSAGE);
+}
+
+pub async fn expired_artifact_is_unreadable_before_sweep<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, &b"short-lived"[..]).await;
+    fx.clock.advance(fx.config.retention - Duration::from_millis(1));
+    fx.store.read_chunk(OWNER, &id, 0, 4).await.expect("still fresh");
+    fx.clock.advance(Duration::from_millis(1));
+    expect_not_found(&fx.store, OWNER, &id).await;
+    let err = fx.store.delete(OWNER, &id).await.expect_err("expired");
+    assert!(err.is_not_found());
+}
+
+pub async fn delete_removes_only_for_owner<S: ArtifactStore>(fx: Fixture<S>) {
+    let id = put(&fx.store, &b"bye"[..]).await;
+    assert!(fx.store.delete(OTHER, &id).await.expect_err("other").is_not_found());
+    fx.store.read_chunk(OWNER, &id, 0, 4).await.expect("kept");
+    fx.store.delete(OWNER, &id).await.expect("delete");
+    expect_not_found(&fx.store, OWNER, &id).await;
+    assert!(fx.store.delete(OWNER, &id).await.expect_err("again").is_not_found());
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
+}
+
+pub async fn sweep_removes_expired_and_keeps_fresh<S: ArtifactStore>(fx: Fixture<S>) {
+    let half = fx.config.retention / 2;
+    let old = put(&fx.store, &b"old"[..]).await;
+    let old_other = fx
+        .store
+        .put(OTHER, "text/plain", Bytes::from_static(b"old too"))
+        .await
+        .expect("put");
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
+    fx.clock.advance(half);
+    let fresh = put(&fx.store, &b"fresh"[..]).await;
+    fx.clock.advance(fx.config.retention - half);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 2);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep again"), 0);
+    expect_not_found(&fx.store, OWNER, &old).await;
+    expect_not_found(&fx.store, OTHER, old_other.as_str()).await;
+    assert_eq!(read_all(&fx.store, &fresh, 2).await, b"fresh");
+}
+
+pub async fn reads_in_progress_survive_expiry<S: ArtifactStore>(fx: Fixture<S>) {
+    // Readers race with expiry and sweeps: every read either returns exactly the right bytes
+    // or NotFound, never a partial chunk or an I/O error.
+    let body = Bytes::from(random_bytes(512 * 1024, 7));
+    let id = put(&fx.store, body.clone()).await;
+    let store = Arc::new(fx.store);
+    let mut readers = Vec::new();
+    for reader in 0..4u64 {
+        let store = Arc::clone(&store);
+        let (id, body) = (id.clone(), body.clone());
+        readers.push(tokio::spawn(async move {
+            let mut successes = 0u32;
+            for round in 0..200u64 {
+                let offset = (reader * 7919 + round * 104_729) % body.len() as u64;
+                match store.read_chunk(OWNER, &id, offset, 65_536).await {
+                    Ok(chunk) => {
+                        let end = chunk.next_offset as usize;
+                        assert_eq!(&chunk.data[..], &body[offset as usize..end]);
+                        successes += 1;
+                    }
+                    Err(ArtifactError::NotFound) => return successes,
+                    Err(other) => panic!("unexpected error: {other:?}"),
+                }
+                tokio::task::yield_now().await;
+            }
+            successes
+        }));
+    }
+    tokio::task::yield_now().await;
+    fx.clock.advance(fx.config.retention);
+    store.sweep_expired().await.expect("sweep");
+    for reader in readers {
+        reader.await.expect("reader task");
+    }
+    expect_not_found(&*store, OWNER, &id).await;
+}
+
+pub async fn max_bytes_is_clamped<S: ArtifactStore>(fx: Fixture<S>) {
+    let body = random_bytes(MAX_READ_MAX_BYTES as usize + 1000, 3);
+    let id = put(&fx.store, body.clone()).await;
+    let chunk = fx.store.read_chunk(OWNER, &id, 0, 0).await.expect("read");
+    assert_eq!((chunk.next_offset, chunk.data.len()), (1, 1));
+    let chunk = fx.store.read_chunk(OWNER, &id, 0, u64::MAX).await.expect("read");
+    assert_eq!(chunk.next_offset, MAX_READ_MAX_BYTES);
+    assert!(!chunk.eof);
+    let chunk = fx
+        .store
+        .read_chunk(OWNER, &id, chunk.next_offset, u64::MAX)
+        .await
+        .expect("read");
+    assert_eq!(chunk.data.len(), 1000);
+    assert!(chunk.eof);
+    assert_eq!(
+        mcp_artifacts::clamp_read_max_bytes(None),
+        mcp_artifacts::DEFAULT_READ_MAX_BYTES
+    );
+}
+
+pub async fn ids_are_unique_and_well_formed<S: ArtifactStore>(fx: Fixture<S>) {
+    let mut ids = std::collections::HashSet::new();
+    for _ in 0..50 {
+        let id = put(&fx.store, &b"x"[..]).await;
+        assert_eq!(id.len(), 32);
+        assert!(id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+        assert!(ids.insert(id));
+    }
+}
+
+pub async fn sixteen_mib_reassembles<S: ArtifactStore>(fx: Fixture<S>) {
+    let body = random_bytes(16 * 1024 * 1024, 16);
+    let id = put(&fx.store, body.clone()).await;
+    let joined = read_all(&fx.store, &id, MAX_READ_MAX_BYTES).await;
+    assert_eq!(sha256(&joined), sha256(&body));
+}
+
+/// Proptest: 64 random (size <= 256 KiB, max_bytes) pairs reassemble exactly.
+pub async fn random_sizes_reassemble<S: ArtifactStore>(fx: Fixture<S>) {
+    let handle = tokio::runtime::Handle::current();
+    let store = &fx.store;
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (0usize..=256 * 1024, 1u64..=80_000, any::<u64>());
+    let outcome = runner.run(&strategy, |(size, max_bytes, seed)| {
+        let body = random_bytes(size, seed);
+        let joined = tokio::task::block_in_place(|| {
+            handle.block_on(async {
+                let id = put(store, body.clone()).await;
+                read_all(store, &id, max_bytes).await
+            })
+        });
+        prop_assert_eq!(joined.len(), body.len());
+        prop_assert!(sha256(&joined) == sha256(&body));
+        Ok(())
+    });
+    if let Err(err) = outcome {
+        panic!("{err}");
+    }
+}
