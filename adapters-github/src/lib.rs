@@ -1,1 +1,31 @@
-//! placeholder
+//! GitHub Actions REST adapter for `mcp-devtools`.
+//!
+//! This crate talks to the GitHub REST API (version [`API_VERSION`]) and returns plain data: the
+//! upstream JSON body with exact integers and the next page number taken from the response headers
+//! ([`Page`]), or a typed [`GithubError`]. It knows nothing about MCP; the server turns these values
+//! into tool results.
+//!
+//! Endpoints covered:
+//! - [`GithubClient::list_workflow_runs`] follows <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository>
+//!   and <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow>
+//! - [`GithubClient::list_workflow_jobs`] follows <https://docs.github.com/rest/actions/workflow-jobs#list-jobs-for-a-workflow-run>
+//!
+//! Pagination follows <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>
+//! (see [`next_page_from_headers`]). Errors follow
+//! <https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api> and
+//! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api>.
+//!
+//! The token never appears in errors, `Debug` output or logs: it is held in a [`Token`].
+//! This crate does not retry; a shared HTTP layer will.
+
+mod client;
+mod config;
+mod error;
+mod pagination;
+mod params;
+
+pub use client::{GithubClient, Page};
+pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, ENV_API_BASE, ENV_TOKEN, GithubConfig, Token};
+pub use error::GithubError;
+pub use pagination::{next_page_from_headers, parse_link_next_page};
+pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};

@@ -1,0 +1,150 @@
+//! Client configuration: API base URL, token, user agent and timeout.
+
+use std::fmt;
+use std::time::Duration;
+
+/// Default GitHub REST API base URL (github.com). GitHub Enterprise Server uses
+/// `https://<host>/api/v3`.
+pub const DEFAULT_API_BASE: &str = "https://api.github.com";
+
+/// REST API version sent in the `X-GitHub-Api-Version` header on every request.
+///
+/// See <https://docs.github.com/rest/about-the-rest-api/api-versions>.
+pub const API_VERSION: &str = "2022-11-28";
+
+/// Name of the setting that holds the API base URL.
+pub const ENV_API_BASE: &str = "GITHUB_API_BASE";
+
+/// Name of the setting that holds the token.
+pub const ENV_TOKEN: &str = "GITHUB_TOKEN";
+
+/// Default request timeout: 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A GitHub token (personal access token, fine-grained token or app installation token).
+///
+/// A secret: its `Debug` output is `Token(***)`, it has no `Display`, and it never appears in
+/// errors or logs. Create one with [`Token::new`]; read it with [`Token::expose`] only to hand it
+/// to an HTTP client.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a token string. The value is kept as given (no trimming).
+    pub fn new(token: String) -> Self {
+        Self(token)
+    }
+
+    /// Returns the secret itself. Use it only to build the `Authorization` header; never log it,
+    /// put it in an error, or include it in a cache key without hashing it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(***)")
+    }
+}
+
+/// Settings for [`crate::GithubClient`].
+///
+/// `Default` gives: `api_base` [`DEFAULT_API_BASE`], no token, `user_agent`
+/// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]).
+/// `Debug` output never shows the token (see [`Token`]).
+#[derive(Debug, Clone)]
+pub struct GithubConfig {
+    /// REST API base URL (setting `GITHUB_API_BASE`), e.g. `https://api.github.com` or
+    /// `https://ghe.example.com/api/v3`. Must be an absolute `http` or `https` URL; a trailing
+    /// slash is optional.
+    pub api_base: String,
+    /// Token sent as `Authorization: Bearer <token>` (setting `GITHUB_TOKEN`). `None` makes
+    /// every call fail with [`crate::GithubError::MissingToken`] without sending a request.
+    pub token: Option<Token>,
+    /// `User-Agent` header value (GitHub rejects requests without one).
+    pub user_agent: String,
+    /// Timeout for a whole request (connect, send and read the body).
+    pub timeout: Duration,
+}
+
+impl Default for GithubConfig {
+    fn default() -> Self {
+        Self {
+            api_base: DEFAULT_API_BASE.to_owned(),
+            token: None,
+            user_agent: default_user_agent(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+impl GithubConfig {
+    /// Builds a configuration from a settings lookup (for example the server's configuration
+    /// cascade): `GITHUB_API_BASE` and `GITHUB_TOKEN`. Missing, empty or whitespace-only values
+    /// leave the defaults of [`GithubConfig::default`] (no token). Values are trimmed.
+    pub fn from_lookup<F>(lookup: F) -> Self
+    where
+        F: Fn(&str) -> Option<String>,
+    {
+        let non_empty = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let mut config = Self::default();
+        if let Some(base) = non_empty(ENV_API_BASE) {
+            config.api_base = base;
+        }
+        config.token = non_empty(ENV_TOKEN).map(Token::new);
+        config
+    }
+
+    /// [`GithubConfig::from_lookup`] over the process environment.
+    pub fn from_env() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+}
+
+/// `mcp-devtools/<crate version>`.
+fn default_user_agent() -> String {
+    format!("mcp-devtools/{}", env!("CARGO_PKG_VERSION"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_debug_is_redacted() {
+        let token = Token::new("ghp_supersecret".to_owned());
+        assert_eq!(format!("{token:?}"), "Token(***)");
+        let config = GithubConfig {
+            token: Some(token),
+            ..GithubConfig::default()
+        };
+        let debug = format!("{config:?}");
+        assert!(!debug.contains("supersecret"), "{debug}");
+        assert!(debug.contains("Token(***)"));
+    }
+
+    #[test]
+    fn defaults() {
+        let config = GithubConfig::default();
+        assert_eq!(config.api_base, "https://api.github.com");
+        assert!(config.token.is_none());
+        assert!(config.user_agent.starts_with("mcp-devtools/"));
+        assert_eq!(config.timeout, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn from_lookup_reads_settings_and_ignores_blank() {
+        let config = GithubConfig::from_lookup(|name| match name {
+            "GITHUB_API_BASE" => Some(" http://127.0.0.1:9/api/v3 ".to_owned()),
+            "GITHUB_TOKEN" => Some("abc".to_owned()),
+            _ => None,
+        });
+        assert_eq!(config.api_base, "http://127.0.0.1:9/api/v3");
+        assert_eq!(config.token.as_ref().map(Token::expose), Some("abc"));
+
+        let config = GithubConfig::from_lookup(|_| Some("   ".to_owned()));
+        assert_eq!(config.api_base, DEFAULT_API_BASE);
+        assert!(config.token.is_none());
+    }
+}

@@ -1,0 +1,405 @@
+//! Typed errors and the mapping from GitHub error responses to them.
+//!
+//! Follows <https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api> and
+//! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit>.
+
+use std::fmt::Write as _;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http::{HeaderMap, StatusCode};
+
+/// Longest part of a non-JSON error body kept in a message, in bytes.
+pub(crate) const MAX_RAW_MESSAGE_BYTES: usize = 2048;
+
+/// Everything that can go wrong calling the GitHub API.
+///
+/// Display texts say what failed and what to do, keep GitHub's `message` verbatim, and never
+/// contain the token. `message` fields hold GitHub's `message` followed by
+/// ` (<documentation_url>)` when the body has one; for a non-JSON body, its first 2 KiB.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GithubError {
+    /// No token is configured. Returned at call time before any request is sent.
+    #[error("GITHUB_TOKEN is not set: set it to a GitHub token with `actions:read` (or `repo`) scope")]
+    MissingToken,
+
+    /// HTTP 401: the token is invalid, expired or revoked.
+    #[error("GitHub API 401 Unauthorized: {message} — check that GITHUB_TOKEN is a valid, unexpired token")]
+    Unauthorized {
+        /// GitHub's message (e.g. `Bad credentials (https://docs.github.com/rest)`).
+        message: String,
+    },
+
+    /// HTTP 403 that is not a rate limit: the token lacks a scope or access (SSO, IP allow list,
+    /// Actions disabled...).
+    #[error(
+        "GitHub API 403 Forbidden: {message} — check that the token has `actions:read` (or `repo`) scope and access to the repository"
+    )]
+    Forbidden {
+        /// GitHub's message.
+        message: String,
+    },
+
+    /// HTTP 404: the repository, workflow or run does not exist, or the token cannot see it
+    /// (GitHub answers 404 rather than 403 for private repositories).
+    #[error(
+        "GitHub API 404 Not Found: {message} — check owner, repo and runId (or workflowId), and that the token can see the repository"
+    )]
+    NotFound {
+        /// GitHub's message (e.g. `Not Found (https://docs.github.com/...)`).
+        message: String,
+    },
+
+    /// A primary or secondary rate limit: any 429; a 403 with `x-ratelimit-remaining: 0`, with a
+    /// `Retry-After` header, or whose message mentions a rate limit or abuse detection.
+    #[error("GitHub API rate limit exceeded: {message}.{}", rate_limit_advice(*.reset_at, *.retry_after_secs))]
+    RateLimited {
+        /// GitHub's message.
+        message: String,
+        /// When the primary limit resets, in seconds since the Unix epoch (`x-ratelimit-reset`);
+        /// only set when `x-ratelimit-remaining` is `0` or absent.
+        reset_at: Option<u64>,
+        /// How long to wait, in seconds (`Retry-After`, as seconds or as an HTTP date).
+        retry_after_secs: Option<u64>,
+    },
+
+    /// Any other non-2xx status (400, 409, 422, 5xx, ...).
+    #[error("GitHub API {status}{}: {message}{}", reason(*.status), upstream_hint(*.status))]
+    Upstream {
+        /// HTTP status code.
+        status: u16,
+        /// GitHub's message, or the start of the raw body.
+        message: String,
+    },
+
+    /// A successful response whose body is not valid JSON.
+    #[error("GitHub API {status} returned a body that is not valid JSON: {detail}")]
+    InvalidBody {
+        /// HTTP status code.
+        status: u16,
+        /// The JSON parser's error (line and column).
+        detail: String,
+    },
+
+    /// The request could not be sent or the response could not be read (DNS, connect, TLS,
+    /// timeout, reset). `detail` never contains the token or the request URL.
+    #[error("could not reach the GitHub API: {detail} — check GITHUB_API_BASE and the network, then try again")]
+    Transport {
+        /// What failed.
+        detail: String,
+    },
+
+    /// A parameter or setting is invalid; nothing was sent. `name` is the tool parameter
+    /// (`owner`, `repo`, `workflowId`, `perPage`, `page`) or setting (`GITHUB_API_BASE`,
+    /// `GITHUB_TOKEN`) at fault.
+    #[error("invalid {name}: {detail}")]
+    InvalidArgument {
+        /// Parameter or setting name.
+        name: String,
+        /// What is wrong with it (never the secret value itself).
+        detail: String,
+    },
+}
+
+impl GithubError {
+    /// The upstream HTTP status when GitHub answered: 401, 403, 404, the status of
+    /// [`GithubError::Upstream`] / [`GithubError::InvalidBody`]. `None` for errors raised before or
+    /// without a response, and for [`GithubError::RateLimited`] (it can come from a 403 or a 429).
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Unauthorized { .. } => Some(401),
+            Self::Forbidden { .. } => Some(403),
+            Self::NotFound { .. } => Some(404),
+            Self::Upstream { status, .. } | Self::InvalidBody { status, .. } => Some(*status),
+            Self::MissingToken | Self::RateLimited { .. } | Self::Transport { .. } | Self::InvalidArgument { .. } => {
+                None
+            }
+        }
+    }
+
+    /// Builds the error for a non-2xx response from its status, headers and body.
+    pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> Self {
+        let message = error_message(status, body);
+        if let Some((reset_at, retry_after_secs)) = rate_limit(status, headers, &message) {
+            return Self::RateLimited {
+                message,
+                reset_at,
+                retry_after_secs,
+            };
+        }
+        match status {
+            401 => Self::Unauthorized { message },
+            403 => Self::Forbidden { message },
+            404 => Self::NotFound { message },
+            _ => Self::Upstream { status, message },
+        }
+    }
+
+    /// Builds a [`GithubError::Transport`] from a reqwest error, without its URL. `timeout` is
+    /// the configured request timeout, named when the request timed out.
+    pub(crate) fn transport_after(err: reqwest::Error, timeout: Duration) -> Self {
+        if err.is_timeout() {
+            return Self::Transport {
+                detail: format!("the request timed out after {} ms", timeout.as_millis()),
+            };
+        }
+        Self::transport(err)
+    }
+
+    /// Builds a [`GithubError::Transport`] from a reqwest error, without its URL.
+    pub(crate) fn transport(err: reqwest::Error) -> Self {
+        let kind = if err.is_timeout() {
+            "the request timed out"
+        } else if err.is_connect() {
+            "could not connect"
+        } else if err.is_body() || err.is_decode() {
+            "could not read the response body"
+        } else if err.is_builder() {
+            "could not build the request"
+        } else {
+            "the request failed"
+        };
+        let err = err.without_url();
+        let mut detail = String::from(kind);
+        let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+        while let Some(cause) = source {
+            let _ = write!(detail, ": {cause}");
+            source = cause.source();
+        }
+        Self::Transport { detail }
+    }
+}
+
+/// `message` and `documentation_url` of a GitHub error body, else the raw text (bounded).
+fn error_message(status: u16, body: &[u8]) -> String {
+    if let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(body)
+        && let Some(serde_json::Value::String(message)) = map.get("message")
+    {
+        return match map.get("documentation_url") {
+            Some(serde_json::Value::String(doc)) if !doc.is_empty() => {
+                format!("{message} ({doc})")
+            }
+            _ => message.clone(),
+        };
+    }
+    let raw = truncate_utf8(body, MAX_RAW_MESSAGE_BYTES);
+    let text = String::from_utf8_lossy(raw);
+    let text = text.trim();
+    if text.is_empty() {
+        return StatusCode::from_u16(status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("(empty body)")
+            .to_owned();
+    }
+    if raw.len() < body.len() {
+        format!("{text}… ({} bytes in all)", body.len())
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The first `max` bytes of `bytes`, shortened to a UTF-8 character boundary when it is text.
+fn truncate_utf8(bytes: &[u8], max: usize) -> &[u8] {
+    if bytes.len() <= max {
+        return bytes;
+    }
+    let mut end = max;
+    // Step back over continuation bytes (at most 3) so a multi-byte character is not split.
+    while end > 0 && end > max.saturating_sub(3) && (bytes[end] & 0b1100_0000) == 0b1000_0000 {
+        end -= 1;
+    }
+    &bytes[..end]
+}
+
+/// `Some((reset_at, retry_after_secs))` when the response is a rate limit.
+fn rate_limit(status: u16, headers: &HeaderMap, message: &str) -> Option<(Option<u64>, Option<u64>)> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let remaining = header("x-ratelimit-remaining").and_then(|v| v.parse::<u64>().ok());
+    let retry_after_secs = header("retry-after").and_then(parse_retry_after);
+    let lower = message.to_ascii_lowercase();
+    let mentions_limit = lower.contains("rate limit") || lower.contains("abuse");
+    let limited =
+        status == 429 || (status == 403 && (remaining == Some(0) || retry_after_secs.is_some() || mentions_limit));
+    if !limited {
+        return None;
+    }
+    let reset_at = match remaining {
+        Some(0) | None => header("x-ratelimit-reset").and_then(|v| v.parse::<u64>().ok()),
+        Some(_) => None,
+    };
+    Some((reset_at, retry_after_secs))
+}
+
+/// `Retry-After`: delay-seconds or an HTTP date (converted to seconds from now, at least 0).
+fn parse_retry_after(value: &str) -> Option<u64> {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return value.parse().ok();
+    }
+    let at = jiff::fmt::rfc2822::parse(value).ok()?.timestamp();
+    let now = jiff::Timestamp::now();
+    Some(u64::try_from(at.as_second().saturating_sub(now.as_second())).unwrap_or(0))
+}
+
+/// Formats epoch seconds as RFC 3339 UTC, e.g. `2013-08-20T15:41:06Z`; `None` if out of range.
+pub(crate) fn format_epoch_rfc3339(epoch_secs: u64) -> Option<String> {
+    let secs = i64::try_from(epoch_secs).ok()?;
+    jiff::Timestamp::from_second(secs).ok().map(|t| t.to_string())
+}
+
+/// The sentence(s) after a rate-limit message: when to retry.
+fn rate_limit_advice(reset_at: Option<u64>, retry_after_secs: Option<u64>) -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_secs();
+    rate_limit_advice_at(reset_at, retry_after_secs, now)
+}
+
+/// [`rate_limit_advice`] with an explicit current time (epoch seconds), for tests.
+fn rate_limit_advice_at(reset_at: Option<u64>, retry_after_secs: Option<u64>, now: u64) -> String {
+    let reset = reset_at.map(|at| {
+        let when = format_epoch_rfc3339(at).unwrap_or_else(|| format!("epoch second {at}"));
+        if at > now {
+            format!("{when} (in {} s)", at - now)
+        } else {
+            format!("{when} (already passed)")
+        }
+    });
+    match (retry_after_secs, reset) {
+        (Some(secs), Some(reset)) => format!(" Retry after {secs} s; the limit resets at {reset}."),
+        (Some(secs), None) => format!(" Retry after {secs} s."),
+        (None, Some(reset)) => format!(" Resets at {reset}."),
+        (None, None) => " Wait a few minutes before trying again.".to_owned(),
+    }
+}
+
+/// ` <reason phrase>` for a status, or nothing for an unknown status.
+fn reason(status: u16) -> String {
+    StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .map(|r| format!(" {r}"))
+        .unwrap_or_default()
+}
+
+/// A hint for statuses worth one.
+fn upstream_hint(status: u16) -> &'static str {
+    match status {
+        500..=599 => " — GitHub had a problem; try again later",
+        400 | 422 => " — check the parameters",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    #[test]
+    fn rfc3339_formatting() {
+        assert_eq!(format_epoch_rfc3339(0).as_deref(), Some("1970-01-01T00:00:00Z"));
+        assert_eq!(
+            format_epoch_rfc3339(1_377_013_266).as_deref(),
+            Some("2013-08-20T15:41:06Z")
+        );
+        assert_eq!(
+            format_epoch_rfc3339(1_675_115_093).as_deref(),
+            Some("2023-01-30T21:44:53Z")
+        );
+        assert_eq!(format_epoch_rfc3339(u64::MAX), None);
+    }
+
+    #[test]
+    fn advice_texts() {
+        assert_eq!(
+            rate_limit_advice_at(Some(1_377_013_266), None, 1_377_013_266 - 90),
+            " Resets at 2013-08-20T15:41:06Z (in 90 s)."
+        );
+        assert_eq!(
+            rate_limit_advice_at(Some(1_377_013_266), None, 1_377_013_266),
+            " Resets at 2013-08-20T15:41:06Z (already passed)."
+        );
+        assert_eq!(rate_limit_advice_at(None, Some(60), 0), " Retry after 60 s.");
+        assert_eq!(
+            rate_limit_advice_at(Some(100), Some(60), 40),
+            " Retry after 60 s; the limit resets at 1970-01-01T00:01:40Z (in 60 s)."
+        );
+        assert_eq!(
+            rate_limit_advice_at(None, None, 0),
+            " Wait a few minutes before trying again."
+        );
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("60"), Some(60));
+        assert_eq!(parse_retry_after("Tue, 20 Aug 2013 14:50:41 GMT"), Some(0));
+        assert_eq!(parse_retry_after("soon"), None);
+        assert_eq!(parse_retry_after("-5"), None);
+    }
+
+    #[test]
+    fn messages_from_bodies() {
+        assert_eq!(
+            error_message(404, br#"{"message":"Not Found","documentation_url":"https://d/x"}"#),
+            "Not Found (https://d/x)"
+        );
+        assert_eq!(error_message(400, br#"{"message":"Bad"}"#), "Bad");
+        assert_eq!(
+            error_message(502, b"  <html>bad gateway</html> \n"),
+            "<html>bad gateway</html>"
+        );
+        assert_eq!(error_message(502, b""), "Bad Gateway");
+        assert_eq!(error_message(599, b""), "(empty body)");
+        let long = "é".repeat(3000);
+        let msg = error_message(500, long.as_bytes());
+        assert!(msg.starts_with("éé"));
+        assert!(msg.ends_with("(6000 bytes in all)"), "{msg}");
+        assert!(msg.len() < 2100);
+        assert!(!msg.contains('\u{FFFD}'));
+    }
+
+    #[test]
+    fn classification() {
+        let empty = HeaderMap::new();
+        let mut remaining0 = HeaderMap::new();
+        remaining0.insert("x-ratelimit-remaining", HeaderValue::from_static("0"));
+        remaining0.insert("x-ratelimit-reset", HeaderValue::from_static("1377013266"));
+        let body = br#"{"message":"m"}"#;
+        assert!(matches!(
+            GithubError::from_response(403, &empty, body),
+            GithubError::Forbidden { .. }
+        ));
+        assert_eq!(
+            GithubError::from_response(403, &remaining0, body),
+            GithubError::RateLimited {
+                message: "m".to_owned(),
+                reset_at: Some(1_377_013_266),
+                retry_after_secs: None
+            }
+        );
+        assert!(matches!(
+            GithubError::from_response(
+                403,
+                &empty,
+                br#"{"message":"You have exceeded a secondary rate limit."}"#
+            ),
+            GithubError::RateLimited { .. }
+        ));
+        assert!(matches!(
+            GithubError::from_response(429, &empty, b"slow down"),
+            GithubError::RateLimited { .. }
+        ));
+        let err = GithubError::from_response(500, &empty, body);
+        assert_eq!(err.status(), Some(500));
+        assert_eq!(
+            err.to_string(),
+            "GitHub API 500 Internal Server Error: m — GitHub had a problem; try again later"
+        );
+        assert_eq!(
+            GithubError::from_response(422, &empty, body).to_string(),
+            "GitHub API 422 Unprocessable Entity: m — check the parameters"
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! Next-page detection from response headers (`x-next-page`, `Link`).
+//!
+//! GitHub paginates with a `Link` header (RFC 8288), see
+//! <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>. Some
+//! GitHub-compatible servers and proxies send `x-next-page` instead; it wins when valid.
+
+use http::HeaderMap;
+use url::Url;
+
+/// Header some GitHub-compatible APIs use for the next page number.
+const X_NEXT_PAGE: &str = "x-next-page";
+
+/// Returns the next page number (>= 1) announced by the response headers, or `None` on the last
+/// page.
+///
+/// Order: a valid `x-next-page` header (a decimal integer >= 1, surrounding spaces allowed) wins;
+/// otherwise each `Link` header is read with [`parse_link_next_page`] and the first hit is used.
+/// An invalid `x-next-page` is ignored (the `Link` header is still consulted). Never panics.
+pub fn next_page_from_headers(headers: &HeaderMap) -> Option<u64> {
+    let from_x = headers
+        .get_all(X_NEXT_PAGE)
+        .iter()
+        .find_map(|v| v.to_str().ok().and_then(|v| parse_page_number(v.trim())));
+    if from_x.is_some() {
+        return from_x;
+    }
+    headers
+        .get_all(http::header::LINK)
+        .iter()
+        .find_map(|v| v.to_str().ok().and_then(parse_link_next_page))
+}
+
+/// Parses an RFC 8288 `Link` header value and returns the `page` query parameter (an integer
+/// >= 1) of the first link whose `rel` is exactly `next`.
+///
+/// - Links are delimited by `<...>`, so URLs may contain commas and semicolons.
+/// - `rel` may come after other parameters, be quoted or bare, and hold several
+///   space-separated relation types (`rel="next last"` matches); types compare case-insensitively
+///   (`prev`, `nextish` do not match).
+/// - Relative URLs are accepted (only their query matters).
+/// - Anything malformed (unterminated `<` or quote, stray text, no `page`, `page=0`, a non-numeric
+///   or overflowing page) gives `None`. Never panics.
+pub fn parse_link_next_page(link: &str) -> Option<u64> {
+    let links = parse_links(link)?;
+    links
+        .into_iter()
+        .find(|(_, rel)| {
+            rel.as_deref()
+                .is_some_and(|rel| rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("next")))
+        })
+        .and_then(|(target, _)| page_of_url(target))
+}
+
+/// Parses a whole header into `(target, first rel value)` pairs; `None` if malformed.
+fn parse_links(input: &str) -> Option<Vec<(&str, Option<String>)>> {
+    let mut links = Vec::new();
+    let mut rest = input;
+    loop {
+        rest = rest.trim_start_matches(is_ows);
+        // Empty list elements (`, ,`) are allowed by the RFC 9110 list syntax.
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r;
+            continue;
+        }
+        if rest.is_empty() {
+            return Some(links);
+        }
+        let after_lt = rest.strip_prefix('<')?;
+        let end = after_lt.find('>')?;
+        let target = after_lt.get(..end)?;
+        rest = after_lt.get(end + 1..)?;
+        let mut rel: Option<String> = None;
+        // Parameters: `; name[=value]` until `,` or end of input.
+        loop {
+            rest = rest.trim_start_matches(is_ows);
+            if rest.is_empty() || rest.starts_with(',') {
+                break;
+            }
+            rest = rest.strip_prefix(';')?.trim_start_matches(is_ows);
+            let name_len = rest.find(|c: char| !is_token_char(c)).unwrap_or(rest.len());
+            if name_len == 0 {
+                return None;
+            }
+            let name = rest.get(..name_len)?;
+            rest = rest.get(name_len..)?.trim_start_matches(is_ows);
+            let value = if let Some(r) = rest.strip_prefix('=') {
+                let (value, r) = parse_param_value(r.trim_start_matches(is_ows))?;
+                rest = r;
+                Some(value)
+            } else {
+                None
+            };
+            // RFC 8288 §3.3: only the first `rel` parameter counts.
+            if rel.is_none() && name.eq_ignore_ascii_case("rel") {
+                rel = Some(value.unwrap_or_default());
+            }
+        }
+        links.push((target, rel));
+    }
+}
+
+/// Parses a quoted-string or a token; returns the value and the remaining input.
+fn parse_param_value(input: &str) -> Option<(String, &str)> {
+    if let Some(quoted) = input.strip_prefix('"') {
+        let mut value = String::new();
+        let mut chars = quoted.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => return Some((value, quoted.get(i + 1..)?)),
+                '\\' => value.push(chars.next()?.1),
+                c => value.push(c),
+            }
+        }
+        None
+    } else {
+        let len = input.find(|c: char| !is_token_char(c)).unwrap_or(input.len());
+        if len == 0 {
+            return None;
+        }
+        Some((input.get(..len)?.to_owned(), input.get(len..)?))
+    }
+}
+
+/// RFC 9110 `tchar` (bare parameter names and values).
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Optional whitespace.
+fn is_ows(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// The `page` query parameter of a link target (absolute or relative).
+fn page_of_url(target: &str) -> Option<u64> {
+    let url = match Url::parse(target) {
+        Ok(url) => url,
+        Err(url::ParseError::RelativeUrlWithoutBase) => {
+            Url::parse("http://relative.invalid/").ok()?.join(target).ok()?
+        }
+        Err(_) => return None,
+    };
+    url.query_pairs()
+        .find(|(name, _)| name == "page")
+        .and_then(|(_, value)| parse_page_number(&value))
+}
+
+/// A page number: ASCII digits only (no sign, no spaces), value >= 1, fits in `u64`.
+fn parse_page_number(raw: &str) -> Option<u64> {
+    if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    raw.parse::<u64>().ok().filter(|&n| n >= 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    const RECORDED: &str = "<https://api.github.com/repositories/146139403/actions/runs?exclude_pull_requests=1&page=2>; rel=\"next\", <https://api.github.com/repositories/146139403/actions/runs?exclude_pull_requests=1&page=20>; rel=\"last\"";
+
+    #[test]
+    fn recorded_github_header() {
+        assert_eq!(parse_link_next_page(RECORDED), Some(2));
+    }
+
+    #[test]
+    fn commas_and_semicolons_inside_urls() {
+        let link = "<https://api.github.com/x?labels=a,b;c&page=7>; rel=\"next\", <https://api.github.com/x?labels=a,b&page=9>; rel=\"last\"";
+        assert_eq!(parse_link_next_page(link), Some(7));
+        let link = "<https://x/?q=a,b>; rel=\"prev\", <https://x/?page=3&q=,,>; rel=\"next\"";
+        assert_eq!(parse_link_next_page(link), Some(3));
+    }
+
+    #[test]
+    fn rel_after_other_params() {
+        let link = "<https://x/?page=4>; title=\"a, b; rel=prev\"; type=\"application/json\"; rel=\"next\"";
+        assert_eq!(parse_link_next_page(link), Some(4));
+    }
+
+    #[test]
+    fn unquoted_rel_and_case() {
+        assert_eq!(parse_link_next_page("<https://x/?page=5>; rel=next"), Some(5));
+        assert_eq!(parse_link_next_page("<https://x/?page=5>;rel=NEXT"), Some(5));
+        assert_eq!(parse_link_next_page("<https://x/?page=5> ; REL = next"), Some(5));
+    }
+
+    #[test]
+    fn multi_valued_rel() {
+        assert_eq!(parse_link_next_page("<https://x/?page=6>; rel=\"next last\""), Some(6));
+        assert_eq!(parse_link_next_page("<https://x/?page=6>; rel=\"last  next\""), Some(6));
+        assert_eq!(parse_link_next_page("<https://x/?page=6>; rel=\"nextish last\""), None);
+    }
+
+    #[test]
+    fn prev_only_or_no_next() {
+        assert_eq!(
+            parse_link_next_page("<https://x/?page=1>; rel=\"prev\", <https://x/?page=1>; rel=\"first\""),
+            None
+        );
+        assert_eq!(parse_link_next_page(""), None);
+        assert_eq!(parse_link_next_page("<https://x/?page=2>"), None);
+    }
+
+    #[test]
+    fn only_first_rel_counts() {
+        assert_eq!(parse_link_next_page("<https://x/?page=2>; rel=prev; rel=next"), None);
+    }
+
+    #[test]
+    fn relative_url() {
+        assert_eq!(
+            parse_link_next_page("</repos/o/r/actions/runs?per_page=2&page=8>; rel=\"next\""),
+            Some(8)
+        );
+    }
+
+    #[test]
+    fn page_zero_and_bad_numbers_rejected() {
+        for link in [
+            "<https://x/?page=0>; rel=\"next\"",
+            "<https://x/?page=-1>; rel=\"next\"",
+            "<https://x/?page=+2>; rel=\"next\"",
+            "<https://x/?page=two>; rel=\"next\"",
+            "<https://x/?page=>; rel=\"next\"",
+            "<https://x/?page=99999999999999999999999>; rel=\"next\"",
+            "<https://x/?per_page=3>; rel=\"next\"",
+        ] {
+            assert_eq!(parse_link_next_page(link), None, "{link}");
+        }
+        assert_eq!(
+            parse_link_next_page("<https://x/?page=18446744073709551615>; rel=next"),
+            Some(u64::MAX)
+        );
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for link in [
+            "garbage",
+            "<",
+            ">",
+            "<>",
+            "<https://x/?page=2",
+            "<https://x/?page=2>; rel=\"next",
+            "<https://x/?page=2>; rel=",
+            "<https://x/?page=2>; =next",
+            "<https://x/?page=2> rel=next",
+            "<https://x/?page=2>; rel=next junk",
+            "https://x/?page=2; rel=next",
+            ";;;,,,<<>>",
+            "<https://x/?page=2>; rel=\"next\\",
+            "<ht tp://é/?page=2>; rel=\"next\"",
+            "<https://x/?page=2>; rel=\"next\" <https://x/?page=3>",
+        ] {
+            let _ = parse_link_next_page(link);
+        }
+        assert_eq!(parse_link_next_page("garbage"), None);
+        assert_eq!(parse_link_next_page("<https://x/?page=2>; rel=\"next"), None);
+        assert_eq!(parse_link_next_page("<https://x/?page=2> rel=next"), None);
+        assert_eq!(parse_link_next_page("<https://x/?page=2>; rel=next junk"), None);
+    }
+
+    #[test]
+    fn empty_list_elements_tolerated() {
+        assert_eq!(parse_link_next_page(" , <https://x/?page=2>; rel=\"next\", "), Some(2));
+    }
+
+    #[test]
+    fn escaped_quotes_in_params() {
+        assert_eq!(
+            parse_link_next_page("<https://x/?page=2>; title=\"say \\\"hi\\\", ok\"; rel=\"next\""),
+            Some(2)
+        );
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            if let Ok(value) = HeaderValue::from_str(value) {
+                map.append(*name, value);
+            }
+        }
+        map
+    }
+
+    #[test]
+    fn x_next_page_wins() {
+        let map = headers(&[("x-next-page", "5"), ("link", RECORDED)]);
+        assert_eq!(next_page_from_headers(&map), Some(5));
+    }
+
+    #[test]
+    fn invalid_x_next_page_falls_back_to_link() {
+        for bad in ["0", "", "abc", "-3", "+4"] {
+            let map = headers(&[("x-next-page", bad), ("link", RECORDED)]);
+            assert_eq!(next_page_from_headers(&map), Some(2), "{bad:?}");
+        }
+        let map = headers(&[("x-next-page", "0")]);
+        assert_eq!(next_page_from_headers(&map), None);
+    }
+
+    #[test]
+    fn link_only_and_none() {
+        assert_eq!(next_page_from_headers(&headers(&[("link", RECORDED)])), Some(2));
+        assert_eq!(next_page_from_headers(&HeaderMap::new()), None);
+        let map = headers(&[
+            ("link", "<https://x/?page=1>; rel=\"prev\""),
+            ("link", "<https://x/?page=3>; rel=\"next\""),
+        ]);
+        assert_eq!(next_page_from_headers(&map), Some(3));
+        assert_eq!(next_page_from_headers(&headers(&[("x-next-page", " 7 ")])), Some(7));
+    }
+}
