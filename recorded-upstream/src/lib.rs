@@ -1,1 +1,47 @@
-//! placeholder
+//! A local fake upstream for tests and examples: a [`wiremock`] server on 127.0.0.1 that serves the recorded vendor
+//! responses in `tests/fixtures/` (embedded at compile time, so it works from any working directory).
+//!
+//! [`RecordedUpstream::github`] mounts a GitHub Actions scenario; tests mount their own routes on
+//! [`RecordedUpstream::server`] with [`fixture`] responses when they need something else.
+
+mod fixture;
+mod github;
+
+pub use fixture::{Fixture, fixture, names};
+pub use wiremock;
+
+use wiremock::MockServer;
+
+/// A running fake upstream. Dropping it stops the server.
+pub struct RecordedUpstream {
+    server: MockServer,
+}
+
+impl RecordedUpstream {
+    /// Starts an empty fake upstream on 127.0.0.1 (a random free port).
+    pub async fn start() -> Self {
+        Self {
+            server: MockServer::start().await,
+        }
+    }
+
+    /// Starts a fake upstream serving the GitHub Actions scenario described in [`github::mount`].
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn github() -> anyhow::Result<Self> {
+        let upstream = Self::start().await;
+        github::mount(&upstream.server).await?;
+        Ok(upstream)
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash).
+    pub fn uri(&self) -> String {
+        self.server.uri()
+    }
+
+    /// The underlying wiremock server, to mount more routes or inspect received requests.
+    pub fn server(&self) -> &MockServer {
+        &self.server
+    }
+}
