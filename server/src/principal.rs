@@ -1,0 +1,34 @@
+//! Who is calling: the owner of artifacts (and, later, cache entries and policy subject).
+
+use std::fmt;
+
+/// The authenticated caller. On stdio this is the local user (`local:<user>`); HTTP principals come from the
+/// tokens file (deployment issue).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Principal(String);
+
+impl Principal {
+    /// The local user running the server: `local:` + `$USER` (or `$USERNAME`), else `local:unknown`.
+    pub fn local_user() -> Self {
+        let user = std::env::var("USER")
+            .or_else(|_| std::env::var("USERNAME"))
+            .unwrap_or_else(|_| "unknown".into());
+        Principal(format!("local:{user}"))
+    }
+
+    /// A principal with this exact name.
+    pub fn named(name: impl Into<String>) -> Self {
+        Principal(name.into())
+    }
+
+    /// The principal's name, used as the artifact owner.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

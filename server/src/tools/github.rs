@@ -1,0 +1,235 @@
+//! `github_list_workflow_runs` and `github_list_workflow_jobs` (CONTRACT §3, paged contract).
+
+use adapters_github::{GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId};
+use mcp_envelope::{OutputFormat, PageMeta};
+use rmcp::model::{CallToolResult, JsonObject};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{OutputContract, ToolSpec, input_schema, read_only};
+use crate::app::App;
+use crate::args::{self, ArgumentError};
+use crate::principal::Principal;
+use crate::respond::{self, View};
+use mcp_envelope::TextSource;
+
+/// Tool name of the workflow-runs listing.
+pub const LIST_WORKFLOW_RUNS: &str = "github_list_workflow_runs";
+/// Tool name of the jobs listing.
+pub const LIST_WORKFLOW_JOBS: &str = "github_list_workflow_jobs";
+
+/// A workflow's numeric id or its file name.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorkflowIdArg {
+    /// The workflow's numeric id.
+    Id(u64),
+    /// The workflow file name, e.g. `ci.yml`.
+    FileName(String),
+}
+
+/// Arguments of `github_list_workflow_runs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListWorkflowRunsArgs {
+    /// Account owner of the repository (user or organisation), e.g. `octo-org`.
+    pub owner: String,
+    /// Repository name without `.git`, e.g. `octo-repo`.
+    pub repo: String,
+    /// Only runs of this workflow: its numeric id or its file name (e.g. `ci.yml`). Omit for every workflow.
+    pub workflow_id: Option<WorkflowIdArg>,
+    /// Only runs for this branch.
+    pub branch: Option<String>,
+    /// Only runs with this status or conclusion: completed, action_required, cancelled, failure, neutral, skipped,
+    /// stale, success, timed_out, in_progress, queued, requested, waiting, pending.
+    pub status: Option<String>,
+    /// Only runs triggered by this event, e.g. push, pull_request, schedule, workflow_dispatch.
+    pub event: Option<String>,
+    /// Only runs started by this user login.
+    pub actor: Option<String>,
+    /// Runs per page, 1..=100 (GitHub's default 30).
+    #[schemars(range(min = 1, max = 100))]
+    pub per_page: Option<u64>,
+    /// Page number, from 1. Pass the previous result's `nextPage` to continue.
+    #[schemars(range(min = 1))]
+    pub page: Option<u64>,
+    /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
+    /// e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
+    pub jq: Option<String>,
+    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    pub output_format: Option<OutputFormat>,
+}
+
+/// Arguments of `github_list_workflow_jobs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListWorkflowJobsArgs {
+    /// Account owner of the repository (user or organisation).
+    pub owner: String,
+    /// Repository name without `.git`.
+    pub repo: String,
+    /// The workflow run's id (`id` of a run from github_list_workflow_runs).
+    pub run_id: u64,
+    /// `latest` (default): jobs of the latest attempt; `all`: jobs of every attempt.
+    pub filter: Option<JobFilterArg>,
+    /// Jobs per page, 1..=100 (GitHub's default 30).
+    #[schemars(range(min = 1, max = 100))]
+    pub per_page: Option<u64>,
+    /// Page number, from 1. Pass the previous result's `nextPage` to continue.
+    #[schemars(range(min = 1))]
+    pub page: Option<u64>,
+    /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
+    /// e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
+    pub jq: Option<String>,
+    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    pub output_format: Option<OutputFormat>,
+}
+
+/// The jobs `filter` argument.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobFilterArg {
+    /// Jobs of the latest attempt.
+    Latest,
+    /// Jobs of every attempt.
+    All,
+}
+
+/// The `tools/list` entry of `github_list_workflow_runs`.
+pub fn list_workflow_runs_spec() -> ToolSpec {
+    ToolSpec {
+        name: LIST_WORKFLOW_RUNS,
+        description: "List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow \
+                      and filtered by branch, status, event or actor. Returns GitHub's response body \
+                      ({total_count, workflow_runs}) and nextPage (the page to request next, or null). Use jq to \
+                      keep only the fields you need.",
+        input_schema: input_schema::<ListWorkflowRunsArgs>(),
+        output: Some(OutputContract::Paged),
+        annotations: read_only("List workflow runs", true),
+    }
+}
+
+/// The `tools/list` entry of `github_list_workflow_jobs`.
+pub fn list_workflow_jobs_spec() -> ToolSpec {
+    ToolSpec {
+        name: LIST_WORKFLOW_JOBS,
+        description: "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner. \
+                      Returns GitHub's response body ({total_count, jobs}) and nextPage (the page to request next, \
+                      or null). Use jq to keep only the fields you need.",
+        input_schema: input_schema::<ListWorkflowJobsArgs>(),
+        output: Some(OutputContract::Paged),
+        annotations: read_only("List workflow run jobs", true),
+    }
+}
+
+/// Runs `github_list_workflow_runs`.
+pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
+    let parsed = args::parse::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments)
+        .and_then(|args| paging(LIST_WORKFLOW_RUNS, args.per_page, args.page).map(|p| (args, p)));
+    let (args, (per_page, page)) = match parsed {
+        Ok(parsed) => parsed,
+        Err(err) => return respond::error(err.to_string()),
+    };
+    let params = ListWorkflowRunsParams {
+        owner: args.owner,
+        repo: args.repo,
+        workflow_id: args.workflow_id.map(|id| match id {
+            WorkflowIdArg::Id(id) => WorkflowId::Id(id),
+            WorkflowIdArg::FileName(name) => WorkflowId::FileName(name),
+        }),
+        branch: args.branch,
+        status: args.status,
+        event: args.event,
+        actor: args.actor,
+        per_page,
+        page,
+    };
+    let view = view(args.jq, args.output_format);
+    finish(
+        app,
+        principal,
+        LIST_WORKFLOW_RUNS,
+        app.github.list_workflow_runs(&params).await,
+        &view,
+    )
+    .await
+}
+
+/// Runs `github_list_workflow_jobs`.
+pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
+    let parsed = args::parse::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments)
+        .and_then(|args| paging(LIST_WORKFLOW_JOBS, args.per_page, args.page).map(|p| (args, p)));
+    let (args, (per_page, page)) = match parsed {
+        Ok(parsed) => parsed,
+        Err(err) => return respond::error(err.to_string()),
+    };
+    let params = ListWorkflowJobsParams {
+        owner: args.owner,
+        repo: args.repo,
+        run_id: args.run_id,
+        filter: args.filter.map(|filter| match filter {
+            JobFilterArg::Latest => JobFilter::Latest,
+            JobFilterArg::All => JobFilter::All,
+        }),
+        per_page,
+        page,
+    };
+    let view = view(args.jq, args.output_format);
+    finish(
+        app,
+        principal,
+        LIST_WORKFLOW_JOBS,
+        app.github.list_workflow_jobs(&params).await,
+        &view,
+    )
+    .await
+}
+
+/// Validates `perPage` (1..=100) and `page` (>= 1) and narrows them to the adapter's types.
+fn paging(
+    tool: &'static str,
+    per_page: Option<u64>,
+    page: Option<u64>,
+) -> Result<(Option<u8>, Option<u32>), ArgumentError> {
+    args::check_range(tool, "perPage", per_page, 1, 100)?;
+    args::check_range(tool, "page", page, 1, u64::from(u32::MAX))?;
+    Ok((
+        per_page.and_then(|p| u8::try_from(p).ok()),
+        page.and_then(|p| u32::try_from(p).ok()),
+    ))
+}
+
+fn view(jq: Option<String>, format: Option<OutputFormat>) -> View {
+    View {
+        jq,
+        format: format.unwrap_or_default(),
+        text_from: TextSource::Envelope,
+    }
+}
+
+async fn finish(
+    app: &App,
+    principal: &Principal,
+    tool: &str,
+    page: Result<Page, GithubError>,
+    view: &View,
+) -> CallToolResult {
+    match page {
+        Ok(page) => {
+            respond::structured(
+                app,
+                principal,
+                page.body,
+                PageMeta {
+                    next_page: page.next_page,
+                },
+                view,
+            )
+            .await
+        }
+        Err(err) => {
+            tracing::info!(tool, status = err.status(), "upstream call failed");
+            respond::error(format!("{tool} failed: {err}"))
+        }
+    }
+}

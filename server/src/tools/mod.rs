@@ -1,0 +1,98 @@
+//! The tool catalogue: each tool's name, description, input schema, optional `outputSchema`, annotations and
+//! handler. `tools/list` and `tools/call` are answered from here.
+
+mod artifact_read;
+mod github;
+
+use std::sync::Arc;
+
+use mcp_envelope::output_schema_for;
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+
+use crate::app::App;
+use crate::principal::Principal;
+
+/// Which result contract a tool's `outputSchema` follows (CONTRACT §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputContract {
+    /// `{data, nextPage, incomplete?}`.
+    Paged,
+    /// `artifact_read`'s chunk object.
+    ArtifactChunk,
+}
+
+impl OutputContract {
+    fn schema(self) -> JsonObject {
+        match self {
+            OutputContract::Paged => mcp_envelope::paged_output_schema(),
+            OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
+        }
+    }
+}
+
+/// One tool as listed by `tools/list`.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    /// The tool name, e.g. `github_list_workflow_runs`.
+    pub name: &'static str,
+    /// What the tool does, for the model.
+    pub description: &'static str,
+    /// JSON Schema of the arguments (an object).
+    pub input_schema: JsonObject,
+    /// The result contract, advertised as `outputSchema` only when the structured switch is on.
+    pub output: Option<OutputContract>,
+    /// MCP tool annotations (`readOnlyHint`, …).
+    pub annotations: ToolAnnotations,
+}
+
+impl ToolSpec {
+    /// The rmcp `Tool`, with `outputSchema` when `structured_output` is on and the tool has a contract.
+    pub fn to_tool(&self, structured_output: bool) -> Tool {
+        let mut tool = Tool::new(self.name, self.description, Arc::new(self.input_schema.clone()))
+            .with_annotations(self.annotations.clone());
+        if structured_output && let Some(contract) = self.output {
+            tool = mcp_envelope::rmcp::tool_with_output_schema(tool, contract.schema());
+        }
+        tool
+    }
+}
+
+/// The input schema of an argument struct (object root, draft-07-safe keywords; optional arguments not required).
+pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
+    mcp_envelope::input_schema_for::<T>()
+}
+
+/// Annotations of a read-only tool; `open_world` when it talks to an upstream service.
+pub(crate) fn read_only(title: &str, open_world: bool) -> ToolAnnotations {
+    ToolAnnotations::with_title(title)
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(open_world)
+}
+
+/// Every tool this server offers, in `tools/list` order.
+pub fn catalog() -> Vec<ToolSpec> {
+    vec![
+        github::list_workflow_runs_spec(),
+        github::list_workflow_jobs_spec(),
+        artifact_read::spec(),
+    ]
+}
+
+/// Runs tool `name`; `None` when no such tool exists.
+pub async fn call(
+    app: &App,
+    principal: &Principal,
+    name: &str,
+    arguments: Option<JsonObject>,
+) -> Option<CallToolResult> {
+    let result = match name {
+        github::LIST_WORKFLOW_RUNS => github::list_workflow_runs(app, principal, arguments).await,
+        github::LIST_WORKFLOW_JOBS => github::list_workflow_jobs(app, principal, arguments).await,
+        artifact_read::NAME => artifact_read::call(app, principal, arguments).await,
+        _ => return None,
+    };
+    Some(result)
+}

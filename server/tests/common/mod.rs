@@ -1,0 +1,93 @@
+//! Shared helpers for the whole-chain tests: MCP client → `mcp-devtools` binary (child process, stdio) → wiremock
+//! upstream serving the recorded fixtures.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod raw;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+/// The server binary built by cargo for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
+
+/// The environment a test server runs with: nothing inherited but PATH, so no real token or config leaks in.
+pub fn server_env(upstream: &str, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
+        ("USER".to_string(), "tester".to_string()),
+        ("GITHUB_API_BASE".to_string(), upstream.to_string()),
+        ("GITHUB_TOKEN".to_string(), "test-token".to_string()),
+        ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
+        ("RUST_LOG".to_string(), "warn".to_string()),
+    ];
+    for (key, value) in extra {
+        env.retain(|(k, _)| k != key);
+        env.push((key.to_string(), value.to_string()));
+    }
+    env
+}
+
+/// An rmcp client connected to a fresh server child process with `env`.
+pub async fn connect(env: Vec<(String, String)>) -> RunningService<RoleClient, ()> {
+    let command = tokio::process::Command::new(BIN).configure(|cmd| {
+        cmd.env_clear().envs(env);
+    });
+    ().serve(TokioChildProcess::new(command).expect("spawn the server"))
+        .await
+        .expect("MCP handshake")
+}
+
+/// Calls `tool` with `args` (a JSON object).
+pub async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+    let args = args.as_object().cloned().expect("arguments are an object");
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .expect("tools/call")
+}
+
+/// The text of content[0].
+pub fn text(result: &CallToolResult) -> String {
+    let value = serde_json::to_value(&result.content[0]).unwrap();
+    value["text"].as_str().expect("content[0] is text").to_string()
+}
+
+/// Validates `instance` against `tool`'s `outputSchema` with the `jsonschema` crate, panicking with every error.
+pub fn assert_valid(tool: &Tool, instance: &Value) {
+    let schema = Value::Object(
+        tool.output_schema
+            .as_ref()
+            .expect("tool has an outputSchema")
+            .as_ref()
+            .clone(),
+    );
+    for draft in [jsonschema::Draft::Draft7, jsonschema::Draft::Draft202012] {
+        let validator = jsonschema::options()
+            .with_draft(draft)
+            .build(&schema)
+            .expect("schema compiles");
+        let errors: Vec<String> = validator.iter_errors(instance).map(|e| e.to_string()).collect();
+        assert!(
+            errors.is_empty(),
+            "{draft:?}: {} does not validate: {errors:?}",
+            tool.name
+        );
+    }
+}
+
+/// The fixture body as JSON (exact numbers, key order kept).
+pub fn fixture_json(name: &str) -> Value {
+    serde_json::from_slice(recorded_upstream::fixture(name).unwrap().body).unwrap()
+}
+
+/// `{"owner": "octo-org", "repo": repo}` plus `more`.
+pub fn repo_args(repo: &str, more: Value) -> Value {
+    let mut args = json!({"owner": "octo-org", "repo": repo});
+    if let (Some(args), Some(more)) = (args.as_object_mut(), more.as_object()) {
+        args.extend(more.clone());
+    }
+    args
+}

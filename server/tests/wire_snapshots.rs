@@ -1,0 +1,136 @@
+//! The switch on the wire (CONTRACT §1): with it off, `tools/list` and every result are exactly the switch-on
+//! output without `outputSchema` / `structuredContent`, byte for byte; insta snapshots pin both.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::raw::RawSession;
+use common::server_env;
+use recorded_upstream::RecordedUpstream;
+use serde_json::{Value, json};
+
+/// Parses a response line and checks that re-serializing it gives the same bytes, so comparisons of re-serialized
+/// values are byte comparisons of the wire.
+fn parse_exact(line: &str) -> Value {
+    let value: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(
+        serde_json::to_string(&value).unwrap(),
+        line,
+        "the server's line round-trips byte for byte"
+    );
+    value
+}
+
+fn without(mut value: Value, strip: impl Fn(&mut Value)) -> String {
+    strip(&mut value);
+    serde_json::to_string(&value).unwrap()
+}
+
+fn calls() -> Vec<(&'static str, &'static str, Value)> {
+    let repo = |more: Value| {
+        let mut args = json!({"owner": "octo-org", "repo": "octo-repo"});
+        args.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+        args
+    };
+    vec![
+        ("runs_plain", "github_list_workflow_runs", repo(json!({}))),
+        (
+            "runs_json",
+            "github_list_workflow_runs",
+            repo(json!({"outputFormat": "json", "jq": "[.workflow_runs[] | {id, conclusion}]"})),
+        ),
+        (
+            "runs_jq_number",
+            "github_list_workflow_runs",
+            repo(json!({"jq": ".total_count"})),
+        ),
+        (
+            "runs_jmespath",
+            "github_list_workflow_runs",
+            repo(json!({"jq": "workflow_runs[*].id"})),
+        ),
+        (
+            "runs_empty",
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "empty-repo"}),
+        ),
+        (
+            "jobs_toon",
+            "github_list_workflow_jobs",
+            repo(
+                json!({"runId": 2802600146u64, "jq": "[.jobs[] | {name, conclusion, steps: [.steps[] | {name, conclusion}]}]"}),
+            ),
+        ),
+        (
+            "error_404",
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "missing"}),
+        ),
+        (
+            "error_rate_limit",
+            "github_list_workflow_runs",
+            json!({"owner": "rate-limited", "repo": "octo-repo"}),
+        ),
+        ("error_bad_jq", "github_list_workflow_runs", repo(json!({"jq": ".["}))),
+        (
+            "error_bad_argument",
+            "github_list_workflow_runs",
+            repo(json!({"perPage": 0})),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn switch_off_equals_switch_on_without_structured_fields() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let mut off = RawSession::start(server_env(&upstream.uri(), &[])).await;
+    let mut on = RawSession::start(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+
+    let list_off = off.list_tools().await;
+    let list_on = on.list_tools().await;
+    let on_value = parse_exact(&list_on);
+    parse_exact(&list_off);
+    insta::assert_snapshot!("tools_list_on", serde_json::to_string_pretty(&on_value).unwrap());
+    insta::assert_snapshot!(
+        "tools_list_off",
+        serde_json::to_string_pretty(&parse_exact(&list_off)).unwrap()
+    );
+    let stripped = without(on_value, |v| {
+        for tool in v["result"]["tools"].as_array_mut().unwrap() {
+            assert!(tool.as_object_mut().unwrap().remove("outputSchema").is_some());
+        }
+    });
+    assert_eq!(stripped, list_off, "tools/list differs only by outputSchema");
+
+    for (name, tool, args) in calls() {
+        let line_off = off.call(tool, args.clone()).await;
+        let line_on = on.call(tool, args.clone()).await;
+        let value_off = parse_exact(&line_off);
+        let value_on = parse_exact(&line_on);
+        assert!(
+            value_off["result"].get("structuredContent").is_none(),
+            "{name}: off has no structuredContent"
+        );
+        let is_error = value_on["result"]["isError"] == json!(true);
+        assert_eq!(
+            value_on["result"].get("structuredContent").is_some(),
+            !is_error,
+            "{name}"
+        );
+        let stripped = without(value_on.clone(), |v| {
+            v["result"].as_object_mut().unwrap().remove("structuredContent");
+        });
+        assert_eq!(
+            stripped, line_off,
+            "{name}: switch-off line == switch-on line without structuredContent"
+        );
+        if name != "runs_plain" {
+            insta::assert_snapshot!(
+                format!("call_{name}_on"),
+                serde_json::to_string_pretty(&value_on).unwrap()
+            );
+        }
+    }
+    off.stop().await;
+    on.stop().await;
+}
