@@ -1,0 +1,79 @@
+"""Expectation checks for the Python client cases (mirrors ../ts/check.mjs)."""
+
+import base64
+import json
+from typing import Any
+
+
+def _at(value: Any, path: list) -> Any:
+    for key in path:
+        if value is None:
+            return None
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Deep equality that tells booleans from numbers (True != 1)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def check(case: dict, result: Any) -> None:
+    e = case["expect"]
+    text = result.content[0].text
+    assert bool(result.is_error) == e["isError"], f"isError={result.is_error}, expected {e['isError']}: {text[:300]}"
+    raw = result.model_dump(by_alias=True, exclude_unset=True)
+    if e["isError"]:
+        assert "structuredContent" not in raw, "an error result carries structuredContent"
+        if "textIncludes" in e:
+            assert e["textIncludes"] in text, f"error text lacks {e['textIncludes']!r}: {text}"
+        return
+    if e.get("noStructured"):
+        assert "structuredContent" not in raw, "switch off, yet structuredContent is present"
+        return
+    sc = result.structured_content
+    assert isinstance(sc, dict), "structuredContent is missing or not an object"
+    if "nextPage" in e:
+        assert sc.get("nextPage") == e["nextPage"], f"nextPage={sc.get('nextPage')}, expected {e['nextPage']}"
+    if e.get("incomplete") is True:
+        inc = sc.get("incomplete")
+        assert inc and inc["reason"] == "size" and sc["data"] is None, f"expected the incomplete form: {str(sc)[:300]}"
+        assert inc["bytes"] > inc["limitBytes"], "incomplete.bytes is not over limitBytes"
+        assert isinstance(inc["artifactId"], str), "artifactId is not a string"
+    else:
+        assert "incomplete" not in sc, f"unexpected incomplete: {sc.get('incomplete')}"
+    if "dataPath" in e:
+        got = _at(sc["data"], e["dataPath"])
+        assert _same(got, e["equals"]), f"data at {e['dataPath']} = {got!r}, expected {e['equals']!r}"
+    if e.get("textParsesToStructured"):
+        assert _same(json.loads(text), sc), "JSON text does not parse to structuredContent"
+
+
+async def read_artifact(sc: dict, call_artifact_read) -> None:
+    """Reads the artifact chunk by chunk until eof; the bytes must rebuild the full envelope."""
+    chunks = []
+    offset = 0
+    for _ in range(10000):
+        r = await call_artifact_read({"artifactId": sc["incomplete"]["artifactId"], "offset": offset, "maxBytes": 7919})
+        assert not r.is_error, f"artifact_read failed: {r.content[0].text}"
+        chunk = r.structured_content
+        assert chunk["offset"] == offset, f"chunk offset {chunk['offset']}, expected {offset}"
+        data = base64.b64decode(chunk["data"], validate=True)
+        assert len(data) == chunk["nextOffset"] - chunk["offset"], "chunk length does not match its offsets"
+        chunks.append(data)
+        offset = chunk["nextOffset"]
+        if chunk["eof"]:
+            break
+    full_bytes = b"".join(chunks)
+    assert len(full_bytes) == sc["incomplete"]["bytes"], "artifact length differs from incomplete.bytes"
+    full = json.loads(full_bytes.decode("utf-8"))
+    assert full["data"] is not None and full.get("nextPage") == sc.get("nextPage"), "artifact is not the full envelope"

@@ -1,0 +1,71 @@
+"""Drives the mcp-devtools binary with the official Python MCP SDK client over stdio, for every case in
+../cases.json. ClientSession.call_tool validates structuredContent against the tool's outputSchema (jsonschema) and
+raises if it does not conform; this script then checks each case's expectations and reads every artifact back.
+
+Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream). Exit code 0 = every case passed.
+"""
+
+import asyncio
+import json
+import os
+import sys
+import traceback
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from check import check, read_artifact
+
+HERE = Path(__file__).resolve().parent
+
+
+async def main() -> int:
+    binary = os.environ.get("MCP_DEVTOOLS_BIN")
+    upstream = os.environ.get("UPSTREAM_URL")
+    if not binary or not upstream:
+        print("set MCP_DEVTOOLS_BIN and UPSTREAM_URL", file=sys.stderr)
+        return 2
+    spec = json.loads((HERE.parent / "cases.json").read_text())
+    passed = failed = 0
+    async with AsyncExitStack() as stack:
+        sessions: dict[str, ClientSession] = {}
+
+        async def session_for(profile: str) -> ClientSession:
+            if profile not in sessions:
+                env = {"GITHUB_API_BASE": upstream, "STREAMING_ARTIFACT_STORE": "memory", "RUST_LOG": "warn"}
+                env.update(spec["profiles"][profile])
+                params = StdioServerParameters(command=binary, args=[], env=env)
+                read, write = await stack.enter_async_context(stdio_client(params))
+                session = await stack.enter_async_context(ClientSession(read, write))
+                await session.initialize()
+                tools = (await session.list_tools()).tools
+                structured = profile != "off"
+                for tool in tools:
+                    has_schema = tool.output_schema is not None
+                    if has_schema != structured:
+                        raise AssertionError(f"{profile}: {tool.name} outputSchema present={has_schema}")
+                    if has_schema and tool.output_schema.get("type") != "object":
+                        raise AssertionError(f"{tool.name}: outputSchema root is not an object")
+                sessions[profile] = session
+            return sessions[profile]
+
+        for case in spec["cases"]:
+            try:
+                session = await session_for(case["profile"])
+                result = await session.call_tool(case["tool"], case["args"])
+                check(case, result)
+                sc = result.structured_content
+                if isinstance(sc, dict) and sc.get("incomplete"):
+                    await read_artifact(sc, lambda args: session.call_tool("artifact_read", args))
+                passed += 1
+                print(f"ok   {case['name']}")
+            except Exception:  # noqa: BLE001 - every failure is reported, then counted
+                failed += 1
+                print(f"FAIL {case['name']}: {traceback.format_exc()}")
+    print(f"python-sdk: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

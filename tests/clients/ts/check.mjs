@@ -1,0 +1,63 @@
+// Expectation checks shared by the TypeScript client cases (the Python suite mirrors them in check.py).
+import { isDeepStrictEqual } from "node:util";
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function at(value, path) {
+  return path.reduce((v, key) => (v === undefined || v === null ? undefined : v[key]), value);
+}
+
+/** Checks one call's result against the case's `expect` block. */
+export function check(c, result) {
+  const e = c.expect;
+  const text = result.content?.[0]?.text;
+  if (typeof text !== "string") fail("content[0] is not a text block");
+  if (Boolean(result.isError) !== e.isError) fail(`isError=${result.isError}, expected ${e.isError}: ${text.slice(0, 300)}`);
+  if (e.isError) {
+    if ("structuredContent" in result) fail("an error result carries structuredContent");
+    if (e.textIncludes && !text.includes(e.textIncludes)) fail(`error text lacks ${JSON.stringify(e.textIncludes)}: ${text}`);
+    return;
+  }
+  if (e.noStructured) {
+    if ("structuredContent" in result) fail("switch off, yet structuredContent is present");
+    return;
+  }
+  const sc = result.structuredContent;
+  if (sc === undefined || sc === null || typeof sc !== "object") fail("structuredContent is missing or not an object");
+  if ("nextPage" in e && sc.nextPage !== e.nextPage) fail(`nextPage=${sc.nextPage}, expected ${e.nextPage}`);
+  if (e.incomplete === true) {
+    if (!sc.incomplete || sc.incomplete.reason !== "size" || sc.data !== null) fail(`expected the incomplete form: ${JSON.stringify(sc).slice(0, 300)}`);
+    if (sc.incomplete.bytes <= sc.incomplete.limitBytes) fail("incomplete.bytes is not over limitBytes");
+    if (typeof sc.incomplete.artifactId !== "string") fail("artifactId is not a string");
+  } else if ("incomplete" in sc) {
+    fail(`unexpected incomplete: ${JSON.stringify(sc.incomplete)}`);
+  }
+  if (e.dataPath) {
+    const got = at(sc.data, e.dataPath);
+    if (!isDeepStrictEqual(got, e.equals)) fail(`data at ${JSON.stringify(e.dataPath)} = ${JSON.stringify(got)}, expected ${JSON.stringify(e.equals)}`);
+  }
+  if (e.textParsesToStructured && !isDeepStrictEqual(JSON.parse(text), sc)) fail("JSON text does not parse to structuredContent");
+}
+
+/** Reads an artifact chunk by chunk until eof and checks the bytes rebuild the full envelope. */
+export async function readArtifact(c, sc, callArtifactRead) {
+  const chunks = [];
+  let offset = 0;
+  for (let i = 0; i < 10000; i++) {
+    const r = await callArtifactRead({ artifactId: sc.incomplete.artifactId, offset, maxBytes: 7919 });
+    if (r.isError) fail(`artifact_read failed: ${r.content[0].text}`);
+    const chunk = r.structuredContent;
+    if (chunk.offset !== offset) fail(`chunk offset ${chunk.offset}, expected ${offset}`);
+    const bytes = Buffer.from(chunk.data, "base64");
+    if (bytes.length !== chunk.nextOffset - chunk.offset) fail("chunk length does not match its offsets");
+    chunks.push(bytes);
+    offset = chunk.nextOffset;
+    if (chunk.eof) break;
+  }
+  const all = Buffer.concat(chunks);
+  if (all.length !== sc.incomplete.bytes) fail(`artifact has ${all.length} bytes, incomplete.bytes says ${sc.incomplete.bytes}`);
+  const full = JSON.parse(all.toString("utf8"));
+  if (full.data === null || full.nextPage !== sc.nextPage) fail("artifact is not the full envelope");
+}

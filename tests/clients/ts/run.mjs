@@ -1,0 +1,61 @@
+// Drives the mcp-devtools binary with the official TypeScript MCP SDK client over stdio, for every case in
+// ../cases.json. The SDK's Client.callTool validates structuredContent against the tool's outputSchema (Ajv) and
+// throws if it does not conform; this script then checks each case's expectations and reads every artifact back.
+//
+// Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream). Exit code 0 = every case passed.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { check, readArtifact } from "./check.mjs";
+
+const bin = process.env.MCP_DEVTOOLS_BIN;
+const upstream = process.env.UPSTREAM_URL;
+if (!bin || !upstream) {
+  console.error("set MCP_DEVTOOLS_BIN and UPSTREAM_URL");
+  process.exit(2);
+}
+const spec = JSON.parse(readFileSync(new URL("../cases.json", import.meta.url), "utf8"));
+
+const clients = new Map();
+async function clientFor(profile) {
+  if (!clients.has(profile)) {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: [],
+      env: { GITHUB_API_BASE: upstream, STREAMING_ARTIFACT_STORE: "memory", RUST_LOG: "warn", ...spec.profiles[profile] },
+      stderr: "inherit",
+    });
+    const client = new Client({ name: "mcp-devtools-ts-client-test", version: "1.0.0" });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    const structured = profile !== "off";
+    for (const tool of tools) {
+      const hasSchema = tool.outputSchema !== undefined;
+      if (hasSchema !== structured) throw new Error(`${profile}: ${tool.name} outputSchema present=${hasSchema}`);
+      if (hasSchema && tool.outputSchema.type !== "object") throw new Error(`${tool.name}: outputSchema root is not an object`);
+    }
+    clients.set(profile, client);
+  }
+  return clients.get(profile);
+}
+
+let passed = 0;
+let failed = 0;
+for (const c of spec.cases) {
+  try {
+    const client = await clientFor(c.profile);
+    const result = await client.callTool({ name: c.tool, arguments: c.args });
+    check(c, result);
+    if (result.structuredContent?.incomplete) {
+      await readArtifact(c, result.structuredContent, (args) => client.callTool({ name: "artifact_read", arguments: args }));
+    }
+    passed += 1;
+    console.log(`ok   ${c.name}`);
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${c.name}: ${err?.stack ?? err}`);
+  }
+}
+for (const client of clients.values()) await client.close();
+console.log(`typescript-sdk: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
