@@ -1,7 +1,9 @@
-//! Retention and sweep settings (CONTRACT §5).
+//! Retention, sweep and quota settings (CONTRACT §5).
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
+
+use crate::quota::Quota;
 
 /// Default retention, in seconds (`STREAMING_ARTIFACT_RETENTION_SECONDS`).
 pub const DEFAULT_RETENTION_SECONDS: u64 = 3600;
@@ -12,7 +14,7 @@ pub const DEFAULT_SWEEP_INTERVAL_SECONDS: u64 = 60;
 /// Allowed sweep interval, in seconds; values outside are clamped with a warning.
 pub const SWEEP_INTERVAL_SECONDS_RANGE: RangeInclusive<u64> = 5..=3600;
 
-/// How long artifacts live and how often expired ones are removed.
+/// How long artifacts live, how often expired ones are removed, and how many bytes may be held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreConfig {
     /// An artifact expires (is no longer readable) once it is this old.
@@ -20,22 +22,26 @@ pub struct StoreConfig {
     /// How often [`crate::spawn_sweeper`] should run a sweep (the stores themselves only read
     /// `retention`).
     pub sweep_interval: Duration,
+    /// Byte quotas per store and per principal; a put over either fails (see [`Quota`]).
+    pub quota: Quota,
 }
 
 impl Default for StoreConfig {
-    /// 3600 s retention, 60 s sweep interval.
+    /// 3600 s retention, 60 s sweep interval, default [`Quota`] (1 GiB per store, 256 MiB per
+    /// principal).
     fn default() -> Self {
         Self {
             retention: Duration::from_secs(DEFAULT_RETENTION_SECONDS),
             sweep_interval: Duration::from_secs(DEFAULT_SWEEP_INTERVAL_SECONDS),
+            quota: Quota::default(),
         }
     }
 }
 
 impl StoreConfig {
     /// Builds a config from optional settings in seconds (`None` = default), clamping each to
-    /// its range. Returns one human-readable warning per clamped value (naming the setting),
-    /// for the caller to log.
+    /// its range; the quota is the default (set it with [`StoreConfig::with_quota`]). Returns one
+    /// human-readable warning per clamped value (naming the setting), for the caller to log.
     pub fn from_seconds(retention: Option<u64>, sweep: Option<u64>) -> (Self, Vec<String>) {
         let mut warnings = Vec::new();
         let retention = clamp_setting(
@@ -53,12 +59,19 @@ impl StoreConfig {
         let config = Self {
             retention: Duration::from_secs(retention),
             sweep_interval: Duration::from_secs(sweep),
+            quota: Quota::default(),
         };
         (config, warnings)
     }
+
+    /// This config with `quota` instead of its current one.
+    pub fn with_quota(self, quota: Quota) -> Self {
+        Self { quota, ..self }
+    }
 }
 
-fn clamp_setting(name: &str, value: u64, range: RangeInclusive<u64>, warnings: &mut Vec<String>) -> u64 {
+/// Clamps `value` of setting `name` into `range`, pushing one warning if it changed.
+pub(crate) fn clamp_setting(name: &str, value: u64, range: RangeInclusive<u64>, warnings: &mut Vec<String>) -> u64 {
     let clamped = value.clamp(*range.start(), *range.end());
     if clamped != value {
         warnings.push(format!(

@@ -10,6 +10,14 @@ pub const NOT_FOUND_MESSAGE: &str = "Artifact not found or expired";
 /// The `Display` text of every variant is safe to show to a client: it never contains a
 /// filesystem path, an owner name or any other principal's data (CONTRACT §5). Details that
 /// could contain paths are logged with `tracing` where the error is created instead.
+///
+/// No existence oracle: every "you cannot have this artifact" case is the one variant
+/// [`ArtifactError::NotFound`] with one fixed text, and the stores decide it with the same work
+/// for every cause: a malformed id is replaced by a decoy id and looked up like any other, then
+/// the owner and expiry checks are all evaluated (no early return) against the in-memory index,
+/// before and without any filesystem access. What remains is nanosecond-scale variation (hash
+/// lookup hit or miss, string comparison of the owner names), far below the jitter of any MCP
+/// transport; no test asserts timings, which would be flaky.
 #[derive(Debug, thiserror::Error)]
 pub enum ArtifactError {
     /// The artifact does not exist for this caller. Returned, with the same text
@@ -40,6 +48,19 @@ pub enum ArtifactError {
         limit: u64,
     },
 
+    /// Saving `bytes` bytes would take the principal's or the whole store's holdings over its
+    /// quota (`limit` bytes); the put stored nothing and evicted nothing (see [`crate::Quota`]).
+    /// An artifact larger than the quota itself always fails this way.
+    #[error("artifact not saved: {bytes} bytes would exceed the {scope} quota of {limit} bytes")]
+    QuotaExceeded {
+        /// Which quota was hit.
+        scope: QuotaScope,
+        /// Length of the artifact that was not saved, in bytes.
+        bytes: u64,
+        /// That quota, in bytes.
+        limit: u64,
+    },
+
     /// A storage I/O operation failed. Only the operation and the error kind are kept (see
     /// [`IoFailure`]); the full OS error, which may name a path, is logged at `warn` level when
     /// this is created.
@@ -65,6 +86,25 @@ impl ArtifactError {
     /// `true` for [`ArtifactError::NotFound`].
     pub fn is_not_found(&self) -> bool {
         matches!(self, Self::NotFound)
+    }
+}
+
+/// Which quota a put hit ([`ArtifactError::QuotaExceeded`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuotaScope {
+    /// The caller's own quota (`STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`).
+    Principal,
+    /// The whole store's quota (`STREAMING_ARTIFACT_MAX_STORE_BYTES`).
+    Store,
+}
+
+impl std::fmt::Display for QuotaScope {
+    /// `"per-principal"` or `"store-wide"`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Principal => "per-principal",
+            Self::Store => "store-wide",
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! - [`ArtifactStore`]: the storage interface; [`MemoryStore`] and [`FsStore`] implement it.
 //! - [`ArtifactId`]: 128-bit random ids, validated before any use.
-//! - [`StoreConfig`]: retention and sweep interval; [`spawn_sweeper`] runs the sweep.
+//! - [`StoreConfig`]: retention, sweep interval and [`Quota`]; [`spawn_sweeper`] runs the sweep.
 //! - [`ArtifactReadResult`]: the `artifact_read` result, built from a [`Chunk`].
 //! - [`Clock`]: time source, replaceable by [`ManualClock`] in tests.
 //!
@@ -15,7 +15,21 @@
 //! (so an empty artifact is readable at offset 0); `offset > total_bytes` is
 //! [`ArtifactError::OffsetPastEnd`]; unknown, malformed, expired and other owners' ids are all
 //! [`ArtifactError::NotFound`] (`"Artifact not found or expired"`). An artifact expires when
-//! its age reaches the retention, and is unreadable from then on, even before a sweep.
+//! its age reaches the retention, and is unreadable from then on, even before a sweep. A read
+//! that has passed the ownership check finishes even if its artifact expires, is deleted or is
+//! swept meanwhile (both backends pin it while reading).
+//!
+//! Quotas ([`Quota`], in bytes of artifact data): the whole store holds at most
+//! [`DEFAULT_MAX_STORE_BYTES`] (1 GiB, setting `STREAMING_ARTIFACT_MAX_STORE_BYTES`) and each
+//! principal at most [`DEFAULT_MAX_PRINCIPAL_BYTES`] (256 MiB,
+//! `STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`), both clamped to [`QUOTA_BYTES_RANGE`]. Policy: a
+//! put that does not fit fails with [`ArtifactError::QuotaExceeded`] — nothing is evicted, so no
+//! principal ever loses data to another's put; the server then returns `artifactId: null`.
+//!
+//! Sweeping: [`spawn_sweeper`] calls [`ArtifactStore::sweep_expired`] every sweep interval; one
+//! call removes at most [`SWEEP_BATCH_LIMIT`] artifacts and one tick makes at most
+//! [`SWEEP_BATCHES_PER_TICK`] calls. The stores hold their index lock only for in-memory
+//! updates, never across file I/O, so sweeps do not block puts or reads.
 
 mod chunk;
 mod clock;
@@ -23,7 +37,9 @@ mod config;
 mod error;
 pub mod fs;
 mod id;
+mod index;
 mod memory;
+mod quota;
 mod read;
 mod store;
 mod sweeper;
@@ -34,12 +50,13 @@ pub use config::{
     DEFAULT_RETENTION_SECONDS, DEFAULT_SWEEP_INTERVAL_SECONDS, RETENTION_SECONDS_RANGE, SWEEP_INTERVAL_SECONDS_RANGE,
     StoreConfig,
 };
-pub use error::{ArtifactError, IoFailure, NOT_FOUND_MESSAGE};
+pub use error::{ArtifactError, IoFailure, NOT_FOUND_MESSAGE, QuotaScope};
 pub use fs::FsStore;
 pub use id::{ArtifactId, ID_LEN, MalformedId};
 pub use memory::MemoryStore;
+pub use quota::{DEFAULT_MAX_PRINCIPAL_BYTES, DEFAULT_MAX_STORE_BYTES, QUOTA_BYTES_RANGE, Quota};
 pub use read::{
     ArtifactReadResult, DEFAULT_READ_MAX_BYTES, Encoding, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes,
 };
-pub use store::ArtifactStore;
-pub use sweeper::{MIN_SWEEPER_INTERVAL, spawn_sweeper};
+pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};
+pub use sweeper::{MIN_SWEEPER_INTERVAL, SWEEP_BATCHES_PER_TICK, spawn_sweeper};

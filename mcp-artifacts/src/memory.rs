@@ -1,35 +1,29 @@
 //! In-memory artifact store.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
 
 use bytes::Bytes;
 
 use crate::chunk::{Chunk, plan_range};
-use crate::clock::{Clock, SystemClock, is_expired};
+use crate::clock::{Clock, SystemClock};
 use crate::config::StoreConfig;
 use crate::error::ArtifactError;
 use crate::id::ArtifactId;
-use crate::store::ArtifactStore;
+use crate::index::{Index, Record};
+use crate::store::{ArtifactStore, SWEEP_BATCH_LIMIT};
 
 /// Keeps artifacts in process memory as [`Bytes`]; lost on restart.
 ///
-/// Reads clone the `Bytes` handle (no copy of the data) and slice it, so a read that has
-/// looked the artifact up completes even if it is deleted or swept meanwhile.
+/// - A put keeps the caller's `Bytes` handle: the data is never copied.
+/// - Reads clone the `Bytes` handle (no copy of the data) and slice it: the clone is the read's
+///   pin, so a read that has passed the ownership check completes even if the artifact expires,
+///   is deleted or is swept meanwhile.
+/// - Quotas count the artifacts' lengths; over a quota the put fails (see [`crate::Quota`]).
+/// - The lock is held only for index updates (no copying, no I/O).
 #[derive(Debug)]
 pub struct MemoryStore {
-    config: StoreConfig,
     clock: Arc<dyn Clock>,
-    entries: Mutex<HashMap<ArtifactId, Entry>>,
-}
-
-#[derive(Debug)]
-struct Entry {
-    owner: String,
-    mime_type: String,
-    created: SystemTime,
-    bytes: Bytes,
+    index: Mutex<Index<Bytes>>,
 }
 
 impl MemoryStore {
@@ -42,30 +36,15 @@ impl MemoryStore {
     /// [`crate::ManualClock`]).
     pub fn with_clock(config: StoreConfig, clock: Arc<dyn Clock>) -> Self {
         Self {
-            config,
             clock,
-            entries: Mutex::new(HashMap::new()),
+            index: Mutex::new(Index::new(&config)),
         }
     }
 
-    fn entries(&self) -> MutexGuard<'_, HashMap<ArtifactId, Entry>> {
-        // A panic while holding the lock cannot leave the map half-updated (every mutation is a
-        // single insert/remove/retain), so a poisoned lock is safe to keep using.
-        self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The live entry for `owner`/`id`, or `NotFound`.
-    fn live<'a>(
-        &self,
-        entries: &'a HashMap<ArtifactId, Entry>,
-        owner: &str,
-        id: &ArtifactId,
-    ) -> Result<&'a Entry, ArtifactError> {
-        let now = self.clock.now();
-        entries
-            .get(id)
-            .filter(|e| e.owner == owner && !is_expired(e.created, now, self.config.retention))
-            .ok_or(ArtifactError::NotFound)
+    fn index(&self) -> MutexGuard<'_, Index<Bytes>> {
+        // A panic while holding the lock cannot leave the index half-updated in a way that
+        // breaks safety (at worst a quota count is off), so a poisoned lock is safe to keep using.
+        self.index.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -73,22 +52,26 @@ impl MemoryStore {
 impl ArtifactStore for MemoryStore {
     async fn put(&self, owner: &str, mime_type: &str, bytes: Bytes) -> Result<ArtifactId, ArtifactError> {
         let id = ArtifactId::generate();
-        let entry = Entry {
+        let total_bytes = bytes.len() as u64;
+        let record = Record {
             owner: owner.to_owned(),
             mime_type: mime_type.to_owned(),
             created: self.clock.now(),
-            bytes,
+            total_bytes,
+            payload: bytes,
         };
-        self.entries().insert(id.clone(), entry);
+        let mut index = self.index();
+        index.reserve(owner, total_bytes)?;
+        index.insert(id.clone(), record);
         Ok(id)
     }
 
     async fn read_chunk(&self, owner: &str, id: &str, offset: u64, max_bytes: u64) -> Result<Chunk, ArtifactError> {
-        let id: ArtifactId = id.parse().map_err(|_| ArtifactError::NotFound)?;
-        let (mime_type, bytes) = {
-            let entries = self.entries();
-            let entry = self.live(&entries, owner, &id)?;
-            (entry.mime_type.clone(), entry.bytes.clone())
+        let now = self.clock.now();
+        let (id, mime_type, bytes) = {
+            let index = self.index();
+            let (id, record) = index.lookup(owner, id, now)?;
+            (id, record.mime_type.clone(), record.payload.clone())
         };
         let total_bytes = bytes.len() as u64;
         let range = plan_range(offset, max_bytes, total_bytes)?;
@@ -98,19 +81,14 @@ impl ArtifactStore for MemoryStore {
     }
 
     async fn delete(&self, owner: &str, id: &str) -> Result<(), ArtifactError> {
-        let id: ArtifactId = id.parse().map_err(|_| ArtifactError::NotFound)?;
-        let mut entries = self.entries();
-        self.live(&entries, owner, &id)?;
-        entries.remove(&id);
-        Ok(())
+        let now = self.clock.now();
+        // Dropping the index's `Bytes` handle frees the data once no read holds a clone.
+        self.index().remove(owner, id, now).map(|_| ())
     }
 
     async fn sweep_expired(&self) -> Result<usize, ArtifactError> {
         let now = self.clock.now();
-        let retention = self.config.retention;
-        let mut entries = self.entries();
-        let before = entries.len();
-        entries.retain(|_, e| !is_expired(e.created, now, retention));
-        Ok(before - entries.len())
+        let taken = self.index().take_expired(now, SWEEP_BATCH_LIMIT);
+        Ok(taken.len())
     }
 }

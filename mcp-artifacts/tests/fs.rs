@@ -9,10 +9,9 @@ use bytes::Bytes;
 use conformance::Fixture;
 use mcp_artifacts::{ArtifactError, ArtifactReadResult, ArtifactStore, FsStore, ManualClock, StoreConfig};
 
-async fn fs_fixture() -> Fixture<FsStore> {
+async fn fs_fixture(config: StoreConfig) -> Fixture<FsStore> {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(ManualClock::starting_now());
-    let config = StoreConfig::default();
     let store = FsStore::open_with_clock(dir.path().join("artifacts"), config, clock.clone())
         .await
         .expect("open");

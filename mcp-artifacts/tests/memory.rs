@@ -7,9 +7,8 @@ use std::sync::Arc;
 use conformance::Fixture;
 use mcp_artifacts::{ManualClock, MemoryStore, StoreConfig};
 
-async fn memory_fixture() -> Fixture<MemoryStore> {
+async fn memory_fixture(config: StoreConfig) -> Fixture<MemoryStore> {
     let clock = Arc::new(ManualClock::starting_now());
-    let config = StoreConfig::default();
     Fixture {
         store: MemoryStore::with_clock(config, clock.clone()),
         clock,
@@ -19,3 +18,25 @@ async fn memory_fixture() -> Fixture<MemoryStore> {
 }
 
 conformance::conformance_suite!(memory_fixture);
+
+/// Puts keep the caller's `Bytes` and reads slice it: a 16 MiB value is never copied.
+#[tokio::test]
+async fn put_and_read_do_not_copy_the_data() {
+    use bytes::Bytes;
+    use mcp_artifacts::ArtifactStore;
+
+    let store = MemoryStore::new(StoreConfig::default());
+    let value = Bytes::from(vec![7u8; 16 * 1024 * 1024]);
+    let id = store
+        .put("alice", "application/json", value.clone())
+        .await
+        .expect("put");
+    let offset = 5 * 1024 * 1024;
+    let chunk = store.read_chunk("alice", id.as_str(), offset, 1).await.expect("read");
+    assert_eq!(chunk.data.len(), 1);
+    assert_eq!(
+        chunk.data.as_ptr(),
+        value[offset as usize..].as_ptr(),
+        "the chunk is a view of the caller's bytes"
+    );
+}

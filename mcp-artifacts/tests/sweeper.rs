@@ -43,3 +43,27 @@ async fn zero_interval_does_not_panic() {
     assert!(!sweeper.is_finished());
     sweeper.abort();
 }
+
+/// One tick removes at most `SWEEP_BATCHES_PER_TICK` full batches; the rest go on the next tick.
+#[tokio::test(start_paused = true)]
+async fn one_tick_is_bounded_and_the_next_finishes_the_backlog() {
+    use mcp_artifacts::{SWEEP_BATCH_LIMIT, SWEEP_BATCHES_PER_TICK};
+
+    let clock = Arc::new(ManualClock::starting_now());
+    let config = StoreConfig::default();
+    let store = Arc::new(MemoryStore::with_clock(config, clock.clone()));
+    let per_tick = SWEEP_BATCH_LIMIT * SWEEP_BATCHES_PER_TICK;
+    for _ in 0..per_tick + 3 {
+        store.put("alice", "text/plain", Bytes::new()).await.expect("put");
+    }
+    clock.advance(config.retention);
+    let sweeper = spawn_sweeper(store.clone(), config.sweep_interval);
+    tokio::time::sleep(config.sweep_interval + Duration::from_millis(1)).await;
+    // Let the tick's batches (which yield between them) run to completion.
+    for _ in 0..SWEEP_BATCHES_PER_TICK * 2 {
+        tokio::task::yield_now().await;
+    }
+    // Exactly the 3 past the per-tick bound are left for the next tick.
+    sweeper.abort();
+    assert_eq!(store.sweep_expired().await.expect("sweep"), 3);
+}

@@ -79,6 +79,10 @@ pub(crate) fn open(path: &Path) -> io::Result<Option<File>> {
 }
 
 /// Reads exactly `len` bytes at file position `pos`; never reads more than `len`.
+///
+/// This is what keeps chunk reads cheap whatever the artifact's size: one seek, then a read
+/// limited by `take(len)` into a buffer allocated for exactly `len` bytes (at most 1 MiB, the
+/// clamped `maxBytes`), so reading 1 byte of a 16 MiB artifact reads and allocates 1 byte of data.
 pub(crate) fn read_at(file: &mut File, pos: u64, len: u64) -> io::Result<Vec<u8>> {
     file.seek(SeekFrom::Start(pos))?;
     let capacity = usize::try_from(len).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;

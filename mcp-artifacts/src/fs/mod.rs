@@ -3,7 +3,6 @@
 mod disk;
 mod format;
 
-use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,14 +10,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use bytes::Bytes;
 
 pub use format::MAX_HEADER_BYTES;
-use format::{Entry, encode_header};
+use format::encode_header;
 
 use crate::chunk::{Chunk, plan_range};
-use crate::clock::{Clock, SystemClock, is_expired};
+use crate::clock::{Clock, SystemClock};
 use crate::config::StoreConfig;
 use crate::error::ArtifactError;
 use crate::id::ArtifactId;
-use crate::store::ArtifactStore;
+use crate::index::{Disposal, Index, Record};
+use crate::store::{ArtifactStore, SWEEP_BATCH_LIMIT};
 
 /// Keeps each artifact in its own file, `<dir>/<id>.artifact`, and survives restarts.
 ///
@@ -26,20 +26,63 @@ use crate::store::ArtifactStore;
 ///   dedicated to this store. Files are created 0600.
 /// - Writes are atomic: temporary file in the same directory, fsync, rename, fsync of the
 ///   directory. The owner, MIME type and creation time live in a small header at the start of
-///   the file, so one rename publishes data and metadata together.
+///   the file, so one rename publishes data and metadata together. A writer killed mid-put
+///   leaves at most a temporary file, never a readable partial artifact.
+/// - A put writes the caller's [`Bytes`] straight to the file (no copy of the data).
 /// - [`FsStore::open`] re-indexes the directory: leftover temporary files, unreadable
 ///   artifact files and expired artifacts are deleted; the rest are served to their owners.
-/// - Reads seek to the requested range and read at most `max_bytes` bytes; the whole file is
-///   never loaded. A read holds its open file handle, so it completes even if the artifact
-///   is swept meanwhile.
+/// - Reads seek to the requested range and read at most `max_bytes` (≤ 1 MiB) bytes into a
+///   buffer of exactly that size: the rest of the file is never read or loaded, whatever the
+///   artifact's size.
+/// - A read pins the artifact from the ownership check until its bytes are read: a delete or
+///   sweep meanwhile unhooks it at once (new reads get `NotFound`) but the file is removed only
+///   when the last pinned read ends.
+/// - The index lock is never held across file I/O; all I/O runs in `spawn_blocking`, and the
+///   index update that publishes a put runs in the same blocking task, so a cancelled put never
+///   leaves an orphan file or a stale quota reservation.
 /// - Paths are built only from validated [`ArtifactId`]s and never appear in results or in
 ///   error text.
 #[derive(Debug)]
 pub struct FsStore {
-    dir: PathBuf,
-    config: StoreConfig,
+    shared: Arc<Shared>,
     clock: Arc<dyn Clock>,
-    index: Mutex<HashMap<ArtifactId, Entry>>,
+}
+
+/// What the store's blocking tasks need: the directory and the index.
+#[derive(Debug)]
+struct Shared {
+    dir: PathBuf,
+    /// The payload is the byte position in the file where the artifact's data starts.
+    index: Mutex<Index<u64>>,
+}
+
+impl Shared {
+    fn index(&self) -> MutexGuard<'_, Index<u64>> {
+        // A panic while holding the lock cannot leave the index in a state that breaks
+        // ownership or expiry (at worst a quota count is off), so a poisoned lock is kept.
+        self.index.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn path(&self, id: &ArtifactId) -> PathBuf {
+        disk::artifact_path(&self.dir, id)
+    }
+}
+
+/// A read's pin on an artifact; dropping it unpins, and removes the file if the artifact was
+/// deleted or swept meanwhile and this was its last read. Dropped inside the read's blocking
+/// task, so that removal never runs on an async worker.
+struct Pin {
+    shared: Arc<Shared>,
+    id: ArtifactId,
+}
+
+impl Drop for Pin {
+    fn drop(&mut self) {
+        let disposal = self.shared.index().unpin(&self.id);
+        if disposal == Disposal::Remove {
+            disk::remove_logged(&self.shared.path(&self.id));
+        }
+    }
 }
 
 impl FsStore {
@@ -61,38 +104,35 @@ impl FsStore {
         let now = clock.now();
         let retention = config.retention;
         let scan_dir = dir.clone();
-        let index = blocking("opening the artifact directory", move || {
+        let found = blocking("opening the artifact directory", move || {
             disk::ensure_dir(&scan_dir)?;
             disk::scan(&scan_dir, now, retention)
         })
         .await?;
-        tracing::debug!(artifacts = index.len(), "artifact store opened");
-        Ok(Self {
+        tracing::debug!(artifacts = found.len(), "artifact store opened");
+        let mut index = Index::new(&config);
+        for (id, entry) in found {
+            index.restore(
+                id,
+                Record {
+                    owner: entry.owner,
+                    mime_type: entry.mime_type,
+                    created: entry.created,
+                    total_bytes: entry.total_bytes,
+                    payload: entry.data_start,
+                },
+            );
+        }
+        let shared = Arc::new(Shared {
             dir,
-            config,
-            clock,
             index: Mutex::new(index),
-        })
+        });
+        Ok(Self { shared, clock })
     }
 
     /// The directory this store writes to (for operators; never send it to clients).
     pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    fn index(&self) -> MutexGuard<'_, HashMap<ArtifactId, Entry>> {
-        // Every mutation is a single insert/remove, so a poisoned map is still consistent.
-        self.index.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// A copy of the live entry for `owner`/`id`, or `NotFound`.
-    fn live(&self, owner: &str, id: &ArtifactId) -> Result<Entry, ArtifactError> {
-        let now = self.clock.now();
-        self.index()
-            .get(id)
-            .filter(|e| e.owner == owner && !is_expired(e.created, now, self.config.retention))
-            .cloned()
-            .ok_or(ArtifactError::NotFound)
+        &self.shared.dir
     }
 }
 
@@ -115,87 +155,91 @@ impl ArtifactStore for FsStore {
         let id = ArtifactId::generate();
         let created = self.clock.now();
         let header = encode_header(owner, mime_type, created)?;
-        let entry = Entry {
+        let total_bytes = bytes.len() as u64;
+        let record = Record {
             owner: owner.to_owned(),
             mime_type: mime_type.to_owned(),
             created,
-            data_start: header.len() as u64,
-            total_bytes: bytes.len() as u64,
+            total_bytes,
+            payload: header.len() as u64,
         };
-        let dir = self.dir.clone();
-        let path = disk::artifact_path(&self.dir, &id);
+        self.shared.index().reserve(owner, total_bytes)?;
+        let shared = Arc::clone(&self.shared);
         blocking("writing an artifact", move || {
-            disk::write_atomic(&dir, &path, &header, &bytes)
+            let path = shared.path(&id);
+            match disk::write_atomic(&shared.dir, &path, &header, &bytes) {
+                Ok(()) => {
+                    shared.index().insert(id.clone(), record);
+                    Ok(id)
+                }
+                Err(err) => {
+                    shared.index().release(&record.owner, total_bytes);
+                    Err(err)
+                }
+            }
         })
-        .await?;
-        self.index().insert(id.clone(), entry);
-        Ok(id)
+        .await
     }
 
     async fn read_chunk(&self, owner: &str, id: &str, offset: u64, max_bytes: u64) -> Result<Chunk, ArtifactError> {
-        let id: ArtifactId = id.parse().map_err(|_| ArtifactError::NotFound)?;
-        let entry = self.live(owner, &id)?;
-        let range = plan_range(offset, max_bytes, entry.total_bytes)?;
-        let data = if range.len() == 0 {
-            Bytes::new()
-        } else {
-            let path = disk::artifact_path(&self.dir, &id);
-            let pos = entry.data_start + range.start;
-            let len = range.len();
-            let read = blocking("reading an artifact", move || {
-                disk::open(&path)?
-                    .map(|mut file| disk::read_at(&mut file, pos, len))
-                    .transpose()
-            })
-            .await?;
-            // The file vanished between the index lookup and the open: deleted or swept.
-            Bytes::from(read.ok_or(ArtifactError::NotFound)?)
+        let now = self.clock.now();
+        let (id, mime_type, total_bytes, data_start, range) = {
+            let mut index = self.shared.index();
+            let (id, record) = index.lookup(owner, id, now)?;
+            let range = plan_range(offset, max_bytes, record.total_bytes)?;
+            let found = (record.mime_type.clone(), record.total_bytes, record.payload);
+            if range.len() > 0 {
+                index.pin(&id);
+            }
+            (id, found.0, found.1, found.2, range)
         };
-        Ok(Chunk::new(id.into(), entry.mime_type, range, entry.total_bytes, data))
+        if range.len() == 0 {
+            return Ok(Chunk::new(id.into(), mime_type, range, total_bytes, Bytes::new()));
+        }
+        let pin = Pin {
+            shared: Arc::clone(&self.shared),
+            id: id.clone(),
+        };
+        let read = blocking("reading an artifact", move || {
+            let pin = pin;
+            let path = pin.shared.path(&pin.id);
+            // Only `range.len()` (<= 1 MiB) bytes are read, into a buffer of that size.
+            disk::open(&path)?
+                .map(|mut file| disk::read_at(&mut file, data_start + range.start, range.len()))
+                .transpose()
+        })
+        .await?;
+        // The file vanished while pinned: removed by something other than this store.
+        let data = Bytes::from(read.ok_or(ArtifactError::NotFound)?);
+        Ok(Chunk::new(id.into(), mime_type, range, total_bytes, data))
     }
 
     async fn delete(&self, owner: &str, id: &str) -> Result<(), ArtifactError> {
-        let id: ArtifactId = id.parse().map_err(|_| ArtifactError::NotFound)?;
-        {
-            let now = self.clock.now();
-            let mut index = self.index();
-            let live = index
-                .get(&id)
-                .is_some_and(|e| e.owner == owner && !is_expired(e.created, now, self.config.retention));
-            if !live {
-                return Err(ArtifactError::NotFound);
-            }
-            index.remove(&id);
+        let now = self.clock.now();
+        let (id, disposal) = self.shared.index().remove(owner, id, now)?;
+        if disposal == Disposal::Keep {
+            return Ok(());
         }
-        let path = disk::artifact_path(&self.dir, &id);
+        let path = self.shared.path(&id);
         blocking("deleting an artifact", move || disk::remove(&path)).await
     }
 
     async fn sweep_expired(&self) -> Result<usize, ArtifactError> {
         let now = self.clock.now();
-        let retention = self.config.retention;
-        let expired: Vec<ArtifactId> = {
-            let mut index = self.index();
-            let expired: Vec<ArtifactId> = index
-                .iter()
-                .filter(|(_, e)| is_expired(e.created, now, retention))
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in &expired {
-                index.remove(id);
-            }
-            expired
-        };
-        if expired.is_empty() {
-            return Ok(0);
+        let taken = self.shared.index().take_expired(now, SWEEP_BATCH_LIMIT);
+        let count = taken.len();
+        let paths: Vec<PathBuf> = taken
+            .iter()
+            .filter(|(_, disposal)| *disposal == Disposal::Remove)
+            .map(|(id, _)| self.shared.path(id))
+            .collect();
+        if !paths.is_empty() {
+            blocking("sweeping expired artifacts", move || {
+                paths.iter().for_each(|path| disk::remove_logged(path));
+                Ok(())
+            })
+            .await?;
         }
-        let count = expired.len();
-        let paths: Vec<PathBuf> = expired.iter().map(|id| disk::artifact_path(&self.dir, id)).collect();
-        blocking("sweeping expired artifacts", move || {
-            paths.iter().for_each(|path| disk::remove_logged(path));
-            Ok(())
-        })
-        .await?;
         Ok(count)
     }
 }
@@ -205,26 +249,53 @@ mod tests {
     use super::*;
     use crate::clock::ManualClock;
 
-    /// A read that has opened its file finishes even if the artifact expires and is swept
-    /// before the bytes are read.
+    /// What `read_chunk` does between its ownership check and its file I/O: take a pin.
+    fn pin_as_a_read_would(store: &FsStore, owner: &str, id: &ArtifactId) -> Result<Pin, ArtifactError> {
+        let mut index = store.shared.index();
+        let (id, _) = index.lookup(owner, id.as_str(), store.clock.now())?;
+        index.pin(&id);
+        Ok(Pin {
+            shared: Arc::clone(&store.shared),
+            id,
+        })
+    }
+
+    /// A read past its ownership check keeps the file until it ends, even if the artifact
+    /// expires and is swept, or is deleted, meanwhile; the last read removes the file.
     #[tokio::test]
-    async fn open_handle_survives_sweep() -> Result<(), Box<dyn std::error::Error>> {
+    async fn pinned_reads_outlive_sweep_and_delete() -> Result<(), Box<dyn std::error::Error>> {
         let tmp = tempfile::tempdir()?;
         let clock = Arc::new(ManualClock::starting_now());
         let store = FsStore::open_with_clock(tmp.path(), StoreConfig::default(), clock.clone()).await?;
-        let id = store
+        let swept = store
             .put("alice", "text/plain", Bytes::from_static(b"hello world"))
             .await?;
-        let entry = store.live("alice", &id)?;
-        let path = disk::artifact_path(store.dir(), &id);
-        let mut file = disk::open(&path)?.ok_or("artifact file missing")?;
+        let pin = pin_as_a_read_would(&store, "alice", &swept)?;
+        let second_pin = pin_as_a_read_would(&store, "alice", &swept)?;
+        let swept_path = disk::artifact_path(store.dir(), &swept);
 
         clock.advance(StoreConfig::default().retention);
+        let deleted = store.put("alice", "text/plain", Bytes::from_static(b"bye")).await?;
+        let deleted_pin = pin_as_a_read_would(&store, "alice", &deleted)?;
+        let deleted_path = disk::artifact_path(store.dir(), &deleted);
         assert_eq!(store.sweep_expired().await?, 1);
-        assert!(!path.exists());
+        store.delete("alice", deleted.as_str()).await?;
+        // Unhooked for new readers at once...
+        assert!(store.read_chunk("alice", swept.as_str(), 0, 5).await.is_err());
+        assert!(store.read_chunk("alice", deleted.as_str(), 0, 5).await.is_err());
+        // ...but the pinned reads still find their bytes.
+        assert!(swept_path.exists() && deleted_path.exists());
+        let mut file = disk::open(&swept_path)?.ok_or("swept artifact file removed under a pinned read")?;
+        let entry = disk::scan(store.dir(), clock.now(), std::time::Duration::MAX)?;
+        let data_start = entry.get(&swept).ok_or("entry")?.data_start;
+        assert_eq!(disk::read_at(&mut file, data_start + 6, 5)?, b"world");
 
-        let bytes = disk::read_at(&mut file, entry.data_start + 6, 5)?;
-        assert_eq!(bytes, b"world");
+        drop(pin);
+        assert!(swept_path.exists(), "another read still holds it");
+        drop(second_pin);
+        assert!(!swept_path.exists(), "the last read removes the file");
+        drop(deleted_pin);
+        assert!(!deleted_path.exists());
         Ok(())
     }
 
@@ -243,6 +314,26 @@ mod tests {
             .ok_or("read should fail")?;
         assert!(matches!(err, ArtifactError::Io(_)), "{err:?}");
         assert!(!err.to_string().contains(&*tmp.path().to_string_lossy()));
+        Ok(())
+    }
+
+    /// A put whose write fails gives its quota reservation back and leaves no file.
+    #[tokio::test]
+    async fn failed_write_releases_the_reservation() -> Result<(), Box<dyn std::error::Error>> {
+        let tmp = tempfile::tempdir()?;
+        let quota = crate::Quota {
+            max_store_bytes: 10_000,
+            max_principal_bytes: 10_000,
+        };
+        let store = FsStore::open(tmp.path(), StoreConfig::default().with_quota(quota)).await?;
+        std::fs::remove_dir(tmp.path())?;
+        let err = store
+            .put("alice", "text/plain", Bytes::from(vec![1u8; 8_000]))
+            .await
+            .err();
+        assert!(matches!(err, Some(ArtifactError::Io(_))), "{err:?}");
+        disk::ensure_dir(tmp.path())?;
+        store.put("alice", "text/plain", Bytes::from(vec![1u8; 8_000])).await?;
         Ok(())
     }
 }

@@ -11,12 +11,12 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use mcp_artifacts::{
-    ArtifactError, ArtifactReadResult, ArtifactStore, Encoding, MAX_READ_MAX_BYTES, ManualClock, NOT_FOUND_MESSAGE,
-    StoreConfig,
+    ArtifactError, ArtifactReadResult, ArtifactStore, Clock, Encoding, MAX_READ_MAX_BYTES, ManualClock,
+    NOT_FOUND_MESSAGE, Quota, QuotaScope, SWEEP_BATCH_LIMIT, StoreConfig,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
 /// A store under test plus the clock it reads and whatever keeps its storage alive.
@@ -28,10 +28,12 @@ pub struct Fixture<S> {
     pub _guard: Option<tempfile::TempDir>,
 }
 
-/// Instantiates every conformance case for the backend built by `$factory`.
+/// Instantiates every conformance case for the backend built by `$factory(config)`.
+/// Cases run with [`StoreConfig::default()`] unless listed under `small_quota`, which run with
+/// [`small_quota_config()`].
 macro_rules! conformance_suite {
     ($factory:path) => {
-        $crate::conformance::conformance_suite!(@cases $factory;
+        $crate::conformance::conformance_suite!(@cases $factory; mcp_artifacts::StoreConfig::default();
             put_then_read_roundtrip,
             chunked_read_rebuilds_exact_bytes_across_utf8_boundaries,
             each_chunk_decodes_alone,
@@ -42,18 +44,29 @@ macro_rules! conformance_suite {
             expired_artifact_is_unreadable_before_sweep,
             delete_removes_only_for_owner,
             sweep_removes_expired_and_keeps_fresh,
+            sweep_is_bounded_per_call,
             reads_in_progress_survive_expiry,
             max_bytes_is_clamped,
             ids_are_unique_and_well_formed,
             sixteen_mib_reassembles,
+            large_random_sizes_reassemble,
+            edge_sizes_reassemble,
             random_sizes_reassemble,
+            utf8_text_reassembles_at_random_cuts,
+            concurrent_puts_reads_deletes_and_sweeps,
+        );
+        $crate::conformance::conformance_suite!(@cases $factory; $crate::conformance::small_quota_config();
+            over_principal_quota_put_fails_and_keeps_everything,
+            artifact_larger_than_the_quota_fails_cleanly,
+            store_quota_never_evicts_another_principal,
+            deleted_and_swept_artifacts_give_quota_back,
         );
     };
-    (@cases $factory:path; $($case:ident),* $(,)?) => {
+    (@cases $factory:path; $config:expr; $($case:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $case() {
-                $crate::conformance::$case($factory().await).await;
+                $crate::conformance::$case($factory($config).await).await;
             }
         )*
     };
@@ -77,11 +90,16 @@ fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
 /// Reads `id` from offset 0 to eof through `ArtifactReadResult`, checking every chunk's
 /// invariants, and returns the joined decoded bytes.
 pub async fn read_all<S: ArtifactStore>(store: &S, id: &str, max_bytes: u64) -> Vec<u8> {
+    read_all_as(store, OWNER, id, max_bytes).await
+}
+
+/// [`read_all`] as `owner`.
+pub async fn read_all_as<S: ArtifactStore>(store: &S, owner: &str, id: &str, max_bytes: u64) -> Vec<u8> {
     let mut out = Vec::new();
     let mut offset = 0;
     loop {
         let chunk = store
-            .read_chunk(OWNER, id, offset, max_bytes)
+            .read_chunk(owner, id, offset, max_bytes)
             .await
             .expect("chunk read");
         let result = ArtifactReadResult::from(chunk);
@@ -199,8 +217,19 @@ pub async fn not_found_is_identical_for_every_cause<S: ArtifactStore>(fx: Fixtur
     ] {
         expect_not_found(&fx.store, OWNER, malformed).await;
     }
+    // No size oracle either: an offset past the end is NotFound for anyone but the owner.
+    let err = fx.store.read_chunk(OTHER, &id, u64::MAX, 1).await.expect_err("other");
+    assert!(err.is_not_found(), "{err:?}");
+    let other_owner = format!("{:?}", fx.store.read_chunk(OTHER, &id, 0, 1).await.err());
+    let unknown = format!("{:?}", fx.store.read_chunk(OWNER, &"f".repeat(32), 0, 1).await.err());
+    let malformed = format!("{:?}", fx.store.read_chunk(OWNER, "../x", 0, 1).await.err());
     fx.clock.advance(fx.config.retention);
     expect_not_found(&fx.store, OWNER, &id).await;
+    let expired = format!("{:?}", fx.store.read_chunk(OWNER, &id, 0, 1).await.err());
+    assert!(
+        other_owner == unknown && unknown == malformed && malformed == expired,
+        "{other_owner} {expired}"
+    );
     // Other operations give the same answer.
     let err = fx.store.delete(OTHER, &id).await.expect_err("delete");
     assert_eq!(err.to_string(), NOT_FOUND_MESSAGE);
@@ -347,4 +376,311 @@ pub async fn random_sizes_reassemble<S: ArtifactStore>(fx: Fixture<S>) {
     if let Err(err) = outcome {
         panic!("{err}");
     }
+}
+
+/// Per principal 4096 bytes, store 10000 bytes.
+pub fn small_quota_config() -> StoreConfig {
+    StoreConfig::default().with_quota(Quota {
+        max_store_bytes: 10_000,
+        max_principal_bytes: 4096,
+    })
+}
+
+fn assert_quota_error(result: Result<mcp_artifacts::ArtifactId, ArtifactError>, scope: QuotaScope, bytes: u64) {
+    match result {
+        Err(ArtifactError::QuotaExceeded {
+            scope: s,
+            bytes: b,
+            limit,
+        }) => {
+            assert_eq!((s, b), (scope, bytes));
+            let text = ArtifactError::QuotaExceeded { scope, bytes, limit }.to_string();
+            assert!(text.contains("quota") && text.contains(&bytes.to_string()), "{text}");
+        }
+        other => panic!("expected QuotaExceeded({scope:?}), got {other:?}"),
+    }
+}
+
+pub async fn over_principal_quota_put_fails_and_keeps_everything<S: ArtifactStore>(fx: Fixture<S>) {
+    let first = random_bytes(3000, 1);
+    let first_id = put(&fx.store, first.clone()).await;
+    assert_quota_error(
+        fx.store.put(OWNER, JSON, Bytes::from(vec![0u8; 1097])).await,
+        QuotaScope::Principal,
+        1097,
+    );
+    // Nothing was evicted to make room, and the exact fit still works.
+    assert_eq!(read_all(&fx.store, &first_id, 4096).await, first);
+    let fit = put(&fx.store, vec![9u8; 1096]).await;
+    assert_eq!(read_all(&fx.store, &fit, 4096).await, vec![9u8; 1096]);
+    assert_quota_error(
+        fx.store.put(OWNER, JSON, Bytes::from_static(b"x")).await,
+        QuotaScope::Principal,
+        1,
+    );
+    // Empty artifacts always fit.
+    put(&fx.store, Bytes::new()).await;
+    // Another principal has its own quota.
+    fx.store
+        .put(OTHER, JSON, Bytes::from(vec![1u8; 4096]))
+        .await
+        .expect("other principal's own quota");
+    assert_eq!(read_all(&fx.store, &first_id, 4096).await, first);
+}
+
+pub async fn artifact_larger_than_the_quota_fails_cleanly<S: ArtifactStore>(fx: Fixture<S>) {
+    for size in [4097u64, 10_001, 16 * 1024 * 1024] {
+        assert_quota_error(
+            fx.store.put(OWNER, JSON, Bytes::from(vec![0u8; size as usize])).await,
+            QuotaScope::Principal,
+            size,
+        );
+    }
+    // The failed puts reserved nothing: the whole quota is still free.
+    let id = put(&fx.store, vec![5u8; 4096]).await;
+    assert_eq!(read_all(&fx.store, &id, 1 << 20).await.len(), 4096);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
+}
+
+pub async fn store_quota_never_evicts_another_principal<S: ArtifactStore>(fx: Fixture<S>) {
+    let mut kept = Vec::new();
+    for (n, owner) in ["p1", "p2"].iter().enumerate() {
+        let body = random_bytes(4096, n as u64);
+        let id = fx.store.put(owner, JSON, Bytes::from(body.clone())).await.expect("put");
+        kept.push((*owner, id, body));
+    }
+    let body = random_bytes(1807, 9);
+    let id = fx.store.put("p3", JSON, Bytes::from(body.clone())).await.expect("put");
+    kept.push(("p3", id, body));
+    // 9_999 of 10_000 bytes held: a newcomer with an empty principal quota still cannot put 2.
+    assert_quota_error(
+        fx.store.put("p4", JSON, Bytes::from_static(b"ab")).await,
+        QuotaScope::Store,
+        2,
+    );
+    fx.store
+        .put("p4", JSON, Bytes::from_static(b"a"))
+        .await
+        .expect("exact fit");
+    for (owner, id, body) in &kept {
+        assert_eq!(&read_all_as(&fx.store, owner, id.as_str(), 4096).await, body);
+    }
+}
+
+pub async fn deleted_and_swept_artifacts_give_quota_back<S: ArtifactStore>(fx: Fixture<S>) {
+    let a = put(&fx.store, vec![1u8; 2048]).await;
+    put(&fx.store, vec![2u8; 2048]).await;
+    assert!(fx.store.put(OWNER, JSON, Bytes::from_static(b"x")).await.is_err());
+    fx.store.delete(OWNER, &a).await.expect("delete");
+    let c = put(&fx.store, vec![3u8; 2048]).await;
+    assert!(fx.store.put(OWNER, JSON, Bytes::from_static(b"x")).await.is_err());
+    // Expired artifacts count until swept.
+    fx.clock.advance(fx.config.retention);
+    expect_not_found(&fx.store, OWNER, &c).await;
+    assert!(fx.store.put(OWNER, JSON, Bytes::from_static(b"x")).await.is_err());
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 2);
+    let d = put(&fx.store, vec![4u8; 4096]).await;
+    assert_eq!(read_all(&fx.store, &d, 4096).await, vec![4u8; 4096]);
+}
+
+pub async fn sweep_is_bounded_per_call<S: ArtifactStore>(fx: Fixture<S>) {
+    let extra = 10;
+    for _ in 0..SWEEP_BATCH_LIMIT + extra {
+        put(&fx.store, &b"x"[..]).await;
+    }
+    fx.clock.advance(fx.config.retention / 2);
+    let fresh = put(&fx.store, &b"fresh"[..]).await;
+    fx.clock.advance(fx.config.retention / 2);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), SWEEP_BATCH_LIMIT);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), extra);
+    assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
+    assert_eq!(read_all(&fx.store, &fresh, 64).await, b"fresh");
+}
+
+/// Sizes around every edge: 0, 1, base64 groups, the default and maximum chunk sizes.
+pub async fn edge_sizes_reassemble<S: ArtifactStore>(fx: Fixture<S>) {
+    let mib = MAX_READ_MAX_BYTES as usize;
+    let sizes = [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        1023,
+        1024,
+        1025,
+        65_535,
+        65_536,
+        65_537,
+        mib - 1,
+        mib,
+        mib + 1,
+        2 * mib + 3,
+    ];
+    for (n, size) in sizes.into_iter().enumerate() {
+        let body = random_bytes(size, n as u64);
+        let id = put(&fx.store, body.clone()).await;
+        // At most ~1100 chunks per artifact, so the case stays fast.
+        let small = (size as u64 / 1000).max(1);
+        for max_bytes in [small, 3, 65_535, 65_536, MAX_READ_MAX_BYTES, u64::MAX] {
+            if size as u64 / max_bytes.min(MAX_READ_MAX_BYTES) > 1100 {
+                continue;
+            }
+            let joined = read_all(&fx.store, &id, max_bytes).await;
+            assert_eq!(sha256(&joined), sha256(&body), "size {size}, max_bytes {max_bytes}");
+        }
+        if size > 0 {
+            let end = fx
+                .store
+                .read_chunk(OWNER, &id, size as u64, 7)
+                .await
+                .expect("offset == total");
+            assert!(end.eof && end.data.is_empty() && end.offset == size as u64);
+            let past = fx.store.read_chunk(OWNER, &id, size as u64 + 1, 7).await;
+            assert!(matches!(past, Err(ArtifactError::OffsetPastEnd { .. })), "{past:?}");
+        }
+    }
+}
+
+/// A few large artifacts (4..=16 MiB) read with random chunk sizes (256 KiB..=1 MiB).
+pub async fn large_random_sizes_reassemble<S: ArtifactStore>(fx: Fixture<S>) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+    for _ in 0..3 {
+        let size = rng.random_range(4 * 1024 * 1024..=16 * 1024 * 1024);
+        let max_bytes = rng.random_range(256 * 1024..=MAX_READ_MAX_BYTES);
+        let body = random_bytes(size, rng.next_u64());
+        let id = put(&fx.store, body.clone()).await;
+        let joined = read_all(&fx.store, &id, max_bytes).await;
+        assert_eq!(sha256(&joined), sha256(&body), "size {size}, max_bytes {max_bytes}");
+    }
+}
+
+/// Proptest: random Unicode text (1- to 4-byte characters) cut at random chunk sizes, so
+/// boundaries fall inside multibyte characters; the joined chunks are the text.
+pub async fn utf8_text_reassembles_at_random_cuts<S: ArtifactStore>(fx: Fixture<S>) {
+    let handle = tokio::runtime::Handle::current();
+    let store = &fx.store;
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = ("[a-zé€😀\u{10FFFF}\\PC]{0,600}", 1u64..=17);
+    let outcome = runner.run(&strategy, |(text, max_bytes)| {
+        let joined = tokio::task::block_in_place(|| {
+            handle.block_on(async {
+                let id = put(store, text.clone().into_bytes()).await;
+                read_all(store, &id, max_bytes).await
+            })
+        });
+        prop_assert!(sha256(&joined) == sha256(text.as_bytes()));
+        prop_assert_eq!(String::from_utf8(joined).ok(), Some(text));
+        Ok(())
+    });
+    if let Err(err) = outcome {
+        panic!("{err}");
+    }
+}
+
+/// One artifact a stress task put, with what it needs to judge a read.
+struct Put {
+    id: String,
+    body: Bytes,
+    /// The clock before the put: the artifact's creation time is at or after this.
+    before: std::time::SystemTime,
+    deleted: bool,
+}
+
+/// 8 tasks × 200 random operations (put, read, foreign read, delete, sweep, clock advance)
+/// against one store, bounded to 120 s. Every successful read returns exactly the bytes put;
+/// `NotFound` only for deleted, expired or foreign artifacts; never any other error.
+pub async fn concurrent_puts_reads_deletes_and_sweeps<S: ArtifactStore>(fx: Fixture<S>) {
+    const TASKS: u64 = 8;
+    const OPS: usize = 200;
+    let store = Arc::new(fx.store);
+    let retention = fx.config.retention;
+    let all_ids = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let mut tasks = Vec::new();
+    for task in 0..TASKS {
+        let (store, clock, all_ids) = (Arc::clone(&store), Arc::clone(&fx.clock), Arc::clone(&all_ids));
+        tasks.push(tokio::spawn(async move {
+            let owner = format!("owner-{task}");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(task);
+            let mut puts: Vec<Put> = Vec::new();
+            let mut checked_reads = 0u32;
+            let may_be_gone = |p: &Put, clock: &ManualClock| p.deleted || clock.now() >= p.before + retention;
+            for _ in 0..OPS {
+                match rng.random_range(0..100u32) {
+                    0..30 => {
+                        let size = if rng.random_bool(0.05) {
+                            300_000
+                        } else {
+                            rng.random_range(0..20_000)
+                        };
+                        let body = Bytes::from(random_bytes(size, rng.next_u64()));
+                        let before = clock.now();
+                        let id: String = store.put(&owner, JSON, body.clone()).await.expect("put").into();
+                        all_ids.lock().expect("ids").push(id.clone());
+                        puts.push(Put {
+                            id,
+                            body,
+                            before,
+                            deleted: false,
+                        });
+                    }
+                    30..70 if !puts.is_empty() => {
+                        let p = &puts[rng.random_range(0..puts.len())];
+                        let offset = rng.random_range(0..=p.body.len() as u64);
+                        let max_bytes = rng.random_range(1..=70_000);
+                        match store.read_chunk(&owner, &p.id, offset, max_bytes).await {
+                            Ok(chunk) => {
+                                assert!(!p.deleted, "a deleted artifact was readable");
+                                assert_eq!(chunk.data, p.body.slice(offset as usize..chunk.next_offset as usize));
+                                assert_eq!(chunk.total_bytes, p.body.len() as u64);
+                                checked_reads += 1;
+                            }
+                            Err(ArtifactError::NotFound) => assert!(may_be_gone(p, &clock), "live artifact not found"),
+                            Err(other) => panic!("read failed: {other:?}"),
+                        }
+                    }
+                    70..80 => {
+                        let foreign = {
+                            let ids = all_ids.lock().expect("ids");
+                            (!ids.is_empty()).then(|| ids[rng.random_range(0..ids.len())].clone())
+                        };
+                        if let Some(id) = foreign.filter(|id| !puts.iter().any(|p| &p.id == id)) {
+                            let err = store.read_chunk(&owner, &id, 0, 16).await.expect_err("foreign read");
+                            assert!(err.is_not_found(), "{err:?}");
+                        }
+                    }
+                    80..88 if !puts.is_empty() => {
+                        let n = rng.random_range(0..puts.len());
+                        match store.delete(&owner, &puts[n].id).await {
+                            Ok(()) => assert!(!puts[n].deleted, "deleted twice"),
+                            Err(ArtifactError::NotFound) => assert!(may_be_gone(&puts[n], &clock)),
+                            Err(other) => panic!("delete failed: {other:?}"),
+                        }
+                        puts[n].deleted = true;
+                    }
+                    88..95 => {
+                        store.sweep_expired().await.expect("sweep");
+                    }
+                    95..100 => clock.advance(retention / 20),
+                    _ => tokio::task::yield_now().await,
+                }
+            }
+            checked_reads
+        }));
+    }
+    let checked = tokio::time::timeout(Duration::from_secs(120), async {
+        let mut checked = 0;
+        for task in tasks {
+            checked += task.await.expect("stress task");
+        }
+        checked
+    })
+    .await
+    .expect("stress case finished within 120 s");
+    assert!(checked > 100, "only {checked} reads were checked");
 }
