@@ -1,18 +1,25 @@
-//! The HTTP client: one `reqwest::Client` with GitHub's headers, and the two list calls.
+//! The GitHub client: the shared [`adapters_http::HttpClient`] with GitHub's headers, and the two list calls.
 
 use std::fmt;
-use std::time::Duration;
 
-use http::{HeaderMap, HeaderValue, header};
+use adapters_http::{Auth, HttpClient, HttpConfig, Vendor};
+use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
-use crate::config::{API_VERSION, ENV_API_BASE, ENV_TOKEN, GithubConfig, Token};
+use crate::config::{API_VERSION, ENV_API_BASE, ENV_TOKEN, GithubConfig};
 use crate::error::GithubError;
 use crate::pagination::next_page_from_headers;
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 
 /// Media type GitHub recommends in `Accept`.
 const ACCEPT_GITHUB_JSON: &str = "application/vnd.github+json";
+
+/// GitHub as an upstream of the shared HTTP layer.
+pub(crate) const VENDOR: Vendor = Vendor {
+    name: "GitHub",
+    base_setting: ENV_API_BASE,
+    credential_setting: ENV_TOKEN,
+};
 
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,22 +35,19 @@ pub struct Page {
 
 /// A GitHub REST client for the Actions endpoints.
 ///
-/// Holds one `reqwest::Client` (connection pool) configured with the base URL, the bearer
+/// Holds one shared-layer [`HttpClient`] (connection pool) configured with the base URL, the bearer
 /// token, `X-GitHub-Api-Version: 2022-11-28`, `Accept: application/vnd.github+json`, the user
-/// agent and the timeout. Cheap to clone. Does not retry. `Debug` never shows the token.
+/// agent, the timeout and the body cap. Cheap to clone. Does not retry. `Debug` never shows the token.
 #[derive(Clone)]
 pub struct GithubClient {
-    http: reqwest::Client,
-    base: Url,
-    has_token: bool,
-    timeout: Duration,
+    http: HttpClient,
 }
 
 impl fmt::Debug for GithubClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GithubClient")
-            .field("base", &self.base.as_str())
-            .field("token", &if self.has_token { "***" } else { "<none>" })
+            .field("base", &self.http.base().as_str())
+            .field("token", &if self.http.has_credential() { "***" } else { "<none>" })
             .finish()
     }
 }
@@ -60,36 +64,26 @@ impl GithubClient {
     /// A missing token is not an error here: calls then fail with
     /// [`GithubError::MissingToken`] without sending a request.
     pub fn new(config: GithubConfig) -> Result<Self, GithubError> {
-        let base = parse_base(&config.api_base)?;
-
-        let mut headers = HeaderMap::new();
-        headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT_GITHUB_JSON));
-        headers.insert("x-github-api-version", HeaderValue::from_static(API_VERSION));
-        if let Some(token) = &config.token {
-            headers.insert(header::AUTHORIZATION, bearer(token)?);
-        }
-        let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| GithubError::InvalidArgument {
-            name: "user_agent".to_owned(),
-            detail: "contains characters not allowed in an HTTP header".to_owned(),
-        })?;
-
-        let http = reqwest::Client::builder()
-            .default_headers(headers)
-            .user_agent(user_agent)
-            .timeout(config.timeout)
-            .build()
-            .map_err(GithubError::transport)?;
-        Ok(Self {
-            http,
-            base,
-            has_token: config.token.is_some(),
+        let mut default_headers = HeaderMap::new();
+        default_headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT_GITHUB_JSON));
+        default_headers.insert("x-github-api-version", HeaderValue::from_static(API_VERSION));
+        let http = HttpClient::new(HttpConfig {
+            auth: config
+                .token
+                .map_or(Auth::None, |token| Auth::Bearer(token.into_secret())),
+            user_agent: config.user_agent,
             timeout: config.timeout,
+            default_headers,
+            max_body_bytes: config.max_body_bytes,
+            ..HttpConfig::new(VENDOR, config.api_base)
         })
+        .map_err(GithubError::from_http)?;
+        Ok(Self { http })
     }
 
     /// The API base URL in use (with a trailing slash when it has no path).
     pub fn api_base(&self) -> &str {
-        self.base.as_str()
+        self.http.base().as_str()
     }
 
     /// Lists workflow runs of a repository, or of one workflow when `params.workflow_id` is set.
@@ -103,10 +97,10 @@ impl GithubClient {
     ///
     /// Errors: [`GithubError::MissingToken`] (nothing sent), [`GithubError::InvalidArgument`]
     /// (nothing sent), the upstream-status variants, [`GithubError::InvalidBody`],
-    /// [`GithubError::Transport`].
+    /// [`GithubError::BodyTooLarge`], [`GithubError::Transport`].
     pub async fn list_workflow_runs(&self, params: &ListWorkflowRunsParams) -> Result<Page, GithubError> {
         self.require_token()?;
-        let url = params.url(&self.base)?;
+        let url = params.url(self.http.base())?;
         self.get_page(url).await
     }
 
@@ -120,86 +114,41 @@ impl GithubClient {
     /// Errors: as [`GithubClient::list_workflow_runs`].
     pub async fn list_workflow_jobs(&self, params: &ListWorkflowJobsParams) -> Result<Page, GithubError> {
         self.require_token()?;
-        let url = params.url(&self.base)?;
+        let url = params.url(self.http.base())?;
         self.get_page(url).await
     }
 
     fn require_token(&self) -> Result<(), GithubError> {
-        if self.has_token {
+        if self.http.has_credential() {
             Ok(())
         } else {
             Err(GithubError::MissingToken)
         }
     }
 
-    /// Sends a GET, reads the whole body, and maps it to a [`Page`] or an error.
+    /// Sends a GET, reads the body under the cap, and maps it to a [`Page`] or an error.
     async fn get_page(&self, url: Url) -> Result<Page, GithubError> {
-        let path = url.path().to_owned();
-        tracing::debug!(target: "adapters_github", method = "GET", %path, "GitHub request");
         let response = self
             .http
-            .get(url)
-            .send()
+            .send(Method::GET, url, None)
             .await
-            .map_err(|e| GithubError::transport_after(e, self.timeout))?;
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let body = response
-            .bytes()
-            .await
-            .map_err(|e| GithubError::transport_after(e, self.timeout))?;
-        tracing::debug!(target: "adapters_github", %path, status, bytes = body.len(), "GitHub response");
-
-        if !(200..300).contains(&status) {
-            return Err(GithubError::from_response(status, &headers, &body));
+            .map_err(GithubError::from_http)?;
+        let status = response.status.as_u16();
+        if !response.status.is_success() {
+            return Err(GithubError::from_response(status, &response.headers, &response.body));
         }
-        let body: serde_json::Value = serde_json::from_slice(&body).map_err(|e| GithubError::InvalidBody {
-            status,
-            detail: e.to_string(),
-        })?;
+        let body = response.json(VENDOR).map_err(GithubError::from_http)?;
         Ok(Page {
             body,
-            next_page: next_page_from_headers(&headers),
+            next_page: next_page_from_headers(&response.headers),
         })
     }
-}
-
-/// Parses and checks the API base URL.
-fn parse_base(raw: &str) -> Result<Url, GithubError> {
-    let invalid = |detail: String| GithubError::InvalidArgument {
-        name: ENV_API_BASE.to_owned(),
-        detail,
-    };
-    let url = Url::parse(raw.trim()).map_err(|e| invalid(format!("`{raw}` is not an absolute URL ({e})")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
-        return Err(invalid(format!("`{raw}` must be an http or https URL")));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(invalid(format!("`{raw}` must not have a query or fragment")));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        // Never echo credentials embedded in the URL.
-        return Err(invalid(
-            "must not contain credentials; set GITHUB_TOKEN instead".to_owned(),
-        ));
-    }
-    Ok(url)
-}
-
-/// `Bearer <token>`, marked sensitive so it is never printed by `http`'s Debug.
-fn bearer(token: &Token) -> Result<HeaderValue, GithubError> {
-    let mut value =
-        HeaderValue::from_str(&format!("Bearer {}", token.expose())).map_err(|_| GithubError::InvalidArgument {
-            name: ENV_TOKEN.to_owned(),
-            detail: "contains characters not allowed in an HTTP header (check for a stray newline)".to_owned(),
-        })?;
-    value.set_sensitive(true);
-    Ok(value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Token;
 
     #[test]
     fn base_validation() {

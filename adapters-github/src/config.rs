@@ -3,6 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, Secret, default_user_agent};
+
 /// Default GitHub REST API base URL (github.com). GitHub Enterprise Server uses
 /// `https://<host>/api/v3`.
 pub const DEFAULT_API_BASE: &str = "https://api.github.com";
@@ -27,18 +29,23 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// errors or logs. Create one with [`Token::new`]; read it with [`Token::expose`] only to hand it
 /// to an HTTP client.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Token(String);
+pub struct Token(Secret);
 
 impl Token {
     /// Wraps a token string. The value is kept as given (no trimming).
     pub fn new(token: String) -> Self {
-        Self(token)
+        Self(Secret::new(token))
     }
 
     /// Returns the secret itself. Use it only to build the `Authorization` header; never log it,
     /// put it in an error, or include it in a cache key without hashing it.
     pub fn expose(&self) -> &str {
-        &self.0
+        self.0.expose()
+    }
+
+    /// The token as the shared HTTP layer's [`Secret`].
+    pub fn into_secret(self) -> Secret {
+        self.0
     }
 }
 
@@ -51,7 +58,7 @@ impl fmt::Debug for Token {
 /// Settings for [`crate::GithubClient`].
 ///
 /// `Default` gives: `api_base` [`DEFAULT_API_BASE`], no token, `user_agent`
-/// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]).
+/// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]), `max_body_bytes` 32 MiB.
 /// `Debug` output never shows the token (see [`Token`]).
 #[derive(Debug, Clone)]
 pub struct GithubConfig {
@@ -66,6 +73,9 @@ pub struct GithubConfig {
     pub user_agent: String,
     /// Timeout for a whole request (connect, send and read the body).
     pub timeout: Duration,
+    /// Largest response body accepted, in bytes (setting `HTTP_MAX_BODY_BYTES`, default 32 MiB); a larger body
+    /// fails with [`crate::GithubError::BodyTooLarge`] without being buffered past the cap.
+    pub max_body_bytes: u64,
 }
 
 impl Default for GithubConfig {
@@ -75,6 +85,7 @@ impl Default for GithubConfig {
             token: None,
             user_agent: default_user_agent(),
             timeout: DEFAULT_TIMEOUT,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
         }
     }
 }
@@ -100,11 +111,6 @@ impl GithubConfig {
     pub fn from_env() -> Self {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
-}
-
-/// `mcp-devtools/<crate version>`.
-fn default_user_agent() -> String {
-    format!("mcp-devtools/{}", env!("CARGO_PKG_VERSION"))
 }
 
 #[cfg(test)]

@@ -3,13 +3,11 @@
 //! Follows <https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api> and
 //! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit>.
 
-use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use http::{HeaderMap, StatusCode};
-
-/// Longest part of a non-JSON error body kept in a message, in bytes.
-pub(crate) const MAX_RAW_MESSAGE_BYTES: usize = 2048;
+use adapters_http::HttpError;
+use adapters_http::status::{reason, vendor_message};
+use http::HeaderMap;
 
 /// Everything that can go wrong calling the GitHub API.
 ///
@@ -71,6 +69,15 @@ pub enum GithubError {
         message: String,
     },
 
+    /// The response body is larger than the cap (setting `HTTP_MAX_BODY_BYTES`); reading stopped there.
+    #[error(
+        "the GitHub API response is larger than {limit_bytes} bytes (setting HTTP_MAX_BODY_BYTES): lower perPage or raise HTTP_MAX_BODY_BYTES"
+    )]
+    BodyTooLarge {
+        /// The cap in force, in bytes.
+        limit_bytes: u64,
+    },
+
     /// A successful response whose body is not valid JSON.
     #[error("GitHub API {status} returned a body that is not valid JSON: {detail}")]
     InvalidBody {
@@ -110,9 +117,11 @@ impl GithubError {
             Self::Forbidden { .. } => Some(403),
             Self::NotFound { .. } => Some(404),
             Self::Upstream { status, .. } | Self::InvalidBody { status, .. } => Some(*status),
-            Self::MissingToken | Self::RateLimited { .. } | Self::Transport { .. } | Self::InvalidArgument { .. } => {
-                None
-            }
+            Self::MissingToken
+            | Self::RateLimited { .. }
+            | Self::BodyTooLarge { .. }
+            | Self::Transport { .. }
+            | Self::InvalidArgument { .. } => None,
         }
     }
 
@@ -134,81 +143,42 @@ impl GithubError {
         }
     }
 
-    /// Builds a [`GithubError::Transport`] from a reqwest error, without its URL. `timeout` is
-    /// the configured request timeout, named when the request timed out.
-    pub(crate) fn transport_after(err: reqwest::Error, timeout: Duration) -> Self {
-        if err.is_timeout() {
-            return Self::Transport {
-                detail: format!("the request timed out after {} ms", timeout.as_millis()),
-            };
+    /// Maps a shared-layer error onto the variants GitHub callers know (same texts as before the shared layer).
+    pub(crate) fn from_http(err: HttpError) -> Self {
+        match err {
+            HttpError::InvalidSetting { setting, detail } => Self::InvalidArgument { name: setting, detail },
+            HttpError::InvalidPath { path, detail } => Self::InvalidArgument {
+                name: "path".to_owned(),
+                detail: format!("`{path}` {detail}"),
+            },
+            err @ HttpError::ForeignHost { .. } => Self::InvalidArgument {
+                name: "path".to_owned(),
+                detail: err.to_string(),
+            },
+            HttpError::Status(status) => Self::Upstream {
+                status: status.status,
+                message: status.message,
+            },
+            HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
+            HttpError::BodyTooLarge { limit_bytes, .. } => Self::BodyTooLarge { limit_bytes },
+            HttpError::Transport { detail, .. } => Self::Transport { detail },
         }
-        Self::transport(err)
-    }
-
-    /// Builds a [`GithubError::Transport`] from a reqwest error, without its URL.
-    pub(crate) fn transport(err: reqwest::Error) -> Self {
-        let kind = if err.is_timeout() {
-            "the request timed out"
-        } else if err.is_connect() {
-            "could not connect"
-        } else if err.is_body() || err.is_decode() {
-            "could not read the response body"
-        } else if err.is_builder() {
-            "could not build the request"
-        } else {
-            "the request failed"
-        };
-        let err = err.without_url();
-        let mut detail = String::from(kind);
-        let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
-        while let Some(cause) = source {
-            let _ = write!(detail, ": {cause}");
-            source = cause.source();
-        }
-        Self::Transport { detail }
     }
 }
 
-/// `message` and `documentation_url` of a GitHub error body, else the raw text (bounded).
+/// `message` and `documentation_url` of a GitHub error body, else the raw text (bounded); see
+/// [`adapters_http::status::vendor_message`].
 fn error_message(status: u16, body: &[u8]) -> String {
-    if let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(body)
-        && let Some(serde_json::Value::String(message)) = map.get("message")
-    {
-        return match map.get("documentation_url") {
-            Some(serde_json::Value::String(doc)) if !doc.is_empty() => {
-                format!("{message} ({doc})")
-            }
-            _ => message.clone(),
-        };
-    }
-    let raw = truncate_utf8(body, MAX_RAW_MESSAGE_BYTES);
-    let text = String::from_utf8_lossy(raw);
-    let text = text.trim();
-    if text.is_empty() {
-        return StatusCode::from_u16(status)
-            .ok()
-            .and_then(|s| s.canonical_reason())
-            .unwrap_or("(empty body)")
-            .to_owned();
-    }
-    if raw.len() < body.len() {
-        format!("{text}… ({} bytes in all)", body.len())
-    } else {
-        text.to_owned()
-    }
+    vendor_message(status, body, github_message)
 }
 
-/// The first `max` bytes of `bytes`, shortened to a UTF-8 character boundary when it is text.
-fn truncate_utf8(bytes: &[u8], max: usize) -> &[u8] {
-    if bytes.len() <= max {
-        return bytes;
-    }
-    let mut end = max;
-    // Step back over continuation bytes (at most 3) so a multi-byte character is not split.
-    while end > 0 && end > max.saturating_sub(3) && (bytes[end] & 0b1100_0000) == 0b1000_0000 {
-        end -= 1;
-    }
-    &bytes[..end]
+/// GitHub's `message`, followed by ` (<documentation_url>)` when the body has one.
+fn github_message(body: &serde_json::Value) -> Option<String> {
+    let message = body.get("message")?.as_str()?;
+    Some(match body.get("documentation_url") {
+        Some(serde_json::Value::String(doc)) if !doc.is_empty() => format!("{message} ({doc})"),
+        _ => message.to_owned(),
+    })
 }
 
 /// `Some((reset_at, retry_after_secs))` when the response is a rate limit.
@@ -232,12 +202,7 @@ fn rate_limit(status: u16, headers: &HeaderMap, message: &str) -> Option<(Option
 
 /// `Retry-After`: delay-seconds or an HTTP date (converted to seconds from now, at least 0).
 fn parse_retry_after(value: &str) -> Option<u64> {
-    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-        return value.parse().ok();
-    }
-    let at = jiff::fmt::rfc2822::parse(value).ok()?.timestamp();
-    let now = jiff::Timestamp::now();
-    Some(u64::try_from(at.as_second().saturating_sub(now.as_second())).unwrap_or(0))
+    adapters_http::status::parse_retry_after(value, SystemTime::now())
 }
 
 /// Formats epoch seconds as RFC 3339 UTC, e.g. `2013-08-20T15:41:06Z`; `None` if out of range.
@@ -271,15 +236,6 @@ fn rate_limit_advice_at(reset_at: Option<u64>, retry_after_secs: Option<u64>, no
         (None, Some(reset)) => format!(" Resets at {reset}."),
         (None, None) => " Wait a few minutes before trying again.".to_owned(),
     }
-}
-
-/// ` <reason phrase>` for a status, or nothing for an unknown status.
-fn reason(status: u16) -> String {
-    StatusCode::from_u16(status)
-        .ok()
-        .and_then(|s| s.canonical_reason())
-        .map(|r| format!(" {r}"))
-        .unwrap_or_default()
 }
 
 /// A hint for statuses worth one.

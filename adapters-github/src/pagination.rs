@@ -4,7 +4,9 @@
 //! <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>. Some
 //! GitHub-compatible servers and proxies send `x-next-page` instead; it wins when valid.
 
-use http::HeaderMap;
+use std::borrow::Cow;
+
+use http::{HeaderMap, HeaderValue};
 use url::Url;
 
 /// Header some GitHub-compatible APIs use for the next page number.
@@ -15,19 +17,27 @@ const X_NEXT_PAGE: &str = "x-next-page";
 ///
 /// Order: a valid `x-next-page` header (a decimal integer >= 1, surrounding spaces allowed) wins;
 /// otherwise each `Link` header is read with [`parse_link_next_page`] and the first hit is used.
-/// An invalid `x-next-page` is ignored (the `Link` header is still consulted). Never panics.
+/// An invalid `x-next-page` is ignored (the `Link` header is still consulted). Header values are
+/// decoded as UTF-8, lossily: bytes outside ASCII (RFC 9110 §5.5 `obs-text`, e.g. a raw `é` in
+/// another link's URL) never hide a valid `next` link. Never panics.
 pub fn next_page_from_headers(headers: &HeaderMap) -> Option<u64> {
     let from_x = headers
         .get_all(X_NEXT_PAGE)
         .iter()
-        .find_map(|v| v.to_str().ok().and_then(|v| parse_page_number(v.trim())));
+        .find_map(|v| parse_page_number(header_text(v).trim()));
     if from_x.is_some() {
         return from_x;
     }
     headers
         .get_all(http::header::LINK)
         .iter()
-        .find_map(|v| v.to_str().ok().and_then(parse_link_next_page))
+        .find_map(|v| parse_link_next_page(&header_text(v)))
+}
+
+/// A header value as text, invalid UTF-8 replaced by U+FFFD (`HeaderValue::to_str` would reject
+/// the whole value for one non-ASCII byte).
+fn header_text(value: &HeaderValue) -> Cow<'_, str> {
+    String::from_utf8_lossy(value.as_bytes())
 }
 
 /// Parses an RFC 8288 `Link` header value and returns the `page` query parameter (an integer
@@ -156,7 +166,6 @@ fn parse_page_number(raw: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http::HeaderValue;
 
     const RECORDED: &str = "<https://api.github.com/repositories/146139403/actions/runs?exclude_pull_requests=1&page=2>; rel=\"next\", <https://api.github.com/repositories/146139403/actions/runs?exclude_pull_requests=1&page=20>; rel=\"last\"";
 
@@ -299,6 +308,37 @@ mod tests {
         }
         let map = headers(&[("x-next-page", "0")]);
         assert_eq!(next_page_from_headers(&map), None);
+    }
+
+    /// Fuzz find (link_header target): a non-ASCII byte in another link's URL made the whole
+    /// header unreadable, so the `next` link was lost.
+    #[test]
+    fn non_ascii_bytes_elsewhere_do_not_hide_the_next_link() {
+        let utf8 = "<https://x/?page=2>; rel=\"next\", <https://x/repos/\u{e9}/?page=9>; rel=\"last\"";
+        let latin1 = b"<https://x/?page=3>; rel=\"next\", <https://x/\xe9/?page=9>; rel=\"last\"";
+        for (value, page) in [(utf8.as_bytes(), 2), (latin1.as_slice(), 3)] {
+            let mut map = HeaderMap::new();
+            map.insert(
+                http::header::LINK,
+                HeaderValue::from_bytes(value).unwrap_or(HeaderValue::from_static("")),
+            );
+            assert_eq!(next_page_from_headers(&map), Some(page), "{value:?}");
+        }
+        let mut map = HeaderMap::new();
+        map.insert(
+            "x-next-page",
+            HeaderValue::from_bytes(b"4\xff").unwrap_or(HeaderValue::from_static("")),
+        );
+        map.insert(
+            http::header::LINK,
+            HeaderValue::from_static("<https://x/?page=5>; rel=next"),
+        );
+        assert_eq!(
+            next_page_from_headers(&map),
+            Some(5),
+            "an x-next-page that is not a number is ignored"
+        );
+        assert_eq!(parse_link_next_page(utf8), Some(2));
     }
 
     #[test]

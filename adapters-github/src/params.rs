@@ -198,23 +198,13 @@ fn paging(per_page: Option<u8>, page: Option<u32>) -> Result<Vec<(&'static str, 
     Ok(query)
 }
 
-/// Appends `segments` (each percent-encoded) to the base path and sets the query.
+/// Appends `segments` (each percent-encoded) to the base path and sets the query (encoded once); see
+/// [`adapters_http::target::with_segments`].
 fn build_url(base: &Url, segments: &[&str], query: &[(&str, String)]) -> Result<Url, GithubError> {
-    let mut url = base.clone();
-    url.set_query(None);
-    url.set_fragment(None);
-    {
-        let mut path = url.path_segments_mut().map_err(|()| GithubError::InvalidArgument {
-            name: crate::config::ENV_API_BASE.to_owned(),
-            detail: "is not a base URL that can hold a path".to_owned(),
-        })?;
-        path.pop_if_empty().extend(segments);
-    }
-    if !query.is_empty() {
-        url.query_pairs_mut()
-            .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
-    }
-    Ok(url)
+    adapters_http::target::with_segments(base, segments, query).ok_or_else(|| GithubError::InvalidArgument {
+        name: crate::config::ENV_API_BASE.to_owned(),
+        detail: "is not a base URL that can hold a path".to_owned(),
+    })
 }
 
 #[cfg(test)]

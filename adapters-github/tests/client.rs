@@ -20,6 +20,7 @@ fn config(server: &MockServer) -> GithubConfig {
         token: Some(Token::new(TOKEN.to_owned())),
         user_agent: "mcp-devtools-test/1.0".to_owned(),
         timeout: Duration::from_secs(10),
+        ..GithubConfig::default()
     }
 }
 
@@ -643,4 +644,23 @@ async fn no_error_mentions_the_token() {
         let err = error_for(fixture).await;
         assert_no_secret(&err);
     }
+}
+
+#[tokio::test]
+async fn body_over_the_cap_is_body_too_large() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(response("actions-runs"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = GithubClient::new(GithubConfig {
+        max_body_bytes: 4096,
+        ..config(&server)
+    })
+    .expect("client");
+    let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("too large");
+    assert_eq!(err, GithubError::BodyTooLarge { limit_bytes: 4096 });
+    assert!(err.to_string().contains("HTTP_MAX_BODY_BYTES"), "{err}");
+    server.verify().await;
 }

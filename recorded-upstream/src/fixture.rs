@@ -47,6 +47,11 @@ embedded! {
     "github/error-403-secondary-rate-limit" => "github/error-403-secondary-rate-limit.json", headers!("github/error-403-secondary-rate-limit.headers");
     "github/error-404" => "github/error-404.json", headers!("github/error-404.headers");
     "github/error-404-with-status" => "github/error-404-with-status.json", headers!("github/error-404-with-status.headers");
+    "circleci/me" => "circleci/me.json", None;
+    "circleci/pipelines" => "circleci/pipelines.json", None;
+    "circleci/pipeline-workflows" => "circleci/pipeline-workflows.json", None;
+    "circleci/workflow-jobs" => "circleci/workflow-jobs.json", None;
+    "circleci/error-404" => "circleci/error-404.json", headers!("circleci/error-404.headers");
 }
 
 /// The names of every embedded fixture, e.g. `github/actions-runs`.

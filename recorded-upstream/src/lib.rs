@@ -1,9 +1,11 @@
 //! A local fake upstream for tests and examples: a [`wiremock`] server on 127.0.0.1 that serves the recorded vendor
 //! responses in `tests/fixtures/` (embedded at compile time, so it works from any working directory).
 //!
-//! [`RecordedUpstream::github`] mounts a GitHub Actions scenario; tests mount their own routes on
+//! [`RecordedUpstream::github`] mounts a GitHub Actions scenario, [`RecordedUpstream::circleci`] a CircleCI one
+//! (under `/api/v2`, see [`circleci`]); tests mount their own routes on
 //! [`RecordedUpstream::server`] with [`fixture`] responses when they need something else.
 
+pub mod circleci;
 mod fixture;
 mod github;
 
@@ -33,6 +35,24 @@ impl RecordedUpstream {
         let upstream = Self::start().await;
         github::mount(&upstream.server).await?;
         Ok(upstream)
+    }
+
+    /// Starts a fake upstream serving the CircleCI scenario described in [`circleci`] (base `<uri>/api/v2`).
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn circleci() -> anyhow::Result<Self> {
+        let upstream = Self::start().await;
+        upstream.mount_circleci().await?;
+        Ok(upstream)
+    }
+
+    /// Adds the CircleCI scenario (paths under `/api/v2`) to this upstream, e.g. beside the GitHub one.
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn mount_circleci(&self) -> anyhow::Result<()> {
+        circleci::mount(&self.server).await
     }
 
     /// The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash).

@@ -81,3 +81,38 @@ async fn github_scenario_routes() {
         assert_eq!(got_body, body(name), "{path} serves {name}");
     }
 }
+
+#[tokio::test]
+async fn circleci_scenario_routes() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    upstream.mount_circleci().await.unwrap();
+    let base = upstream.uri();
+    let body = |name| recorded_upstream::fixture(name).unwrap().body.to_vec();
+    for (path, status, name) in [
+        ("/api/v2/me", 200, "circleci/me"),
+        (
+            "/api/v2/project/gh/octo-org/octo-repo/pipeline",
+            200,
+            "circleci/pipelines",
+        ),
+        ("/api/v2/pipeline/5034460f/workflow", 200, "circleci/pipeline-workflows"),
+        ("/api/v2/workflow/fda08377/job", 200, "circleci/workflow-jobs"),
+        (
+            "/api/v2/project/gh/octo-org/missing/pipeline",
+            404,
+            "circleci/error-404",
+        ),
+        ("/api/v2/project/gh/octo-org/missing", 404, "circleci/error-404"),
+    ] {
+        assert_eq!(get(&base, path, "t").await, (status, body(name)), "{path}");
+    }
+    let (status, large) = get(&base, "/api/v2/project/gh/octo-org/busy/pipeline", "t").await;
+    assert_eq!(status, 200);
+    let large: serde_json::Value = serde_json::from_slice(&large).unwrap();
+    assert_eq!(
+        large["items"].as_array().unwrap().len(),
+        recorded_upstream::circleci::LARGE_PIPELINES
+    );
+    // The GitHub scenario still answers beside it.
+    assert_eq!(get(&base, "/repos/octo-org/octo-repo/actions/runs", "t").await.0, 200);
+}

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import re
 from typing import Any
 
 
@@ -44,6 +45,12 @@ def check(case: dict, result: Any) -> None:
     assert isinstance(sc, dict), "structuredContent is missing or not an object"
     if "nextPage" in e:
         assert sc.get("nextPage") == e["nextPage"], f"nextPage={sc.get('nextPage')}, expected {e['nextPage']}"
+    if "cacheHit" in e:
+        cache = sc.get("cache")
+        assert isinstance(cache, dict) and cache.get("hit") is e["cacheHit"], f"cache={cache}, expected hit={e['cacheHit']}"
+        age = cache.get("ageMs")
+        assert isinstance(age, int) and age >= 0 and (e["cacheHit"] or age == 0), f"bad ageMs {age}"
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", cache.get("fetchedAt", "")), f"bad fetchedAt {cache}"
     if e.get("incomplete") is True:
         inc = sc.get("incomplete")
         assert inc and inc["reason"] == "size" and sc["data"] is None, f"expected the incomplete form: {str(sc)[:300]}"

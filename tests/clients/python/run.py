@@ -33,7 +33,12 @@ async def main() -> int:
 
         async def session_for(profile: str) -> ClientSession:
             if profile not in sessions:
-                env = {"GITHUB_API_BASE": upstream, "STREAMING_ARTIFACT_STORE": "memory", "RUST_LOG": "warn"}
+                env = {
+                    "GITHUB_API_BASE": upstream,
+                    "CIRCLECI_API_BASE": f"{upstream}/api/v2",
+                    "STREAMING_ARTIFACT_STORE": "memory",
+                    "RUST_LOG": "warn",
+                }
                 env.update(spec["profiles"][profile])
                 params = StdioServerParameters(command=binary, args=[], env=env)
                 read, write = await stack.enter_async_context(stdio_client(params))

@@ -27,6 +27,12 @@ export function check(c, result) {
   const sc = result.structuredContent;
   if (sc === undefined || sc === null || typeof sc !== "object") fail("structuredContent is missing or not an object");
   if ("nextPage" in e && sc.nextPage !== e.nextPage) fail(`nextPage=${sc.nextPage}, expected ${e.nextPage}`);
+  if ("cacheHit" in e) {
+    const cache = sc.cache;
+    if (!cache || cache.hit !== e.cacheHit) fail(`cache=${JSON.stringify(cache)}, expected hit=${e.cacheHit}`);
+    if (!Number.isInteger(cache.ageMs) || cache.ageMs < 0 || (!e.cacheHit && cache.ageMs !== 0)) fail(`bad ageMs ${cache.ageMs}`);
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(cache.fetchedAt)) fail(`bad fetchedAt ${cache.fetchedAt}`);
+  }
   if (e.incomplete === true) {
     if (!sc.incomplete || sc.incomplete.reason !== "size" || sc.data !== null) fail(`expected the incomplete form: ${JSON.stringify(sc).slice(0, 300)}`);
     if (sc.incomplete.bytes <= sc.incomplete.limitBytes) fail("incomplete.bytes is not over limitBytes");

@@ -22,7 +22,13 @@ async function clientFor(profile) {
     const transport = new StdioClientTransport({
       command: bin,
       args: [],
-      env: { GITHUB_API_BASE: upstream, STREAMING_ARTIFACT_STORE: "memory", RUST_LOG: "warn", ...spec.profiles[profile] },
+      env: {
+        GITHUB_API_BASE: upstream,
+        CIRCLECI_API_BASE: `${upstream}/api/v2`,
+        STREAMING_ARTIFACT_STORE: "memory",
+        RUST_LOG: "warn",
+        ...spec.profiles[profile],
+      },
       stderr: "inherit",
     });
     const client = new Client({ name: "mcp-devtools-ts-client-test", version: "1.0.0" });

@@ -1,0 +1,104 @@
+//! [`CircleciClient`]: `GET` any API v2 path.
+
+use adapters_http::{Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, RedirectPolicy};
+use http::{HeaderMap, HeaderName, HeaderValue, header};
+
+use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR};
+use crate::error::CircleciError;
+use crate::path::{is_cacheable_path, strip_api_prefix};
+
+/// One `GET`.
+#[derive(Debug, Clone, Copy)]
+pub struct GetRequest<'a> {
+    /// Path relative to the API base, with or without the `/api/v2` prefix and the leading `/`, e.g.
+    /// `/project/gh/CircleCI-Public/api-preview-docs/pipeline` or `/api/v2/me`. It may carry its own query.
+    pub path: &'a str,
+    /// Query parameters, each name and value percent-encoded exactly once (a `page-token` with `+ / =` survives).
+    pub query: &'a [(String, String)],
+    /// Skip the cache lookup and replace the entry.
+    pub fresh: bool,
+    /// Cache partition: the calling principal's name.
+    pub partition: &'a str,
+}
+
+/// A successful `GET`: the body and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircleciResponse {
+    /// The JSON body as parsed by `serde_json` (exact integers, key order kept). CircleCI's own continuation
+    /// (`next_page_token`) stays inside it.
+    pub body: serde_json::Value,
+    /// Cache hit or fresh fetch, age, and when the body was read upstream.
+    pub cache: CacheStatus,
+}
+
+/// A CircleCI API v2 client. Cheap to clone. `Debug` never shows the token.
+#[derive(Debug, Clone)]
+pub struct CircleciClient {
+    http: HttpClient,
+}
+
+impl CircleciClient {
+    /// Builds the client, with `cache` used for cacheable GETs when given. Sends nothing.
+    ///
+    /// Errors: [`CircleciError::Http`] with an invalid `CIRCLECI_API_BASE` or a token that cannot be sent in a
+    /// header (never echoed). A missing token is not an error here: calls then fail with
+    /// [`CircleciError::MissingToken`].
+    pub fn new(config: CircleciConfig, cache: Option<HttpCache>) -> Result<Self, CircleciError> {
+        let mut default_headers = HeaderMap::new();
+        default_headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        let auth = match config.token {
+            Some(token) => Auth::Header {
+                name: HeaderName::from_static(TOKEN_HEADER),
+                value: token,
+            },
+            None => Auth::None,
+        };
+        let http = HttpClient::new(HttpConfig {
+            auth,
+            user_agent: config.user_agent,
+            timeout: config.timeout,
+            default_headers,
+            max_body_bytes: config.max_body_bytes,
+            redirects: RedirectPolicy::default(),
+            ..HttpConfig::new(VENDOR, config.api_base)
+        })?;
+        let http = match cache {
+            Some(cache) => http.with_cache(cache),
+            None => http,
+        };
+        Ok(Self { http })
+    }
+
+    /// The API base URL in use.
+    pub fn api_base(&self) -> &str {
+        self.http.base().as_str()
+    }
+
+    /// `GET <base><path>?<query>`: the JSON body, through the cache unless the path has a `pipeline`, `workflow`
+    /// or `job` segment.
+    ///
+    /// Errors: [`CircleciError::MissingToken`] (nothing sent); [`CircleciError::Http`] with
+    /// [`adapters_http::HttpError::InvalidPath`] / `ForeignHost` (nothing sent), `Status` (CircleCI's `message`
+    /// kept; 404 is `Project not found` and the like; never cached), `InvalidJson`, `BodyTooLarge`, `Transport`.
+    pub async fn get(&self, request: &GetRequest<'_>) -> Result<CircleciResponse, CircleciError> {
+        if !self.http.has_credential() {
+            return Err(CircleciError::MissingToken);
+        }
+        let path = strip_api_prefix(request.path);
+        let path = if path.is_empty() || path == "/" { "/" } else { path };
+        let url = self.http.url(path, request.query)?;
+        let below_base = url.path().strip_prefix(self.http.base().path()).unwrap_or(url.path());
+        let cache = CacheRequest {
+            partition: request.partition,
+            fresh: request.fresh,
+            cacheable: is_cacheable_path(below_base),
+        };
+        let fetched = self.http.get_cached(url, cache).await?;
+        let response = self.http.check_status(fetched.response)?;
+        let body = response.json(VENDOR)?;
+        Ok(CircleciResponse {
+            body,
+            cache: fetched.cache,
+        })
+    }
+}

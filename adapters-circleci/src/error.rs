@@ -1,0 +1,27 @@
+//! [`CircleciError`].
+
+use adapters_http::HttpError;
+
+/// Everything that can go wrong calling CircleCI. Texts say what failed and what to do, keep CircleCI's
+/// `message` verbatim, and never contain the token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CircleciError {
+    /// No token is configured; returned before any request is sent.
+    #[error("CIRCLECI_TOKEN is not set: set it to a CircleCI personal API token (User Settings → Personal API Tokens)")]
+    MissingToken,
+
+    /// Everything else: bad path or setting (nothing sent), an upstream status (CircleCI's message kept), a body
+    /// that is not JSON or too large, or a transport failure. See [`HttpError`].
+    #[error(transparent)]
+    Http(#[from] HttpError),
+}
+
+impl CircleciError {
+    /// The upstream HTTP status when CircleCI answered, else `None`.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::MissingToken => None,
+            Self::Http(err) => err.status(),
+        }
+    }
+}

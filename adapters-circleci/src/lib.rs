@@ -1,0 +1,22 @@
+//! CircleCI API v2 adapter for `mcp-devtools`: `GET` any API path and get its JSON body back, with exact
+//! integers, through the shared HTTP cache ([`adapters_http::HttpCache`]). It knows nothing about MCP.
+//!
+//! - API reference: <https://circleci.com/docs/api/v2/> (base `https://circleci.com/api/v2`).
+//! - Authentication: the personal API token in the `Circle-Token` header
+//!   (<https://circleci.com/docs/api-developers-guide/#add-an-api-token>).
+//! - Pagination stays in the body: `next_page_token`, passed back as the `page-token` query parameter
+//!   (<https://circleci.com/docs/api-developers-guide/#pagination>).
+//! - Caching (CONTRACT §3): paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
+//!   status changes ([`is_cacheable_path`]).
+//!
+//! The token never appears in errors, `Debug` output or logs. This crate does not retry.
+
+mod client;
+mod config;
+mod error;
+mod path;
+
+pub use client::{CircleciClient, CircleciResponse, GetRequest};
+pub use config::{CircleciConfig, DEFAULT_API_BASE, ENV_API_BASE, ENV_TOKEN, TOKEN_HEADER, VENDOR};
+pub use error::CircleciError;
+pub use path::{API_PREFIX, NEVER_CACHED_SEGMENTS, is_cacheable_path, strip_api_prefix};

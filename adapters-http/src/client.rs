@@ -1,0 +1,266 @@
+//! [`HttpClient`]: one `reqwest::Client` per upstream, with its base URL, credential, limits and optional cache.
+
+use std::fmt;
+use std::time::Duration;
+
+use http::{HeaderName, HeaderValue, Method};
+use reqwest::redirect;
+use url::Url;
+
+use crate::body::read_capped;
+use crate::cache::{CacheRequest, CacheStatus, HttpCache};
+use crate::config::{HttpConfig, RedirectPolicy};
+use crate::error::HttpError;
+use crate::response::RawResponse;
+use crate::status::StatusError;
+use crate::target::{parse_base, resolve, same_origin};
+use crate::vendor::Vendor;
+
+/// A body from [`HttpClient::get_cached`] and where it came from.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The response (any status; only 2xx is ever served from the cache).
+    pub response: RawResponse,
+    /// Hit or fresh fetch, age, and when the body was read upstream.
+    pub cache: CacheStatus,
+}
+
+/// The HTTP client of one upstream. Cheap to clone (connection pool and cache are shared). `Debug` never shows
+/// the credential.
+///
+/// Every request goes to the API base's origin only (anything else is refused before sending), carries the
+/// configured credential, default headers and user agent, is bounded by the timeout, and has its body read under
+/// the cap. It does not retry.
+#[derive(Clone)]
+pub struct HttpClient {
+    http: reqwest::Client,
+    vendor: Vendor,
+    base: Url,
+    auth: Option<(HeaderName, HeaderValue)>,
+    credential: Option<[u8; 32]>,
+    timeout: Duration,
+    max_body_bytes: u64,
+    error_message: fn(&serde_json::Value) -> Option<String>,
+    cache: Option<HttpCache>,
+}
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpClient")
+            .field("vendor", &self.vendor.name)
+            .field("base", &self.base.as_str())
+            .field("credential", &if self.auth.is_some() { "***" } else { "<none>" })
+            .field("cached", &self.cache.is_some())
+            .finish()
+    }
+}
+
+impl HttpClient {
+    /// Builds the client. Sends nothing.
+    ///
+    /// Errors: [`HttpError::InvalidSetting`] naming the base-URL setting (not an absolute http(s) URL, has a query,
+    /// fragment or credentials), the credential setting (a value that cannot be an HTTP header; never echoed), or
+    /// `user_agent`; [`HttpError::Transport`] when the TLS backend cannot start.
+    pub fn new(config: HttpConfig) -> Result<Self, HttpError> {
+        let vendor = config.vendor;
+        let base = parse_base(vendor, &config.api_base)?;
+        let auth = config.auth.header().map_err(|()| HttpError::InvalidSetting {
+            setting: vendor.credential_setting.to_owned(),
+            detail: "contains characters not allowed in an HTTP header (check for a stray newline)".to_owned(),
+        })?;
+        let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| HttpError::InvalidSetting {
+            setting: "user_agent".to_owned(),
+            detail: "contains characters not allowed in an HTTP header".to_owned(),
+        })?;
+        let http = reqwest::Client::builder()
+            .default_headers(config.default_headers)
+            .user_agent(user_agent)
+            .timeout(config.timeout)
+            .redirect(redirect_policy(config.redirects))
+            .build()
+            .map_err(|e| HttpError::transport(vendor, e, config.timeout))?;
+        Ok(Self {
+            http,
+            vendor,
+            base,
+            auth,
+            credential: config.auth.fingerprint(),
+            timeout: config.timeout,
+            max_body_bytes: config.max_body_bytes,
+            error_message: config.error_message,
+            cache: None,
+        })
+    }
+
+    /// This client with `cache` attached: [`HttpClient::get_cached`] uses it (when enabled) and non-GET requests
+    /// clear this vendor's entries in it.
+    pub fn with_cache(mut self, cache: HttpCache) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// The upstream.
+    pub fn vendor(&self) -> Vendor {
+        self.vendor
+    }
+
+    /// The API base URL (with a trailing slash when it has no path).
+    pub fn base(&self) -> &Url {
+        &self.base
+    }
+
+    /// True when a credential is configured.
+    pub fn has_credential(&self) -> bool {
+        self.auth.is_some()
+    }
+
+    /// The body cap in force, in bytes.
+    pub fn max_body_bytes(&self) -> u64 {
+        self.max_body_bytes
+    }
+
+    /// Resolves `path` (relative to the base, leading `/` optional) with `query` appended, each value
+    /// percent-encoded once. See [`crate::target::resolve`] for the rules and errors.
+    pub fn url<K: AsRef<str>, V: AsRef<str>>(&self, path: &str, query: &[(K, V)]) -> Result<Url, HttpError> {
+        resolve(self.vendor, &self.base, path, query)
+    }
+
+    /// One exchange: sends `method` to `url` with the credential (and `body` as JSON when given), reads the
+    /// body under the cap, and returns the response whatever its status. After any method other than GET or HEAD,
+    /// this vendor's cache entries are cleared (whether or not it succeeded). This is the seam a retry policy
+    /// wraps.
+    ///
+    /// Errors: [`HttpError::ForeignHost`] when `url` is not on the base's origin (nothing sent);
+    /// [`HttpError::BodyTooLarge`]; [`HttpError::Transport`] (connect, TLS, timeout, reset).
+    pub async fn send(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&serde_json::Value>,
+    ) -> Result<RawResponse, HttpError> {
+        if !same_origin(&url, &self.base) {
+            return Err(HttpError::ForeignHost {
+                vendor: self.vendor,
+                host: url.host_str().unwrap_or_default().to_owned(),
+            });
+        }
+        let result = self.exchange(method.clone(), url, body).await;
+        if method != Method::GET
+            && method != Method::HEAD
+            && let Some(cache) = &self.cache
+        {
+            cache.clear_vendor(self.vendor.name);
+        }
+        result
+    }
+
+    async fn exchange(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&serde_json::Value>,
+    ) -> Result<RawResponse, HttpError> {
+        let path = url.path().to_owned();
+        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
+        let mut request = self.http.request(method, url);
+        if let Some((name, value)) = &self.auth {
+            request = request.header(name, value.clone());
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let url = response.url().clone();
+        let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
+        tracing::debug!(
+            target: "adapters_http",
+            vendor = self.vendor.name,
+            %path,
+            status = status.as_u16(),
+            bytes = body.len(),
+            "upstream response"
+        );
+        Ok(RawResponse {
+            status,
+            headers,
+            body,
+            url,
+        })
+    }
+
+    /// A GET through the cache: a fresh entry is served as a hit; otherwise the body is fetched, and stored when
+    /// it is storable (see [`crate::cache`]). Without a cache, with the cache disabled, or when
+    /// `request.cacheable` is false, this is a plain fetch (`hit: false`, age 0). `request.fresh` skips the lookup
+    /// and replaces the entry.
+    ///
+    /// Errors: as [`HttpClient::send`]. A non-2xx response is returned (never stored), not an error: see
+    /// [`HttpClient::check_status`].
+    pub async fn get_cached(&self, url: Url, request: CacheRequest<'_>) -> Result<Fetched, HttpError> {
+        let cache = self.cache.as_ref().filter(|c| c.config().enabled && request.cacheable);
+        let Some(cache) = cache else {
+            let response = self.send(Method::GET, url, None).await?;
+            let now = self
+                .cache
+                .as_ref()
+                .map_or_else(std::time::SystemTime::now, HttpCache::now);
+            return Ok(Fetched {
+                response,
+                cache: CacheStatus::fetched(now),
+            });
+        };
+        if !request.fresh
+            && let Some((response, status)) = cache.lookup(self.vendor.name, &request, self.credential, &url)
+        {
+            tracing::debug!(target: "adapters_http", vendor = self.vendor.name, age_ms = status.age_ms(), "cache hit");
+            return Ok(Fetched {
+                response,
+                cache: status,
+            });
+        }
+        let response = self.send(Method::GET, url.clone(), None).await?;
+        let fetched_at = cache.now();
+        cache.store(self.vendor.name, &request, self.credential, &url, &response, fetched_at);
+        Ok(Fetched {
+            response,
+            cache: CacheStatus::fetched(fetched_at),
+        })
+    }
+
+    /// `Ok(response)` for a 2xx, else [`HttpError::Status`] with the class and the vendor's message (picked by the
+    /// configured extractor, verbatim and bounded) and `Retry-After`.
+    pub fn check_status(&self, response: RawResponse) -> Result<RawResponse, HttpError> {
+        if response.status.is_success() {
+            return Ok(response);
+        }
+        Err(HttpError::Status(StatusError::from_parts(
+            self.vendor,
+            response.status.as_u16(),
+            &response.headers,
+            &response.body,
+            self.error_message,
+        )))
+    }
+}
+
+/// The reqwest redirect policy for a [`RedirectPolicy`].
+fn redirect_policy(policy: RedirectPolicy) -> redirect::Policy {
+    match policy {
+        RedirectPolicy::None => redirect::Policy::none(),
+        RedirectPolicy::SameOrigin { max } => redirect::Policy::custom(move |attempt| {
+            let same = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| same_origin(first, attempt.url()));
+            if same && attempt.previous().len() <= max {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        }),
+    }
+}

@@ -1,0 +1,152 @@
+//! [`HttpConfig`]: everything one upstream client needs, and the `HTTP_MAX_BODY_BYTES` setting.
+
+use std::time::Duration;
+
+use http::HeaderMap;
+
+use crate::auth::Auth;
+use crate::vendor::Vendor;
+
+/// Name of the setting that caps an upstream response body, in bytes.
+pub const ENV_MAX_BODY_BYTES: &str = "HTTP_MAX_BODY_BYTES";
+/// Default body cap: 32 MiB (33,554,432 bytes).
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
+/// Smallest accepted body cap: 1 KiB.
+pub const MIN_MAX_BODY_BYTES: u64 = 1024;
+/// Largest accepted body cap: 1 GiB.
+pub const MAX_MAX_BODY_BYTES: u64 = 1024 * 1024 * 1024;
+/// Default timeout of one request (connect, send, read the body): 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Which redirects a client follows. Decided here, once, for every vendor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectPolicy {
+    /// Follow none: a 3xx is returned as is (and classified as [`crate::StatusClass::Redirect`]).
+    None,
+    /// Follow up to `max` redirects whose target has the same scheme, host and port as the original request;
+    /// a redirect elsewhere is not followed (its 3xx is returned), so credentials never leave the host.
+    SameOrigin {
+        /// Most redirects followed for one request.
+        max: usize,
+    },
+}
+
+impl Default for RedirectPolicy {
+    /// Same origin, at most 10 redirects.
+    fn default() -> Self {
+        RedirectPolicy::SameOrigin { max: 10 }
+    }
+}
+
+/// Settings of one [`crate::HttpClient`]. `Debug` never shows a secret (see [`crate::Secret`]).
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// Who the upstream is (error texts, cache namespace).
+    pub vendor: Vendor,
+    /// API base URL, absolute `http`/`https`, no query, fragment or embedded credentials; e.g.
+    /// `https://circleci.com/api/v2`. Request paths are resolved under it.
+    pub api_base: String,
+    /// The credential sent with every request to the API base's origin.
+    pub auth: Auth,
+    /// `User-Agent` header.
+    pub user_agent: String,
+    /// Timeout of one request: connect, send and read the whole body.
+    pub timeout: Duration,
+    /// Headers sent with every request (e.g. `Accept`, `X-GitHub-Api-Version`).
+    pub default_headers: HeaderMap,
+    /// Largest response body accepted, in bytes; a larger one fails with [`crate::HttpError::BodyTooLarge`]
+    /// without being buffered past the cap.
+    pub max_body_bytes: u64,
+    /// Which redirects are followed.
+    pub redirects: RedirectPolicy,
+    /// Picks the vendor's error message out of a JSON error body (default: its `message` string). Whatever it
+    /// returns is kept verbatim, bounded to [`crate::MAX_MESSAGE_BYTES`].
+    pub error_message: fn(&serde_json::Value) -> Option<String>,
+}
+
+impl HttpConfig {
+    /// A configuration for `vendor` at `api_base` with defaults: no auth, user agent
+    /// [`default_user_agent`], timeout 30 s, no default headers, body cap 32 MiB, same-origin redirects,
+    /// error message from the body's `message` string.
+    pub fn new(vendor: Vendor, api_base: impl Into<String>) -> Self {
+        Self {
+            vendor,
+            api_base: api_base.into(),
+            auth: Auth::None,
+            user_agent: default_user_agent(),
+            timeout: DEFAULT_TIMEOUT,
+            default_headers: HeaderMap::new(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            redirects: RedirectPolicy::default(),
+            error_message: message_field,
+        }
+    }
+}
+
+/// `mcp-devtools/<version>`.
+pub fn default_user_agent() -> String {
+    format!("mcp-devtools/{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The `message` string of a JSON object body (GitHub, CircleCI and Bitbucket error bodies).
+fn message_field(body: &serde_json::Value) -> Option<String> {
+    body.get("message")?.as_str().map(str::to_owned)
+}
+
+/// Reads `HTTP_MAX_BODY_BYTES` from its raw value: absent → 32 MiB; a whole number is clamped to
+/// 1 KiB..=1 GiB; anything else falls back to the default. Returns the cap in bytes and, when the value was
+/// malformed or clamped, one warning line naming the setting.
+pub fn max_body_bytes_from_setting(raw: Option<&str>) -> (u64, Option<String>) {
+    whole_number_setting(
+        ENV_MAX_BODY_BYTES,
+        raw,
+        DEFAULT_MAX_BODY_BYTES,
+        MIN_MAX_BODY_BYTES..=MAX_MAX_BODY_BYTES,
+    )
+}
+
+/// Reads a whole-number setting `name` from its raw value: absent → `default`; a number outside `range` is
+/// clamped into it; anything else gives `default`. The second value is one warning line when the value was
+/// malformed or clamped.
+pub fn whole_number_setting(
+    name: &str,
+    raw: Option<&str>,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> (u64, Option<String>) {
+    let Some(raw) = raw else {
+        return (default, None);
+    };
+    match raw.trim().parse::<u64>() {
+        Ok(value) if range.contains(&value) => (value, None),
+        Ok(value) => {
+            let used = value.clamp(*range.start(), *range.end());
+            let (lo, hi) = (range.start(), range.end());
+            (
+                used,
+                Some(format!("{name}={value} is outside {lo}..={hi}; using {used}")),
+            )
+        }
+        Err(_) => (
+            default,
+            Some(format!("{name}={raw:?} is not a whole number; using {default}")),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_cap_setting() {
+        assert_eq!(max_body_bytes_from_setting(None), (33_554_432, None));
+        assert_eq!(max_body_bytes_from_setting(Some(" 2048 ")), (2048, None));
+        let (cap, warning) = max_body_bytes_from_setting(Some("10"));
+        assert_eq!(cap, 1024);
+        assert!(warning.unwrap().contains("HTTP_MAX_BODY_BYTES=10"));
+        let (cap, warning) = max_body_bytes_from_setting(Some("lots"));
+        assert_eq!(cap, DEFAULT_MAX_BODY_BYTES);
+        assert!(warning.is_some());
+    }
+}

@@ -1,0 +1,129 @@
+//! [`HttpError`]: everything the HTTP layer reports. Texts name the vendor and what to do; never a secret, never
+//! the request URL's query.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::config::ENV_MAX_BODY_BYTES;
+use crate::status::StatusError;
+use crate::vendor::Vendor;
+
+/// A failure of one upstream exchange, or of building it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HttpError {
+    /// A setting (base URL, credential, user agent) is unusable; nothing was sent. `detail` never holds a secret.
+    #[error("invalid {setting}: {detail}")]
+    InvalidSetting {
+        /// The setting's name, e.g. `CIRCLECI_API_BASE`.
+        setting: String,
+        /// What is wrong.
+        detail: String,
+    },
+
+    /// The request path cannot be used; nothing was sent.
+    #[error("invalid path `{path}`: {detail}")]
+    InvalidPath {
+        /// The path as given (trimmed).
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+
+    /// An absolute URL on another origin than the API base: refused before sending, so no credential leaves.
+    #[error(
+        "refused to call `{host}`: only the {} API host set by {} is called (give a path relative to the API base)",
+        .vendor.name,
+        .vendor.base_setting
+    )]
+    ForeignHost {
+        /// The upstream.
+        vendor: Vendor,
+        /// The host that was asked for.
+        host: String,
+    },
+
+    /// The upstream answered with a non-2xx status.
+    #[error("{0}")]
+    Status(StatusError),
+
+    /// A 2xx body that is not the JSON it should be.
+    #[error("{} API {status} returned a body that is not valid JSON: {detail}", .vendor.name)]
+    InvalidJson {
+        /// The upstream.
+        vendor: Vendor,
+        /// HTTP status code.
+        status: u16,
+        /// The parser's error (line and column).
+        detail: String,
+    },
+
+    /// The body is larger than the cap; reading stopped at the cap (or before reading, from `Content-Length`).
+    #[error(
+        "the {} API response is larger than {limit_bytes} bytes (setting {ENV_MAX_BODY_BYTES}): ask for less (fewer items per page, a narrower path) or raise {ENV_MAX_BODY_BYTES}",
+        .vendor.name
+    )]
+    BodyTooLarge {
+        /// The upstream.
+        vendor: Vendor,
+        /// The cap in force, in bytes.
+        limit_bytes: u64,
+    },
+
+    /// The request could not be sent or the response not read (DNS, connect, TLS, timeout, reset). `detail`
+    /// never holds the URL or a credential.
+    #[error(
+        "could not reach the {} API: {detail} — check {} and the network, then try again",
+        .vendor.name,
+        .vendor.base_setting
+    )]
+    Transport {
+        /// The upstream.
+        vendor: Vendor,
+        /// What failed, e.g. `the request timed out after 200 ms` or `could not connect: …`.
+        detail: String,
+    },
+}
+
+impl HttpError {
+    /// The upstream status when it answered ([`HttpError::Status`], [`HttpError::InvalidJson`]), else `None`.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Status(err) => Some(err.status),
+            Self::InvalidJson { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// A [`HttpError::Transport`] from a reqwest error, without its URL; a timeout names `timeout` in ms.
+    pub(crate) fn transport(vendor: Vendor, err: reqwest::Error, timeout: Duration) -> Self {
+        Self::Transport {
+            vendor,
+            detail: transport_detail(&err, timeout),
+        }
+    }
+}
+
+/// What went wrong with a request, from a reqwest error, without its URL: `the request timed out after N ms`,
+/// or a kind (`could not connect`, `could not read the response body`, …) followed by the chain of causes.
+pub fn transport_detail(err: &reqwest::Error, timeout: Duration) -> String {
+    if err.is_timeout() {
+        return format!("the request timed out after {} ms", timeout.as_millis());
+    }
+    let kind = if err.is_connect() {
+        "could not connect"
+    } else if err.is_body() || err.is_decode() {
+        "could not read the response body"
+    } else if err.is_builder() {
+        "could not build the request"
+    } else {
+        "the request failed"
+    };
+    let mut detail = String::from(kind);
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(err);
+    while let Some(cause) = source {
+        // The causes below reqwest's error never print the URL (only reqwest's own Display does).
+        let _ = write!(detail, ": {cause}");
+        source = cause.source();
+    }
+    detail
+}

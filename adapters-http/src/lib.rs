@@ -1,0 +1,47 @@
+//! The HTTP layer every `mcp-devtools` vendor adapter (GitHub, CircleCI, next Atlassian) is built on.
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`secret`] | [`Secret`]: a credential that prints as `***` |
+//! | [`vendor`] | [`Vendor`]: the upstream's name and setting names, for error texts and cache keys |
+//! | [`auth`] | [`Auth`]: none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
+//! | [`config`] | [`HttpConfig`], the body-size cap setting `HTTP_MAX_BODY_BYTES`, [`RedirectPolicy`] |
+//! | [`target`] | API base URL parsing and request URLs (path + query, percent-encoded exactly once by `url`) |
+//! | [`body`](mod@body) | reading a response body as a stream, stopping past the cap |
+//! | [`response`] | [`RawResponse`]: status, headers, body bytes, content type; JSON with exact integers |
+//! | [`status`] | [`StatusClass`] and [`StatusError`]: the classification of non-2xx answers, vendor message kept |
+//! | [`error`] | [`HttpError`]: everything this layer reports |
+//! | [`client`] | [`HttpClient`]: one `reqwest::Client` per upstream; [`HttpClient::send`] is one raw exchange |
+//! | [`cache`] | [`HttpCache`]: bounded (moka) HTTP cache, freshness from `http-cache-semantics`, injectable clock |
+//!
+//! Seams for later work: [`HttpClient::send`] is exactly one attempt and returns the raw response whatever its
+//! status, so a retry policy can wrap it for idempotent methods; redirects are decided in one place
+//! ([`RedirectPolicy`], applied when the client is built); a URL whose origin is not the API base's is refused
+//! before anything is sent, so credentials never leave for another host.
+//!
+//! Nothing here retries, and no secret ever appears in an error, a `Debug` output or a log line.
+
+pub mod auth;
+pub mod body;
+pub mod cache;
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod response;
+pub mod secret;
+pub mod status;
+pub mod target;
+pub mod vendor;
+
+pub use auth::Auth;
+pub use cache::{CacheConfig, CacheRequest, CacheStatus, Clock, HttpCache, MAX_TTL, system_clock};
+pub use client::{Fetched, HttpClient};
+pub use config::{
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, ENV_MAX_BODY_BYTES, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
+    RedirectPolicy, default_user_agent, max_body_bytes_from_setting, whole_number_setting,
+};
+pub use error::HttpError;
+pub use response::RawResponse;
+pub use secret::Secret;
+pub use status::{MAX_MESSAGE_BYTES, StatusClass, StatusError};
+pub use vendor::Vendor;
