@@ -2,10 +2,13 @@
 
 use std::sync::Arc;
 
+use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
+use adapters_http::HttpCache;
 use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, spawn_sweeper};
 
 use crate::config::{ArtifactBackend, Settings};
+use crate::policy::Policy;
 
 /// Everything a tool call needs, shared by every call.
 pub struct App {
@@ -15,6 +18,12 @@ pub struct App {
     pub store: Arc<dyn ArtifactStore>,
     /// The GitHub adapter.
     pub github: GithubClient,
+    /// The CircleCI adapter, using [`App::http_cache`].
+    pub circleci: CircleciClient,
+    /// The HTTP cache shared by the vendor clients (entries partitioned by principal and credential).
+    pub http_cache: HttpCache,
+    /// The call policy (`MCP_POLICY_FILE`); `None`: every call is allowed.
+    pub policy: Option<Policy>,
 }
 
 impl App {
@@ -22,7 +31,8 @@ impl App {
     /// clients. Must run inside a tokio runtime.
     ///
     /// # Errors
-    /// The artifact directory cannot be created or read, or an HTTP client cannot be built.
+    /// The artifact directory cannot be created or read, an HTTP client cannot be built, or the policy file is
+    /// unreadable or malformed ([`crate::policy::PolicyError`]).
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         let store: Arc<dyn ArtifactStore> = match &settings.artifact_backend {
             ArtifactBackend::Memory => Arc::new(MemoryStore::new(settings.artifact_store)),
@@ -34,10 +44,16 @@ impl App {
         };
         spawn_sweeper(store.clone(), settings.artifact_store.sweep_interval);
         let github = GithubClient::new(settings.github.clone())?;
+        let http_cache = HttpCache::new(settings.http_cache);
+        let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))?;
+        let policy = settings.deploy.policy_file.as_deref().map(Policy::load).transpose()?;
         Ok(App {
             settings,
             store,
             github,
+            circleci,
+            http_cache,
+            policy,
         })
     }
 }

@@ -1,14 +1,20 @@
-//! Settings read from the process environment (CONTRACT §1, §3, §5).
+//! The server's typed settings (CONTRACT §1, §3, §5).
 //!
-//! This is the environment layer only: the full cascade (flags, `.env`, config file) arrives with the deployment
-//! issue. Every setting has a default; a malformed or out-of-range value falls back or is clamped with one warning.
+//! [`Settings::from_lookup`] is the one typed parser; its `lookup` is the configuration cascade
+//! ([`crate::cascade::Cascade::lookup`]: flag > environment > `.env` > config file) in the binary, a map in tests.
+//! Every setting has a row in [`crate::registry::SETTINGS`] (flag, help, secret). Every setting has a default; a
+//! malformed or out-of-range value falls back or is clamped with one warning.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
-use mcp_artifacts::StoreConfig;
+use adapters_http::{CacheConfig, Secret, max_body_bytes_from_setting};
+use mcp_artifacts::{Quota, StoreConfig};
 use mcp_envelope::SizeBound;
+
+use crate::deploy_settings::DeploySettings;
 
 /// `MCP_STRUCTURED_OUTPUT`: advertise `outputSchema` and return `structuredContent` (default off).
 pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
@@ -22,12 +28,32 @@ pub const ARTIFACT_DIR: &str = "STREAMING_ARTIFACT_DIR";
 pub const ARTIFACT_RETENTION: &str = "STREAMING_ARTIFACT_RETENTION_SECONDS";
 /// `STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS`: how often expired artifacts are deleted, seconds (default 60).
 pub const ARTIFACT_SWEEP: &str = "STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS";
+/// `STREAMING_ARTIFACT_MAX_STORE_BYTES`: most bytes of artifact data the whole store holds (default 1 GiB,
+/// clamped 1024..=2^40); a put over it fails and the result carries `artifactId: null`.
+pub const ARTIFACT_MAX_STORE_BYTES: &str = "STREAMING_ARTIFACT_MAX_STORE_BYTES";
+/// `STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`: most bytes of artifact data one principal holds (default 256 MiB,
+/// clamped 1024..=2^40); a put over it fails and the result carries `artifactId: null`.
+pub const ARTIFACT_MAX_PRINCIPAL_BYTES: &str = "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES";
 /// `GITHUB_API_BASE`: GitHub REST base URL (default `https://api.github.com`).
 pub const GITHUB_API_BASE: &str = "GITHUB_API_BASE";
 /// `GITHUB_TOKEN`: the GitHub token (a secret: never logged or shown).
 pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
 /// `MCP_UPSTREAM_TIMEOUT_SECONDS`: timeout of one upstream HTTP request, seconds (default 30, clamped 1..=300).
 pub const UPSTREAM_TIMEOUT: &str = "MCP_UPSTREAM_TIMEOUT_SECONDS";
+/// `CIRCLECI_API_BASE`: CircleCI API v2 base URL (default `https://circleci.com/api/v2`).
+pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
+/// `CIRCLECI_TOKEN`: the CircleCI personal API token, sent as `Circle-Token` (a secret: never logged or shown).
+pub const CIRCLECI_TOKEN: &str = adapters_circleci::ENV_TOKEN;
+/// `HTTP_MAX_BODY_BYTES`: largest upstream response body, bytes (default 32 MiB, clamped 1024..=1 GiB).
+pub const HTTP_MAX_BODY_BYTES: &str = adapters_http::ENV_MAX_BODY_BYTES;
+/// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` (default true).
+pub const HTTP_CACHE_ENABLED: &str = adapters_http::cache::ENV_CACHE_ENABLED;
+/// `HTTP_CACHE_MAX_ENTRIES`: most cache entries (default 512, clamped 1..=1000000).
+pub const HTTP_CACHE_MAX_ENTRIES: &str = adapters_http::cache::ENV_CACHE_MAX_ENTRIES;
+/// `HTTP_CACHE_MAX_BYTES`: most cached bytes (default 64 MiB, clamped 65536..=4 GiB).
+pub const HTTP_CACHE_MAX_BYTES: &str = adapters_http::cache::ENV_CACHE_MAX_BYTES;
+/// `HTTP_CACHE_DEFAULT_TTL_SECONDS`: freshness when a response gives none, seconds (default 60, clamped 1..=3600).
+pub const HTTP_CACHE_DEFAULT_TTL: &str = adapters_http::cache::ENV_CACHE_DEFAULT_TTL;
 
 /// Which artifact backend to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +77,12 @@ pub struct Settings {
     pub artifact_store: StoreConfig,
     /// GitHub adapter configuration (the token inside is masked in `Debug`).
     pub github: GithubConfig,
+    /// CircleCI adapter configuration (the token inside is masked in `Debug`).
+    pub circleci: CircleciConfig,
+    /// The HTTP cache's bounds and default TTL (`HTTP_CACHE_*`).
+    pub http_cache: CacheConfig,
+    /// Transport, authentication, policy file, enterprise mode and log filter.
+    pub deploy: DeploySettings,
 }
 
 impl Settings {
@@ -88,6 +120,11 @@ impl Settings {
         let sweep = seconds(&lookup, ARTIFACT_SWEEP, &mut warnings);
         let (artifact_store, store_warnings) = StoreConfig::from_seconds(retention, sweep);
         warnings.extend(store_warnings);
+        let max_store_bytes = whole_bytes(&lookup, ARTIFACT_MAX_STORE_BYTES, &mut warnings);
+        let max_principal_bytes = whole_bytes(&lookup, ARTIFACT_MAX_PRINCIPAL_BYTES, &mut warnings);
+        let (quota, quota_warnings) = Quota::from_bytes(max_store_bytes, max_principal_bytes);
+        warnings.extend(quota_warnings);
+        let artifact_store = artifact_store.with_quota(quota);
 
         let timeout = match seconds(&lookup, UPSTREAM_TIMEOUT, &mut warnings) {
             None => 30,
@@ -106,6 +143,31 @@ impl Settings {
             .filter(|t| !t.trim().is_empty())
             .map(|t| Token::new(t.trim().to_string()));
         github.timeout = Duration::from_secs(timeout);
+        let (max_body_bytes, warning) = max_body_bytes_from_setting(lookup(HTTP_MAX_BODY_BYTES).as_deref());
+        warnings.extend(warning);
+        github.max_body_bytes = max_body_bytes;
+        let mut circleci = CircleciConfig {
+            timeout: github.timeout,
+            max_body_bytes,
+            ..CircleciConfig::default()
+        };
+        if let Some(base) = lookup(CIRCLECI_API_BASE).filter(|b| !b.trim().is_empty()) {
+            circleci.api_base = base.trim().to_string();
+        }
+        circleci.token = lookup(CIRCLECI_TOKEN)
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| Secret::new(t.trim()));
+        let cache_enabled = match lookup(HTTP_CACHE_ENABLED) {
+            None => true,
+            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
+                warnings.push(format!(
+                    "{HTTP_CACHE_ENABLED}={raw:?} is not one of true/false/1/0/yes/no/on/off; using true"
+                ));
+                true
+            }),
+        };
+        let (http_cache, cache_warnings) = CacheConfig::from_lookup(cache_enabled, &lookup);
+        warnings.extend(cache_warnings);
 
         let settings = Settings {
             structured_output,
@@ -113,6 +175,9 @@ impl Settings {
             artifact_backend,
             artifact_store,
             github,
+            circleci,
+            http_cache,
+            deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
         };
         (settings, warnings)
     }
@@ -143,6 +208,20 @@ fn seconds(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut 
             None
         }
     }
+}
+
+/// A whole number of bytes from setting `name`; a malformed value gives `None` (the default) and one warning.
+fn whole_bytes(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut Vec<String>) -> Option<u64> {
+    let raw = lookup(name)?;
+    raw.trim().parse::<u64>().map_or_else(
+        |_| {
+            warnings.push(format!(
+                "{name}={raw:?} is not a whole number of bytes; using the default"
+            ));
+            None
+        },
+        Some,
+    )
 }
 
 /// The platform state directory's `mcp-devtools/artifacts` (e.g. `~/.local/state/mcp-devtools/artifacts`), else the
@@ -206,6 +285,54 @@ mod tests {
     fn token_is_masked_in_debug() {
         let (s, _) = settings(&[(GITHUB_TOKEN, "ghp_secret123")]);
         assert!(!format!("{s:?}").contains("ghp_secret123"));
+    }
+
+    #[test]
+    fn artifact_quotas() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.artifact_store.quota, Quota::default());
+        assert!(warnings.is_empty());
+        let (s, warnings) = settings(&[
+            (ARTIFACT_MAX_STORE_BYTES, "5000000"),
+            (ARTIFACT_MAX_PRINCIPAL_BYTES, "2048"),
+        ]);
+        assert_eq!(s.artifact_store.quota.max_store_bytes, 5_000_000);
+        assert_eq!(s.artifact_store.quota.max_principal_bytes, 2048);
+        assert!(warnings.is_empty());
+        let (s, warnings) = settings(&[(ARTIFACT_MAX_STORE_BYTES, "lots"), (ARTIFACT_MAX_PRINCIPAL_BYTES, "1")]);
+        assert_eq!(
+            s.artifact_store.quota.max_store_bytes,
+            mcp_artifacts::DEFAULT_MAX_STORE_BYTES
+        );
+        assert_eq!(s.artifact_store.quota.max_principal_bytes, 1024);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn circleci_and_http_cache_settings() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.circleci.api_base, "https://circleci.com/api/v2");
+        assert!(s.circleci.token.is_none());
+        assert_eq!(s.http_cache, CacheConfig::default());
+        assert_eq!(s.github.max_body_bytes, 32 * 1024 * 1024);
+        assert!(warnings.is_empty());
+        let (s, warnings) = settings(&[
+            (CIRCLECI_TOKEN, " cci-secret "),
+            (CIRCLECI_API_BASE, "http://127.0.0.1:9/api/v2"),
+            (HTTP_CACHE_ENABLED, "off"),
+            (HTTP_CACHE_DEFAULT_TTL, "99999"),
+            (HTTP_MAX_BODY_BYTES, "4096"),
+        ]);
+        assert_eq!(s.circleci.token.as_ref().map(Secret::expose), Some("cci-secret"));
+        assert_eq!(s.circleci.api_base, "http://127.0.0.1:9/api/v2");
+        assert!(!s.http_cache.enabled);
+        assert_eq!(s.http_cache.default_ttl, Duration::from_secs(3600));
+        assert_eq!((s.circleci.max_body_bytes, s.github.max_body_bytes), (4096, 4096));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(!format!("{s:?}").contains("cci-secret"));
+        let (s, warnings) = settings(&[(HTTP_CACHE_ENABLED, "sometimes")]);
+        assert!(s.http_cache.enabled);
+        assert_eq!(warnings.len(), 1);
     }
 
     #[test]

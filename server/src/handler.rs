@@ -1,36 +1,93 @@
-//! The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the tool catalogue.
+//! The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the tool catalogue. Each call
+//! resolves its principal, asks the policy (a refusal sends nothing upstream), runs the tool, adds the enterprise
+//! `_meta` and is logged in one `tool_call` span (tool, principal, upstream status, policy effect, duration).
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use crate::app::App;
+use crate::gate;
 use crate::principal::Principal;
+use crate::respond;
 use crate::tools::{self, ToolSpec};
 
 /// One MCP session's handler: the shared [`App`], the caller's principal and the tool catalogue.
 #[derive(Clone)]
 pub struct DevtoolsServer {
     app: Arc<App>,
-    principal: Principal,
+    principal: Option<Principal>,
     catalog: Arc<Vec<ToolSpec>>,
+    in_flight: Option<TaskTracker>,
 }
 
 impl DevtoolsServer {
-    /// A handler serving `principal` with the shared `app`.
+    /// A handler serving `principal` with the shared `app` (stdio: one session, one principal).
     pub fn new(app: Arc<App>, principal: Principal) -> Self {
         DevtoolsServer {
             app,
-            principal,
+            principal: Some(principal),
             catalog: Arc::new(tools::catalog()),
+            in_flight: None,
         }
+    }
+
+    /// A handler for streamable HTTP: the principal of each call is the [`Principal`] the auth middleware put in
+    /// the HTTP request's extensions (rmcp passes the request's `http::request::Parts` to the handler). A call
+    /// without one is refused. Calls are tracked in `in_flight` so shutdown can wait for them.
+    pub fn for_http(app: Arc<App>, in_flight: TaskTracker) -> Self {
+        DevtoolsServer {
+            app,
+            principal: None,
+            catalog: Arc::new(tools::catalog()),
+            in_flight: Some(in_flight),
+        }
+    }
+
+    /// The caller: from the HTTP request when there is one, else the session's principal.
+    fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
+        context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Principal>().cloned())
+            .or_else(|| self.principal.clone())
+    }
+
+    async fn run(&self, principal: &Principal, spec: &ToolSpec, arguments: Option<JsonObject>) -> CallToolResult {
+        let decision = self
+            .app
+            .policy
+            .as_ref()
+            .and_then(|policy| policy.decide(principal, spec.name, spec.vendor));
+        if let Some(decision) = &decision {
+            tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
+        }
+        let mut result = match decision.as_ref().and_then(|d| gate::refusal(spec.name, d)) {
+            Some(refusal) => refusal,
+            None => tools::call(&self.app, principal, spec.name, arguments)
+                .await
+                .unwrap_or_else(|| respond::error(format!("Internal error: {} has no handler", spec.name))),
+        };
+        if self.app.settings.deploy.enterprise_mode {
+            gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
+        }
+        result
+    }
+}
+
+/// Records the upstream HTTP status (`None`: no response, e.g. a transport error or a missing token) on the
+/// current tool-call span. Tools call it once per upstream answer.
+pub fn record_upstream_status(status: Option<u16>) {
+    if let Some(status) = status {
+        tracing::Span::current().record("upstream_status", status);
     }
 }
 
@@ -59,30 +116,43 @@ impl ServerHandler for DevtoolsServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        let span = tracing::info_span!("tool_call", tool = %name, principal = %self.principal);
-        async {
+        let Some(spec) = self.catalog.iter().find(|spec| spec.name == name) else {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
+                None,
+            ));
+        };
+        let Some(principal) = self.principal_for(&context) else {
+            tracing::error!(tool = %name, "an HTTP call arrived without an authenticated principal");
+            return Ok(
+                respond::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
+            );
+        };
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %name,
+            principal = %principal,
+            upstream_status = tracing::field::Empty,
+            policy_effect = tracing::field::Empty,
+        );
+        let call = async {
             let started = Instant::now();
-            let result = tools::call(&self.app, &self.principal, &name, request.arguments).await;
+            let result = self.run(&principal, spec, request.arguments).await;
             let elapsed_ms = started.elapsed().as_millis() as u64;
-            match result {
-                Some(result) => {
-                    tracing::info!(
-                        is_error = result.is_error.unwrap_or(false),
-                        elapsed_ms,
-                        "tool call finished"
-                    );
-                    Ok(result.into())
-                }
-                None => Err(ErrorData::invalid_params(
-                    format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
-                    None,
-                )),
-            }
+            tracing::info!(
+                is_error = result.is_error.unwrap_or(false),
+                elapsed_ms,
+                "tool call finished"
+            );
+            Ok(result.into())
         }
-        .instrument(span)
-        .await
+        .instrument(span);
+        match &self.in_flight {
+            Some(tracker) => tracker.track_future(call).await,
+            None => call.await,
+        }
     }
 }

@@ -1,24 +1,62 @@
-//! `mcp-devtools`: serves MCP over stdio (the only transport in this version). Settings come from the environment;
-//! logs go to stderr, filtered by `RUST_LOG` (default `info`).
+//! `mcp-devtools`: serves MCP over stdio (default) or streamable HTTP (`--http IP:PORT`). Settings come from the
+//! configuration cascade (flag > environment > `./.env` > config file > default; `--help` lists them,
+//! `--print-config` shows the effective values and their sources). Logs go to stderr, filtered by `RUST_LOG` /
+//! `--log` (default `info`).
 
-use mcp_devtools_server::{Settings, serve_stdio};
+use std::process::ExitCode;
+
+use mcp_devtools_server::cascade::{Cascade, CascadeInputs, default_config_path};
+use mcp_devtools_server::{Settings, cli, serve};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
+    let args = match cli::parse(std::env::args_os()) {
+        Ok(args) => args,
+        Err(err) => err.exit(),
+    };
+    let cascade = match Cascade::load(CascadeInputs {
+        flags: args.flags,
+        config_flag: args.config,
+        env: Box::new(|name| std::env::var(name).ok()),
+        working_dir: std::env::current_dir().unwrap_or_default(),
+        default_config: default_config_path(),
+    }) {
+        Ok(cascade) => cascade,
+        Err(err) => {
+            eprintln!("mcp-devtools: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let (settings, warnings) = Settings::from_lookup(|name| cascade.lookup(name));
+    if args.print_config {
+        print!("{}", cascade.render(&warnings));
+        return ExitCode::SUCCESS;
+    }
+    let (filter, filter_warning) = match EnvFilter::try_new(&settings.deploy.log_filter) {
+        Ok(filter) => (filter, None),
+        Err(err) => (
+            EnvFilter::new("info"),
+            Some(format!("RUST_LOG is not a valid filter ({err}); using info")),
+        ),
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_env_filter(filter)
         .init();
-    let (settings, warnings) = Settings::from_env();
-    for warning in warnings {
+    for warning in warnings.iter().chain(filter_warning.iter()) {
         tracing::warn!("{warning}");
     }
-    tracing::info!(
-        structured_output = settings.structured_output,
-        max_bytes = settings.max_bytes.bytes(),
-        "starting mcp-devtools on stdio"
-    );
-    serve_stdio(settings).await
+    if let Some(path) = cascade.file_path() {
+        tracing::info!(config_file = %path.display(), "configuration file read");
+    }
+    match serve(settings).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!("{err:#}");
+            eprintln!("mcp-devtools: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -28,6 +28,7 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
         [
             "github_list_workflow_runs",
             "github_list_workflow_jobs",
+            "circleci_get",
             "artifact_read"
         ]
     );

@@ -1,6 +1,7 @@
 //! The official TypeScript and Python MCP SDK clients drive the binary through every case in
 //! `tests/clients/cases.json` and must accept every result (they validate `structuredContent` against
-//! `outputSchema` themselves). `scripts/test` installs both SDKs (npm ci; a venv from the pinned requirements).
+//! `outputSchema` themselves). The upstream serves the GitHub scenario and the CircleCI one (under `/api/v2`).
+//! `scripts/test` installs both SDKs (npm ci; a venv from the pinned requirements).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -20,6 +21,7 @@ async fn run(program: &Path, script: &Path, upstream: &str) -> Output {
         .env("MCP_DEVTOOLS_BIN", common::BIN)
         .env("UPSTREAM_URL", upstream)
         .env_remove("GITHUB_TOKEN")
+        .env_remove("CIRCLECI_TOKEN")
         .output()
         .await
         .unwrap_or_else(|err| {
@@ -49,6 +51,7 @@ async fn typescript_sdk_client_accepts_every_result() {
         dir.display()
     );
     let upstream = RecordedUpstream::github().await.unwrap();
+    upstream.mount_circleci().await.unwrap();
     let output = run(Path::new("node"), &dir.join("run.mjs"), &upstream.uri()).await;
     report("TypeScript SDK", &output);
 }
@@ -63,6 +66,7 @@ async fn python_sdk_client_accepts_every_result() {
         python.display()
     );
     let upstream = RecordedUpstream::github().await.unwrap();
+    upstream.mount_circleci().await.unwrap();
     let output = run(&python, &dir.join("run.py"), &upstream.uri()).await;
     report("Python SDK", &output);
 }

@@ -21,6 +21,39 @@ fn parse_exact(line: &str) -> Value {
     value
 }
 
+/// Replaces every `fetchedAt` timestamp (the time of the upstream read, different in each session) with
+/// `<fetchedAt>`, so lines of two sessions compare and snapshots are stable. Leaves every other byte alone.
+fn redact_fetched_at(line: &str) -> String {
+    let is_stamp = |s: &str| {
+        s.len() == 24
+            && s.bytes().enumerate().all(|(i, b)| match i {
+                4 | 7 => b == b'-',
+                10 => b == b'T',
+                13 | 16 => b == b':',
+                19 => b == b'.',
+                23 => b == b'Z',
+                _ => b.is_ascii_digit(),
+            })
+    };
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("fetchedAt") {
+        let (head, tail) = rest.split_at(at + "fetchedAt".len());
+        out.push_str(head);
+        let start = tail.find(|c: char| c.is_ascii_digit()).filter(|&i| i <= 8);
+        match start.filter(|&i| tail.get(i..i + 24).is_some_and(is_stamp)) {
+            Some(i) => {
+                out.push_str(&tail[..i]);
+                out.push_str("<fetchedAt>");
+                rest = &tail[i + 24..];
+            }
+            None => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn without(mut value: Value, strip: impl Fn(&mut Value)) -> String {
     strip(&mut value);
     serde_json::to_string(&value).unwrap()
@@ -77,14 +110,36 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             "github_list_workflow_runs",
             repo(json!({"perPage": 0})),
         ),
+        ("circleci_me", "circleci_get", json!({"path": "/me"})),
+        (
+            "circleci_json_jq",
+            "circleci_get",
+            json!({"path": "/project/gh/octo-org/octo-repo/pipeline", "outputFormat": "json",
+                   "jq": "{numbers: [.items[].number], next: .next_page_token}"}),
+        ),
+        (
+            "circleci_error_404",
+            "circleci_get",
+            json!({"path": "/api/v2/project/gh/octo-org/missing/pipeline"}),
+        ),
     ]
 }
 
 #[tokio::test]
 async fn switch_off_equals_switch_on_without_structured_fields() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let mut off = RawSession::start(server_env(&upstream.uri(), &[])).await;
-    let mut on = RawSession::start(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    upstream.mount_circleci().await.unwrap();
+    let circleci_base = format!("{}/api/v2", upstream.uri());
+    let circleci = [
+        ("CIRCLECI_API_BASE", circleci_base.as_str()),
+        ("CIRCLECI_TOKEN", "test-token"),
+    ];
+    let mut off = RawSession::start(server_env(&upstream.uri(), &circleci)).await;
+    let mut on = RawSession::start(server_env(
+        &upstream.uri(),
+        &[circleci[0], circleci[1], ("MCP_STRUCTURED_OUTPUT", "true")],
+    ))
+    .await;
 
     let list_off = off.list_tools().await;
     let list_on = on.list_tools().await;
@@ -105,8 +160,11 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
     for (name, tool, args) in calls() {
         let line_off = off.call(tool, args.clone()).await;
         let line_on = on.call(tool, args.clone()).await;
-        let value_off = parse_exact(&line_off);
-        let value_on = parse_exact(&line_on);
+        parse_exact(&line_off);
+        parse_exact(&line_on);
+        let (line_off, line_on) = (redact_fetched_at(&line_off), redact_fetched_at(&line_on));
+        let value_off: Value = serde_json::from_str(&line_off).unwrap();
+        let value_on: Value = serde_json::from_str(&line_on).unwrap();
         assert!(
             value_off["result"].get("structuredContent").is_none(),
             "{name}: off has no structuredContent"

@@ -36,6 +36,7 @@ pub fn spec() -> ToolSpec {
         input_schema: input_schema::<ArtifactReadArgs>(),
         output: Some(OutputContract::ArtifactChunk),
         annotations: read_only("Read artifact", false),
+        vendor: crate::vendor::Vendor::None,
     }
 }
 

@@ -106,6 +106,7 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
         input_schema: input_schema::<ListWorkflowRunsArgs>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
+        vendor: crate::vendor::Vendor::Github,
     }
 }
 
@@ -119,6 +120,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
         input_schema: input_schema::<ListWorkflowJobsArgs>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),
+        vendor: crate::vendor::Vendor::Github,
     }
 }
 
@@ -216,6 +218,7 @@ async fn finish(
 ) -> CallToolResult {
     match page {
         Ok(page) => {
+            crate::handler::record_upstream_status(Some(200));
             respond::structured(
                 app,
                 principal,
@@ -228,6 +231,7 @@ async fn finish(
             .await
         }
         Err(err) => {
+            crate::handler::record_upstream_status(err.status());
             tracing::info!(tool, status = err.status(), "upstream call failed");
             respond::error(format!("{tool} failed: {err}"))
         }

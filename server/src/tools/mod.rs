@@ -2,6 +2,7 @@
 //! handler. `tools/list` and `tools/call` are answered from here.
 
 mod artifact_read;
+mod circleci;
 mod github;
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use schemars::JsonSchema;
 
 use crate::app::App;
 use crate::principal::Principal;
+use crate::vendor::Vendor;
 
 /// Which result contract a tool's `outputSchema` follows (CONTRACT §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +22,8 @@ pub enum OutputContract {
     Paged,
     /// `artifact_read`'s chunk object.
     ArtifactChunk,
+    /// `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}` (`circleci_get`).
+    CircleCi,
 }
 
 impl OutputContract {
@@ -27,6 +31,7 @@ impl OutputContract {
         match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
             OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
+            OutputContract::CircleCi => mcp_envelope::circleci_output_schema(),
         }
     }
 }
@@ -44,6 +49,8 @@ pub struct ToolSpec {
     pub output: Option<OutputContract>,
     /// MCP tool annotations (`readOnlyHint`, …).
     pub annotations: ToolAnnotations,
+    /// The upstream it calls: the subject of policy rules and of enterprise `_meta` ([`Vendor::None`]: no upstream).
+    pub vendor: Vendor,
 }
 
 impl ToolSpec {
@@ -77,6 +84,7 @@ pub fn catalog() -> Vec<ToolSpec> {
     vec![
         github::list_workflow_runs_spec(),
         github::list_workflow_jobs_spec(),
+        circleci::spec(),
         artifact_read::spec(),
     ]
 }
@@ -91,6 +99,7 @@ pub async fn call(
     let result = match name {
         github::LIST_WORKFLOW_RUNS => github::list_workflow_runs(app, principal, arguments).await,
         github::LIST_WORKFLOW_JOBS => github::list_workflow_jobs(app, principal, arguments).await,
+        circleci::NAME => circleci::call(app, principal, arguments).await,
         artifact_read::NAME => artifact_read::call(app, principal, arguments).await,
         _ => return None,
     };

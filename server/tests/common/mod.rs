@@ -2,6 +2,7 @@
 //! upstream serving the recorded fixtures.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod http;
 pub mod raw;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};

@@ -1,0 +1,156 @@
+//! Deployment settings: the transport (stdio or streamable HTTP), bearer-token authentication, the policy file,
+//! enterprise mode and the log filter. Parsed by [`DeploySettings::from_lookup`], which
+//! [`crate::config::Settings::from_lookup`] calls with the same configuration-cascade lookup.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use crate::config::parse_bool;
+
+/// `MCP_HTTP_ADDR`: serve streamable HTTP at `/mcp` on this `IP:PORT` instead of stdio (default: unset = stdio).
+pub const HTTP_ADDR: &str = "MCP_HTTP_ADDR";
+/// `MCP_HTTP_NO_AUTH`: serve HTTP without bearer tokens; refused unless the address is loopback (default false).
+pub const HTTP_NO_AUTH: &str = "MCP_HTTP_NO_AUTH";
+/// `MCP_HTTP_TOKENS_FILE`: TOML file mapping SHA-256 hex of each bearer token to a principal name.
+pub const HTTP_TOKENS_FILE: &str = "MCP_HTTP_TOKENS_FILE";
+/// `MCP_HTTP_ALLOWED_HOSTS`: comma-separated `Host` header values accepted (DNS-rebinding guard).
+pub const HTTP_ALLOWED_HOSTS: &str = "MCP_HTTP_ALLOWED_HOSTS";
+/// `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`: how long SIGINT/SIGTERM waits for calls in flight, seconds (default 30).
+pub const HTTP_SHUTDOWN_GRACE: &str = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS";
+/// `MCP_POLICY_FILE`: TOML policy file (rules allow / deny / approval_required); unset = every call allowed.
+pub const POLICY_FILE: &str = "MCP_POLICY_FILE";
+/// `MCP_ENTERPRISE_MODE`: every result carries `_meta["mcp-devtools/upstream"]` (default false).
+pub const ENTERPRISE_MODE: &str = "MCP_ENTERPRISE_MODE";
+/// `RUST_LOG`: the log filter (`tracing_subscriber::EnvFilter` syntax, default `info`); logs go to stderr.
+pub const LOG_FILTER: &str = "RUST_LOG";
+
+/// Default of [`HTTP_SHUTDOWN_GRACE`], seconds.
+pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u64 = 30;
+
+/// How the server is reached and who may call it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeploySettings {
+    /// `Some(addr)`: streamable HTTP on `addr`; `None`: stdio.
+    pub http_addr: Option<SocketAddr>,
+    /// Serve HTTP without authentication (only accepted on a loopback address; see [`crate::http`]).
+    pub no_auth: bool,
+    /// The tokens file (required for HTTP unless `no_auth`).
+    pub tokens_file: Option<PathBuf>,
+    /// Extra accepted `Host` values (empty: loopback names plus the bound address).
+    pub allowed_hosts: Vec<String>,
+    /// Grace period for calls in flight at SIGINT/SIGTERM, seconds (clamped 1..=600).
+    pub shutdown_grace_seconds: u64,
+    /// The policy file, if any.
+    pub policy_file: Option<PathBuf>,
+    /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
+    pub enterprise_mode: bool,
+    /// The log filter (default `info`).
+    pub log_filter: String,
+}
+
+impl DeploySettings {
+    /// Reads the deployment settings through `lookup`, pushing one warning per malformed or clamped value.
+    /// A malformed `MCP_HTTP_ADDR` is a warning too and leaves the server on stdio.
+    pub fn from_lookup(lookup: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<String>) -> DeploySettings {
+        let present = |name: &str| lookup(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let flag = |name: &str, warnings: &mut Vec<String>| match present(name) {
+            None => false,
+            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
+                warnings.push(format!(
+                    "{name}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false"
+                ));
+                false
+            }),
+        };
+        let http_addr = present(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
+            Ok(addr) => Some(addr),
+            Err(_) => {
+                warnings.push(format!(
+                    "{HTTP_ADDR}={raw:?} is not IP:PORT (e.g. 127.0.0.1:8080); serving stdio"
+                ));
+                None
+            }
+        });
+        let shutdown_grace_seconds = match present(HTTP_SHUTDOWN_GRACE).map(|raw| (raw.parse::<u64>(), raw)) {
+            None => DEFAULT_SHUTDOWN_GRACE_SECONDS,
+            Some((Ok(s), _)) if (1..=600).contains(&s) => s,
+            Some((Ok(s), _)) => {
+                let used = s.clamp(1, 600);
+                warnings.push(format!("{HTTP_SHUTDOWN_GRACE}={s} is outside 1..=600; using {used}"));
+                used
+            }
+            Some((Err(_), raw)) => {
+                warnings.push(format!(
+                    "{HTTP_SHUTDOWN_GRACE}={raw:?} is not a whole number of seconds; using {DEFAULT_SHUTDOWN_GRACE_SECONDS}"
+                ));
+                DEFAULT_SHUTDOWN_GRACE_SECONDS
+            }
+        };
+        DeploySettings {
+            http_addr,
+            no_auth: flag(HTTP_NO_AUTH, warnings),
+            tokens_file: present(HTTP_TOKENS_FILE).map(PathBuf::from),
+            allowed_hosts: present(HTTP_ALLOWED_HOSTS)
+                .map(|raw| {
+                    raw.split(',')
+                        .map(str::trim)
+                        .filter(|h| !h.is_empty())
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            shutdown_grace_seconds,
+            policy_file: present(POLICY_FILE).map(PathBuf::from),
+            enterprise_mode: flag(ENTERPRISE_MODE, warnings),
+            log_filter: present(LOG_FILTER).unwrap_or_else(|| "info".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn deploy(pairs: &[(&str, &str)]) -> (DeploySettings, Vec<String>) {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut warnings = Vec::new();
+        let settings = DeploySettings::from_lookup(&|name: &str| map.get(name).cloned(), &mut warnings);
+        (settings, warnings)
+    }
+
+    #[test]
+    fn defaults_are_stdio_without_policy() {
+        let (s, warnings) = deploy(&[]);
+        assert_eq!(s.http_addr, None);
+        assert!(!s.no_auth && !s.enterprise_mode);
+        assert_eq!(s.shutdown_grace_seconds, 30);
+        assert_eq!(s.log_filter, "info");
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn malformed_and_out_of_range_values_warn_once_each() {
+        let (s, warnings) = deploy(&[
+            (HTTP_ADDR, "localhost"),
+            (HTTP_SHUTDOWN_GRACE, "9999"),
+            (ENTERPRISE_MODE, "y"),
+        ]);
+        assert_eq!(s.http_addr, None);
+        assert_eq!(s.shutdown_grace_seconds, 600);
+        assert!(!s.enterprise_mode);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn parses_http_settings() {
+        let (s, _) = deploy(&[
+            (HTTP_ADDR, "127.0.0.1:8080"),
+            (HTTP_NO_AUTH, "true"),
+            (HTTP_ALLOWED_HOSTS, "mcp.example.com, mcp.example.com:443"),
+        ]);
+        assert_eq!(s.http_addr, Some("127.0.0.1:8080".parse().unwrap()));
+        assert!(s.no_auth);
+        assert_eq!(s.allowed_hosts, vec!["mcp.example.com", "mcp.example.com:443"]);
+    }
+}

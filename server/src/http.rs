@@ -1,0 +1,248 @@
+//! Streamable HTTP transport (MCP 2025-06-18 "Streamable HTTP"): rmcp's `StreamableHttpService` mounted at `/mcp`
+//! on axum, behind bearer-token authentication.
+//!
+//! - Every request must carry `Authorization: Bearer <token>` whose SHA-256 is in the tokens file
+//!   ([`crate::tokens`]); otherwise the answer is `401` with an empty body and `WWW-Authenticate: Bearer` (RFC 6750
+//!   §3), whatever was wrong. `--no-auth` skips this, and is refused unless the address is loopback.
+//! - The authenticated [`Principal`] is put in the request's extensions; the handler reads it per call
+//!   ([`crate::handler::DevtoolsServer::for_http`]). The `Authorization` header is removed before rmcp sees the
+//!   request, so no later log can contain the token.
+//! - SIGINT/SIGTERM ([`shutdown_signal`]): new connections stop, calls in flight finish (bounded by
+//!   `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`), then sessions close and the server exits.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use http::{StatusCode, header};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::app::App;
+use crate::deploy_settings::DeploySettings;
+use crate::handler::DevtoolsServer;
+use crate::principal::Principal;
+use crate::tokens::{TokenTable, TokensError};
+
+/// Who may call over HTTP.
+#[derive(Debug, Clone)]
+pub enum Auth {
+    /// Bearer tokens from the tokens file.
+    Tokens(Arc<TokenTable>),
+    /// No authentication (loopback only): every call is this principal (the local user).
+    Open(Principal),
+}
+
+/// Why the HTTP transport cannot start as configured.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpSetupError {
+    /// `--no-auth` on an address other clients can reach.
+    #[error(
+        "--no-auth (MCP_HTTP_NO_AUTH) is only allowed on a loopback address, not {0}: bind 127.0.0.1 or configure a \
+         tokens file"
+    )]
+    NoAuthOffLoopback(SocketAddr),
+    /// Neither a tokens file nor `--no-auth`.
+    #[error("HTTP needs a tokens file (--tokens-file / MCP_HTTP_TOKENS_FILE), or --no-auth on a loopback address")]
+    NoTokens,
+    /// The tokens file is unusable.
+    #[error(transparent)]
+    Tokens(#[from] TokensError),
+}
+
+impl Auth {
+    /// The authentication the deployment settings ask for.
+    ///
+    /// # Errors
+    /// [`HttpSetupError`]: `--no-auth` off loopback, no tokens file, or a tokens file that cannot be loaded.
+    pub fn from_settings(deploy: &DeploySettings, addr: SocketAddr) -> Result<Auth, HttpSetupError> {
+        if deploy.no_auth {
+            if !addr.ip().is_loopback() {
+                return Err(HttpSetupError::NoAuthOffLoopback(addr));
+            }
+            return Ok(Auth::Open(Principal::local_user()));
+        }
+        let path = deploy.tokens_file.as_deref().ok_or(HttpSetupError::NoTokens)?;
+        Ok(Auth::Tokens(Arc::new(TokenTable::load(path)?)))
+    }
+}
+
+/// The `Host` values accepted: loopback names, the bound address (with and without port) and `extra`.
+fn allowed_hosts(addr: SocketAddr, extra: &[String]) -> Vec<String> {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.push(addr.ip().to_string());
+    hosts.push(addr.to_string());
+    hosts.extend(extra.iter().cloned());
+    hosts
+}
+
+/// The axum router: `/mcp` served by rmcp behind [`authenticate`]. `sessions_closed` ends every MCP session when
+/// cancelled; `in_flight` tracks tool calls.
+pub fn router(
+    app: Arc<App>,
+    auth: Auth,
+    addr: SocketAddr,
+    sessions_closed: CancellationToken,
+    in_flight: TaskTracker,
+) -> Router {
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(allowed_hosts(addr, &app.settings.deploy.allowed_hosts))
+        .with_cancellation_token(sessions_closed);
+    let service = StreamableHttpService::new(
+        move || Ok(DevtoolsServer::for_http(app.clone(), in_flight.clone())),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(Arc::new(auth), authenticate))
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then waits up to the grace period for calls in flight,
+/// closes the sessions and returns.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve(
+    app: Arc<App>,
+    listener: TcpListener,
+    auth: Auth,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let addr = listener.local_addr()?;
+    let grace = Duration::from_secs(app.settings.deploy.shutdown_grace_seconds);
+    let sessions_closed = CancellationToken::new();
+    let in_flight = TaskTracker::new();
+    let router = router(app, auth, addr, sessions_closed.clone(), in_flight.clone());
+    let stop = CancellationToken::new();
+    tokio::spawn({
+        let stop = stop.clone();
+        async move {
+            shutdown.await;
+            stop.cancel();
+        }
+    });
+    // After the signal: no new connections (axum), calls in flight finish (bounded by the grace period), then the
+    // sessions and their event streams close, which lets axum's graceful shutdown complete.
+    tokio::spawn({
+        let stop = stop.clone();
+        let sessions_closed = sessions_closed.clone();
+        async move {
+            stop.cancelled().await;
+            tracing::info!(
+                calls_in_flight = in_flight.len(),
+                "shutting down: finishing calls in flight"
+            );
+            in_flight.close();
+            if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
+                tracing::warn!(
+                    grace_seconds = grace.as_secs(),
+                    "calls still in flight after the grace period"
+                );
+            }
+            sessions_closed.cancel();
+        }
+    });
+    let server = axum::serve(listener, router).with_graceful_shutdown(stop.clone().cancelled_owned());
+    tokio::select! {
+        served = server => served?,
+        () = async {
+            stop.cancelled().await;
+            tokio::time::sleep(grace + Duration::from_secs(5)).await;
+        } => tracing::warn!("connections still open after the grace period; exiting"),
+    }
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// The bearer-token check. Sets the [`Principal`] extension and strips `Authorization`, or answers `401` with an
+/// empty body for a missing, malformed or unknown token.
+async fn authenticate(State(auth): State<Arc<Auth>>, mut request: Request, next: Next) -> Response {
+    let principal = match auth.as_ref() {
+        Auth::Open(principal) => Some(principal.clone()),
+        Auth::Tokens(table) => bearer_token(request.headers()).and_then(|token| table.authenticate(token)),
+    };
+    request.headers_mut().remove(header::AUTHORIZATION);
+    match principal {
+        Some(principal) => {
+            request.extensions_mut().insert(principal);
+            next.run(request).await
+        }
+        None => (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")]).into_response(),
+    }
+}
+
+/// The token of `Authorization: Bearer <token>` (scheme case-insensitive, RFC 6750 §2.1); `None` when absent,
+/// not UTF-8, of another scheme or empty.
+fn bearer_token(headers: &http::HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(value: &str) -> http::HeaderMap {
+        let mut map = http::HeaderMap::new();
+        map.insert(header::AUTHORIZATION, value.parse().unwrap());
+        map
+    }
+
+    #[test]
+    fn bearer_token_parsing() {
+        assert_eq!(bearer_token(&headers("Bearer abc")), Some("abc"));
+        assert_eq!(bearer_token(&headers("bearer  abc ")), Some("abc"));
+        assert_eq!(bearer_token(&headers("Basic abc")), None);
+        assert_eq!(bearer_token(&headers("Bearer ")), None);
+        assert_eq!(bearer_token(&headers("Bearerabc")), None);
+        assert_eq!(bearer_token(&http::HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn no_auth_only_on_loopback() {
+        let deploy = DeploySettings {
+            no_auth: true,
+            ..DeploySettings::default()
+        };
+        assert!(Auth::from_settings(&deploy, "127.0.0.1:1".parse().unwrap()).is_ok());
+        assert!(Auth::from_settings(&deploy, "[::1]:1".parse().unwrap()).is_ok());
+        let err = Auth::from_settings(&deploy, "0.0.0.0:1".parse().unwrap()).unwrap_err();
+        assert!(matches!(err, HttpSetupError::NoAuthOffLoopback(_)));
+        let err = Auth::from_settings(&DeploySettings::default(), "127.0.0.1:1".parse().unwrap()).unwrap_err();
+        assert!(matches!(err, HttpSetupError::NoTokens));
+    }
+}

@@ -1,0 +1,273 @@
+//! The call policy (`--policy` / `MCP_POLICY_FILE`, CONTRACT §7): ordered rules over principal, tool and vendor;
+//! the first rule that matches decides; no matching rule (or no policy file) means allow.
+//!
+//! ```toml
+//! version = "2025-11-30"
+//!
+//! [[rules]]
+//! id = "interns-read-only-github"   # optional; default "rules[<index from 0>]"
+//! principal = "intern-*"            # glob over the principal name; omitted = any
+//! tool = "circleci_*"               # glob over the tool name; omitted = any
+//! vendor = "circleci"               # github, circleci, jira, confluence, bitbucket or none; omitted = any
+//! effect = "deny"                   # allow | deny | approval_required
+//! reason = "Interns use GitHub only"
+//! ```
+//!
+//! Globs are `globset` globs (`*`, `?`, `[abc]`, `{a,b}`); a pattern without them matches exactly.
+
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobMatcher};
+use serde::{Deserialize, Serialize};
+
+use crate::principal::Principal;
+use crate::vendor::Vendor;
+
+/// What a rule does to a matching call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// The call runs.
+    Allow,
+    /// The call is refused (`_meta.code = "policy_denied"`).
+    Deny,
+    /// The call is refused until approved out of band (`_meta.code = "approval_required"`).
+    ApprovalRequired,
+}
+
+/// The decision attached to a refusal as `_meta.decision`: `{rule, effect, reason, policyVersion}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    /// The rule's `id`, or `rules[<index>]`.
+    pub rule: String,
+    /// The rule's effect.
+    pub effect: Effect,
+    /// The rule's reason (empty when it has none).
+    pub reason: String,
+    /// The policy file's `version`.
+    pub policy_version: String,
+}
+
+/// Why the policy file cannot be used; start-up stops with this message.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The file cannot be read.
+    #[error("cannot read the policy file {path}: {source}")]
+    Read {
+        /// The policy file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not TOML of the documented shape (the message names the key).
+    #[error("policy file {path} is malformed: {message}")]
+    Malformed {
+        /// The policy file.
+        path: PathBuf,
+        /// The TOML parser's message.
+        message: String,
+    },
+    /// A glob does not compile.
+    #[error("policy file {path}: rule {rule}: bad {field} glob: {message}")]
+    BadGlob {
+        /// The policy file.
+        path: PathBuf,
+        /// The rule's id.
+        rule: String,
+        /// `principal` or `tool`.
+        field: &'static str,
+        /// globset's message.
+        message: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyFile {
+    version: String,
+    #[serde(default)]
+    rules: Vec<RuleFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    id: Option<String>,
+    principal: Option<String>,
+    tool: Option<String>,
+    vendor: Option<Vendor>,
+    effect: Effect,
+    #[serde(default)]
+    reason: String,
+}
+
+#[derive(Debug)]
+struct Rule {
+    id: String,
+    principal: Option<GlobMatcher>,
+    tool: Option<GlobMatcher>,
+    vendor: Option<Vendor>,
+    effect: Effect,
+    reason: String,
+}
+
+/// A loaded policy.
+#[derive(Debug)]
+pub struct Policy {
+    version: String,
+    rules: Vec<Rule>,
+}
+
+impl Policy {
+    /// Reads the policy file at `path`.
+    ///
+    /// # Errors
+    /// [`PolicyError`]: unreadable, malformed (unknown key, bad effect or vendor, missing `version`), or a glob
+    /// that does not compile.
+    pub fn load(path: &Path) -> Result<Policy, PolicyError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses policy text; `path` is only used in errors.
+    ///
+    /// # Errors
+    /// As [`Policy::load`], without the read error.
+    pub fn parse(path: &Path, text: &str) -> Result<Policy, PolicyError> {
+        let file: PolicyFile = toml::from_str(text).map_err(|err| PolicyError::Malformed {
+            path: path.to_path_buf(),
+            message: err.to_string(),
+        })?;
+        let mut rules = Vec::with_capacity(file.rules.len());
+        for (index, rule) in file.rules.into_iter().enumerate() {
+            let id = rule.id.unwrap_or_else(|| format!("rules[{index}]"));
+            let glob = |field: &'static str, pattern: Option<String>| {
+                pattern
+                    .map(|p| Glob::new(&p).map(|g| g.compile_matcher()))
+                    .transpose()
+                    .map_err(|err| PolicyError::BadGlob {
+                        path: path.to_path_buf(),
+                        rule: id.clone(),
+                        field,
+                        message: err.kind().to_string(),
+                    })
+            };
+            rules.push(Rule {
+                principal: glob("principal", rule.principal)?,
+                tool: glob("tool", rule.tool)?,
+                id: id.clone(),
+                vendor: rule.vendor,
+                effect: rule.effect,
+                reason: rule.reason,
+            });
+        }
+        Ok(Policy {
+            version: file.version,
+            rules,
+        })
+    }
+
+    /// The decision of the first rule matching this call; `None` when no rule matches (the call is allowed).
+    pub fn decide(&self, principal: &Principal, tool: &str, vendor: Vendor) -> Option<Decision> {
+        self.rules
+            .iter()
+            .find(|rule| {
+                rule.principal.as_ref().is_none_or(|g| g.is_match(principal.as_str()))
+                    && rule.tool.as_ref().is_none_or(|g| g.is_match(tool))
+                    && rule.vendor.is_none_or(|v| v == vendor)
+            })
+            .map(|rule| Decision {
+                rule: rule.id.clone(),
+                effect: rule.effect,
+                reason: rule.reason.clone(),
+                policy_version: self.version.clone(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: &str = r#"
+version = "v7"
+
+[[rules]]
+id = "root-ok"
+principal = "root"
+effect = "allow"
+
+[[rules]]
+principal = "intern-*"
+vendor = "github"
+effect = "deny"
+reason = "Interns cannot read CI"
+
+[[rules]]
+id = "jobs-need-approval"
+tool = "github_list_workflow_*"
+effect = "approval_required"
+reason = "Ask the lead"
+"#;
+
+    fn policy() -> Policy {
+        Policy::parse(Path::new("p.toml"), POLICY).unwrap()
+    }
+
+    #[test]
+    fn first_matching_rule_wins() {
+        let p = policy();
+        let root = p.decide(&Principal::named("root"), "github_list_workflow_runs", Vendor::Github);
+        assert_eq!(root.map(|d| d.effect), Some(Effect::Allow));
+        let intern = p
+            .decide(
+                &Principal::named("intern-3"),
+                "github_list_workflow_runs",
+                Vendor::Github,
+            )
+            .unwrap();
+        assert_eq!(intern.rule, "rules[1]");
+        assert_eq!(intern.effect, Effect::Deny);
+        assert_eq!(intern.policy_version, "v7");
+        let bob = p
+            .decide(&Principal::named("bob"), "github_list_workflow_jobs", Vendor::Github)
+            .unwrap();
+        assert_eq!(
+            (bob.rule.as_str(), bob.effect),
+            ("jobs-need-approval", Effect::ApprovalRequired)
+        );
+    }
+
+    #[test]
+    fn no_match_means_allow() {
+        assert_eq!(
+            policy().decide(&Principal::named("intern-3"), "artifact_read", Vendor::None),
+            None
+        );
+    }
+
+    #[test]
+    fn decision_serializes_as_the_contract_says() {
+        let d = policy()
+            .decide(&Principal::named("intern-1"), "x", Vendor::Github)
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(d).unwrap(),
+            serde_json::json!({"rule": "rules[1]", "effect": "deny", "reason": "Interns cannot read CI", "policyVersion": "v7"})
+        );
+    }
+
+    #[test]
+    fn malformed_policies_are_refused() {
+        let path = Path::new("p.toml");
+        let err = Policy::parse(path, "version = \"1\"\n[[rules]]\neffect = \"maybe\"\n").unwrap_err();
+        assert!(err.to_string().contains("p.toml"), "{err}");
+        assert!(Policy::parse(path, "[[rules]]\neffect = \"deny\"\n").is_err());
+        let err = Policy::parse(path, "version = \"1\"\n[[rules]]\ntool = \"[\"\neffect = \"deny\"\n").unwrap_err();
+        assert!(matches!(err, PolicyError::BadGlob { field: "tool", .. }), "{err}");
+    }
+}

@@ -1,0 +1,240 @@
+//! The one table of every setting: its name (the environment variable and config-file key), its command-line flag,
+//! help text, whether it is a secret, and the default shown in `--help` and `--print-config`.
+//!
+//! The clap arguments ([`crate::cli`]), the config-file key check ([`crate::cascade`]) and `--print-config` are all
+//! generated from [`SETTINGS`]: adding a setting means adding one row here and parsing it in
+//! [`crate::config::Settings::from_lookup`].
+
+use crate::config;
+use crate::deploy_settings as deploy;
+
+/// One setting's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingDef {
+    /// The environment-variable name, also the config-file key (e.g. `MCP_STRUCTURED_OUTPUT`).
+    pub name: &'static str,
+    /// The long command-line flag without dashes (e.g. `structured-output`).
+    pub flag: &'static str,
+    /// One-line help, with units and range.
+    pub help: &'static str,
+    /// A secret: masked as `***` by `--print-config`, never logged.
+    pub secret: bool,
+    /// The default as shown to people (`None`: unset by default).
+    pub default: Option<&'static str>,
+    /// A switch: the flag takes no value and means `true` (e.g. `--no-auth`).
+    pub switch: bool,
+}
+
+impl SettingDef {
+    /// A setting whose flag takes a value.
+    pub const fn value(
+        name: &'static str,
+        flag: &'static str,
+        help: &'static str,
+        default: Option<&'static str>,
+    ) -> Self {
+        SettingDef {
+            name,
+            flag,
+            help,
+            secret: false,
+            default,
+            switch: false,
+        }
+    }
+
+    /// This row, marked secret (masked in `--print-config`).
+    pub const fn secret(mut self) -> Self {
+        self.secret = true;
+        self
+    }
+
+    /// This row, as a switch (`--flag` alone means `true`).
+    pub const fn switch(mut self) -> Self {
+        self.switch = true;
+        self
+    }
+}
+
+/// Every setting, in `--help` and `--print-config` order.
+pub const SETTINGS: &[SettingDef] = &[
+    SettingDef::value(
+        config::STRUCTURED_OUTPUT,
+        "structured-output",
+        "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off",
+        Some("false"),
+    ),
+    SettingDef::value(
+        config::STRUCTURED_MAX_BYTES,
+        "structured-max-bytes",
+        "Bound on the compact structuredContent, bytes; clamped 16384..=16777216",
+        Some("262144"),
+    ),
+    SettingDef::value(
+        config::GITHUB_TOKEN,
+        "github-token",
+        "GitHub token (actions:read or repo); prefer the environment or a file over this flag",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
+        config::GITHUB_API_BASE,
+        "github-api-base",
+        "GitHub REST base URL (GHES: https://HOST/api/v3)",
+        Some("https://api.github.com"),
+    ),
+    SettingDef::value(
+        config::UPSTREAM_TIMEOUT,
+        "upstream-timeout-seconds",
+        "Timeout of one upstream request, seconds; clamped 1..=300",
+        Some("30"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_STORE,
+        "artifact-store",
+        "Artifact backend: fs or memory",
+        Some("fs"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_DIR,
+        "artifact-dir",
+        "Directory of the fs artifact store",
+        Some("<platform state dir>/mcp-devtools/artifacts"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_RETENTION,
+        "artifact-retention-seconds",
+        "How long an artifact stays readable, seconds; clamped 300..=604800",
+        Some("3600"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_SWEEP,
+        "artifact-sweep-interval-seconds",
+        "How often expired artifacts are deleted, seconds; clamped 5..=3600",
+        Some("60"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_MAX_STORE_BYTES,
+        "artifact-max-store-bytes",
+        "Most bytes of artifact data the whole store holds; clamped 1024..=2^40",
+        Some("1073741824"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_MAX_PRINCIPAL_BYTES,
+        "artifact-max-principal-bytes",
+        "Most bytes of artifact data one principal holds; clamped 1024..=2^40",
+        Some("268435456"),
+    ),
+    SettingDef::value(
+        config::CIRCLECI_TOKEN,
+        "circleci-token",
+        "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
+        config::CIRCLECI_API_BASE,
+        "circleci-api-base",
+        "CircleCI API v2 base URL",
+        Some("https://circleci.com/api/v2"),
+    ),
+    SettingDef::value(
+        config::HTTP_MAX_BODY_BYTES,
+        "http-max-body-bytes",
+        "Largest upstream response body, bytes; clamped 1024..=1073741824",
+        Some("33554432"),
+    ),
+    SettingDef::value(
+        config::HTTP_CACHE_ENABLED,
+        "http-cache-enabled",
+        "Use the HTTP cache for circleci_get: true/false/1/0/yes/no/on/off",
+        Some("true"),
+    ),
+    SettingDef::value(
+        config::HTTP_CACHE_MAX_ENTRIES,
+        "http-cache-max-entries",
+        "Most HTTP cache entries; clamped 1..=1000000",
+        Some("512"),
+    ),
+    SettingDef::value(
+        config::HTTP_CACHE_MAX_BYTES,
+        "http-cache-max-bytes",
+        "Most cached bytes; clamped 65536..=4294967296",
+        Some("67108864"),
+    ),
+    SettingDef::value(
+        config::HTTP_CACHE_DEFAULT_TTL,
+        "http-cache-default-ttl-seconds",
+        "Cache freshness when a response gives none, seconds; clamped 1..=3600",
+        Some("60"),
+    ),
+    SettingDef::value(
+        deploy::HTTP_ADDR,
+        "http",
+        "Serve streamable HTTP at /mcp on IP:PORT (e.g. 127.0.0.1:8080) instead of stdio",
+        None,
+    ),
+    SettingDef::value(
+        deploy::HTTP_NO_AUTH,
+        "no-auth",
+        "Serve HTTP without bearer tokens; refused unless the address is loopback",
+        Some("false"),
+    )
+    .switch(),
+    SettingDef::value(
+        deploy::HTTP_TOKENS_FILE,
+        "tokens-file",
+        "TOML file: [tokens] \"<sha256 hex of token>\" = \"principal\"",
+        None,
+    ),
+    SettingDef::value(
+        deploy::HTTP_ALLOWED_HOSTS,
+        "allowed-hosts",
+        "Comma-separated Host header values accepted over HTTP (default: loopback names and the bound address)",
+        None,
+    ),
+    SettingDef::value(
+        deploy::HTTP_SHUTDOWN_GRACE,
+        "shutdown-grace-seconds",
+        "On SIGINT/SIGTERM, wait this long for calls in flight, seconds; clamped 1..=600",
+        Some("30"),
+    ),
+    SettingDef::value(
+        deploy::POLICY_FILE,
+        "policy",
+        "TOML policy file (allow / deny / approval_required rules); unset = every call allowed",
+        None,
+    ),
+    SettingDef::value(
+        deploy::ENTERPRISE_MODE,
+        "enterprise-mode",
+        "Every result carries _meta[\"mcp-devtools/upstream\"] = {vendor, credentialLabel, authority}",
+        Some("false"),
+    ),
+    SettingDef::value(
+        deploy::LOG_FILTER,
+        "log",
+        "Log filter (tracing EnvFilter syntax, e.g. info or mcp_devtools_server=debug); logs go to stderr",
+        Some("info"),
+    ),
+];
+
+/// The row named `name` (exact, case-sensitive).
+pub fn find(name: &str) -> Option<&'static SettingDef> {
+    SETTINGS.iter().find(|def| def.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_and_flags_are_unique() {
+        let names: HashSet<_> = SETTINGS.iter().map(|d| d.name).collect();
+        let flags: HashSet<_> = SETTINGS.iter().map(|d| d.flag).collect();
+        assert_eq!(names.len(), SETTINGS.len());
+        assert_eq!(flags.len(), SETTINGS.len());
+        assert!(find(config::GITHUB_TOKEN).is_some_and(|d| d.secret));
+    }
+}

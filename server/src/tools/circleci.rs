@@ -1,0 +1,92 @@
+//! `circleci_get` (CONTRACT §3, `{data, cache, incomplete?}`): any CircleCI API v2 GET, through the HTTP cache
+//! partitioned by the calling principal.
+
+use std::collections::BTreeMap;
+
+use adapters_circleci::GetRequest;
+use mcp_envelope::{CacheInfo, CacheMeta, OutputFormat, TextSource};
+use rmcp::model::{CallToolResult, JsonObject};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{OutputContract, ToolSpec, input_schema, read_only};
+use crate::app::App;
+use crate::args;
+use crate::principal::Principal;
+use crate::respond::{self, View};
+
+/// Tool name.
+pub const NAME: &str = "circleci_get";
+
+/// Arguments of `circleci_get`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CircleciGetArgs {
+    /// API v2 path, relative to https://circleci.com/api/v2 (the `/api/v2` prefix is optional), e.g. `/me`,
+    /// `/project/gh/ORG/REPO/pipeline`, `/pipeline/{id}/workflow`, `/workflow/{id}/job`.
+    pub path: String,
+    /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
+    /// `{"branch": "main"}`. To continue a list, pass the previous body's `next_page_token` as `page-token`.
+    pub query_params: Option<BTreeMap<String, String>>,
+    /// Skip the server's HTTP cache and replace its entry with a fresh read (default false).
+    pub fresh: Option<bool>,
+    /// A jq program applied to the CircleCI response body (JMESPath accepted too); must yield exactly one value,
+    /// e.g. `[.items[] | {id, number, state}]`.
+    pub jq: Option<String>,
+    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    pub output_format: Option<OutputFormat>,
+}
+
+/// The `tools/list` entry of `circleci_get`.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        description: "GET any CircleCI API v2 endpoint (pipelines, workflows, jobs, projects, insights, /me). \
+                      Returns CircleCI's response body as data (lists continue with the body's next_page_token, \
+                      passed back as queryParams.page-token) and cache: {hit, ageMs, fetchedAt} telling whether \
+                      it came from the server's HTTP cache. Paths with a pipeline, workflow or job segment are \
+                      never cached; fresh: true forces a new read. Use jq to keep only the fields you need.",
+        input_schema: input_schema::<CircleciGetArgs>(),
+        output: Some(OutputContract::CircleCi),
+        annotations: read_only("CircleCI GET", true),
+        vendor: crate::vendor::Vendor::Circleci,
+    }
+}
+
+/// Runs `circleci_get`.
+pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
+    let args = match args::parse::<CircleciGetArgs>(NAME, arguments) {
+        Ok(args) => args,
+        Err(err) => return respond::error(err.to_string()),
+    };
+    let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
+    let request = GetRequest {
+        path: &args.path,
+        query: &query,
+        fresh: args.fresh.unwrap_or(false),
+        partition: principal.as_str(),
+    };
+    match app.circleci.get(&request).await {
+        Ok(response) => {
+            crate::handler::record_upstream_status(Some(200));
+            let meta = CacheMeta {
+                cache: CacheInfo {
+                    hit: response.cache.hit,
+                    age_ms: response.cache.age_ms(),
+                    fetched_at: response.cache.fetched_at_rfc3339(),
+                },
+            };
+            let view = View {
+                jq: args.jq,
+                format: args.output_format.unwrap_or_default(),
+                text_from: TextSource::Envelope,
+            };
+            respond::structured(app, principal, response.body, meta, &view).await
+        }
+        Err(err) => {
+            crate::handler::record_upstream_status(err.status());
+            tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+            respond::error(format!("{NAME} failed: {err}"))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! An `mcp-devtools --http 127.0.0.1:0` child process: its URL (read from the line it prints on stderr), its whole
+//! stderr (for log checks), a tokens file for named principals, and rmcp streamable-HTTP clients.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
+use sha2::{Digest, Sha256};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Child;
+
+/// A running HTTP server child.
+pub struct HttpServer {
+    /// The child process (killed on drop).
+    pub child: Child,
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    /// Everything the server wrote on stderr so far.
+    pub stderr: Arc<Mutex<String>>,
+    /// Temporary files (tokens, policy) kept alive as long as the server.
+    pub dir: tempfile::TempDir,
+}
+
+/// Writes a tokens file mapping SHA-256(token) → principal for each pair, into `dir`.
+pub fn tokens_file(dir: &tempfile::TempDir, pairs: &[(&str, &str)]) -> PathBuf {
+    let mut text = String::from("[tokens]\n");
+    for (token, principal) in pairs {
+        text.push_str(&format!(
+            "\"{}\" = \"{principal}\"\n",
+            hex::encode(Sha256::digest(token.as_bytes()))
+        ));
+    }
+    let path = dir.path().join("tokens.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+impl HttpServer {
+    /// Starts the binary with `env` (nothing else inherited) and `args` after `--http 127.0.0.1:0`; waits (at most
+    /// 20 s) for the line naming its URL.
+    pub async fn start(env: Vec<(String, String)>, args: &[&str], dir: tempfile::TempDir) -> HttpServer {
+        let mut child = tokio::process::Command::new(super::BIN)
+            .env_clear()
+            .envs(env)
+            .current_dir(dir.path())
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn the server");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let url = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                let line = lines
+                    .next_line()
+                    .await
+                    .unwrap()
+                    .unwrap_or_else(|| panic!("the server exited: {}", stderr.lock().unwrap()));
+                stderr.lock().unwrap().push_str(&format!("{line}\n"));
+                if let Some(url) = line.strip_prefix("mcp-devtools: serving streamable HTTP at ") {
+                    return url.to_string();
+                }
+            }
+        })
+        .await
+        .expect("the server printed its URL");
+        let sink = stderr.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                sink.lock().unwrap().push_str(&format!("{line}\n"));
+            }
+        });
+        HttpServer {
+            child,
+            url,
+            stderr,
+            dir,
+        }
+    }
+
+    /// An rmcp client over streamable HTTP sending `Authorization: Bearer <token>`.
+    pub async fn client(&self, token: &str) -> RunningService<RoleClient, ()> {
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url.clone()).auth_header(token.to_string());
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("MCP handshake over HTTP")
+    }
+
+    /// Sends SIGTERM and waits (at most 30 s) for the exit status.
+    pub async fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().expect("the server is running").to_string();
+        let status = tokio::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .await
+            .unwrap();
+        assert!(status.success());
+        tokio::time::timeout(Duration::from_secs(30), self.child.wait())
+            .await
+            .expect("the server exits after SIGTERM")
+            .unwrap()
+    }
+
+    /// The server's stderr so far.
+    pub fn logs(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
