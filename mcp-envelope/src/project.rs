@@ -8,7 +8,7 @@
 //! digit (integers never go through `f64`; see `convert`).
 //!
 //! # Runaway programs
-//! jaq has no step or time budget, so a program such as `def f: f; f` or
+//! jaq has no step or time budget, so a program such as
 //! `[range(1e12)]` runs until it is stopped or runs out of memory. This
 //! module limits what it can without preemption: the expression length
 //! ([`MAX_EXPRESSION_BYTES`]), the number of outputs it collects
@@ -16,6 +16,20 @@
 //! and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). A server should
 //! run [`Projection::apply`] on a blocking thread with a timeout
 //! (e.g. `tokio::task::spawn_blocking` + `tokio::time::timeout`).
+//!
+//! # Stack depth
+//! jaq (and the JMESPath parser) recurse once per nesting level of the
+//! expression and of the values, using up to a few KiB of stack per level, so
+//! `[[[[…]]]]`, `1+1+1+…` or `-----1` of a few thousand bytes overflowed a
+//! 2 MiB thread stack and aborted the whole process (found by fuzzing, see
+//! `FUZZING.md`). [`Projection::compile`] and [`Projection::apply`] therefore
+//! run on a separate stack of [`PROJECTION_STACK_BYTES`] (reserved address
+//! space, committed only as it is used; via the `stacker` crate), which holds
+//! any expression up to [`MAX_EXPRESSION_BYTES`]. What no stack size can
+//! hold is *unbounded recursion at run time*, which only a user-defined
+//! function can express (`def f: 1 + f; f`): expressions that define functions
+//! are therefore refused at compile time (a [`ProjectionError::Compile`] whose
+//! jq part says so); every built-in recursion is bounded by its input.
 //!
 //! ```
 //! use mcp_envelope::project;
@@ -44,6 +58,17 @@ pub const MAX_EXPRESSION_BYTES: usize = 65_536;
 pub const MAX_COUNTED_OUTPUTS: usize = 1_000;
 /// Deepest nesting (arrays/objects) accepted in a jq result.
 pub const MAX_RESULT_DEPTH: usize = 512;
+/// Size in bytes of the stack that compiling and applying a projection run
+/// on: 256 MiB in optimized builds, 1 GiB in unoptimized (debug) builds, whose
+/// frames are several times larger. Address space reserved per call (one
+/// `mmap`), memory committed only for the part actually used. Measured: every
+/// nesting shape of [`MAX_EXPRESSION_BYTES`] fits (see the tests). If the
+/// reservation itself fails, the call panics (`stacker`).
+pub const PROJECTION_STACK_BYTES: usize = if cfg!(debug_assertions) {
+    1024 * 1024 * 1024
+} else {
+    256 * 1024 * 1024
+};
 
 /// Which language a [`Projection`] was compiled as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,7 +141,10 @@ enum Program {
 }
 
 /// A compiled `jq` expression (jq, or JMESPath as a fallback). `Send + Sync`;
-/// compile once, apply to many values.
+/// compile once, apply to many values. Dropping one compiled from a very
+/// deeply nested JMESPath expression recurses per level on the caller's stack;
+/// [`project`] compiles, applies and drops on the large stack (see the
+/// module docs).
 #[derive(Debug, Clone)]
 pub struct Projection {
     program: Program,
@@ -131,6 +159,11 @@ impl Projection {
     /// [`ProjectionError::Compile`] (naming the jq and the JMESPath error)
     /// when it is neither valid jq nor valid JMESPath.
     pub fn compile(expr: &str) -> Result<Option<Projection>, ProjectionError> {
+        stacker::grow(PROJECTION_STACK_BYTES, || Self::compile_here(expr))
+    }
+
+    /// [`Projection::compile`] on the current stack.
+    fn compile_here(expr: &str) -> Result<Option<Projection>, ProjectionError> {
         if expr.len() > MAX_EXPRESSION_BYTES {
             return Err(ProjectionError::TooLong {
                 bytes: expr.len(),
@@ -173,6 +206,11 @@ impl Projection {
     /// [`ProjectionError::TooDeep`] for a result nested deeper than
     /// [`MAX_RESULT_DEPTH`].
     pub fn apply(&self, data: Value) -> Result<Value, ProjectionError> {
+        stacker::grow(PROJECTION_STACK_BYTES, move || self.apply_here(data))
+    }
+
+    /// [`Projection::apply`] on the current stack.
+    fn apply_here(&self, data: Value) -> Result<Value, ProjectionError> {
         match &self.program {
             Program::JmesPath(program) => program
                 .run(data)
@@ -202,10 +240,15 @@ impl Projection {
 /// # Errors
 /// Any [`ProjectionError`] from compiling or applying.
 pub fn project(data: Value, expr: Option<&str>) -> Result<Value, ProjectionError> {
-    match expr.map(Projection::compile).transpose()?.flatten() {
-        Some(projection) => projection.apply(data),
+    let Some(expr) = expr else {
+        return Ok(data);
+    };
+    // One large stack for compiling, applying and dropping the program (a
+    // deep JMESPath syntax tree is also dropped recursively).
+    stacker::grow(PROJECTION_STACK_BYTES, move || match Projection::compile_here(expr)? {
+        Some(projection) => projection.apply_here(data),
         None => Ok(data),
-    }
+    })
 }
 
 #[cfg(test)]

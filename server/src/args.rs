@@ -35,6 +35,67 @@ pub fn parse<T: DeserializeOwned>(tool: &'static str, arguments: Option<JsonObje
     })
 }
 
+/// Checks the `jq` argument (when given and not blank) compiles, so a bad expression is an argument error before
+/// anything is sent upstream. The error reads `jq: <reason>`, the reason being [`mcp_envelope::ProjectionError`]'s
+/// text: over [`mcp_envelope::project::MAX_EXPRESSION_BYTES`] bytes (64 KiB), or neither valid jq nor valid
+/// JMESPath (both parser messages). Compiles on a blocking thread: a 64 KiB expression can take a moment. The
+/// result pipeline compiles it again (a typical expression compiles in well under a millisecond).
+pub async fn check_jq(tool: &'static str, jq: Option<&str>) -> Result<(), ArgumentError> {
+    let Some(expr) = jq.filter(|expr| !expr.trim().is_empty()) else {
+        return Ok(());
+    };
+    if expr.len() > mcp_envelope::project::MAX_EXPRESSION_BYTES {
+        // Checked here too, so a huge expression is not copied to another thread.
+        let err = mcp_envelope::ProjectionError::TooLong {
+            bytes: expr.len(),
+            limit: mcp_envelope::project::MAX_EXPRESSION_BYTES,
+        };
+        return Err(ArgumentError::new(tool, format!("jq: {err}")));
+    }
+    let expr = expr.to_owned();
+    match tokio::task::spawn_blocking(move || mcp_envelope::Projection::compile(&expr).map(|_| ())).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(err)) => Err(ArgumentError::new(tool, format!("jq: {err}"))),
+        Err(join) => Err(ArgumentError::new(
+            tool,
+            format!("jq: the expression could not be checked ({join})"),
+        )),
+    }
+}
+
+/// The JSON-RPC error text for a `tools/call` request whose `params` rmcp could not read (it then hands the request
+/// to the server as a custom request): says which part is malformed — `params` not an object, `name` not a string,
+/// or `arguments` not a JSON object (`null` and absent are fine) — and what to send instead.
+pub fn malformed_call_params(params: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    let kind = |value: &Value| match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let Some(params) = params.and_then(Value::as_object) else {
+        return "Invalid tools/call params: they must be an object {\"name\": <tool name>, \"arguments\": {...}}"
+            .to_owned();
+    };
+    match (params.get("name"), params.get("arguments")) {
+        (Some(Value::String(_)), Some(arguments)) if !arguments.is_object() && !arguments.is_null() => format!(
+            "Invalid tools/call params: arguments must be a JSON object of the tool's arguments by name \
+             (e.g. {{\"owner\": \"octo-org\", \"repo\": \"octo-repo\"}}), got {}",
+            kind(arguments)
+        ),
+        (Some(Value::String(_)), _) => "Invalid tools/call params: check them against the MCP tools/call request \
+                                        ({\"name\": <tool name>, \"arguments\": {...}})"
+            .to_owned(),
+        (name, _) => format!(
+            "Invalid tools/call params: name must be the tool's name as a string (see tools/list), got {}",
+            name.map_or("nothing", kind)
+        ),
+    }
+}
+
 /// Checks `value` (when given) is within `min..=max`, naming `name` in the error.
 pub fn check_range(
     tool: &'static str,
@@ -85,6 +146,37 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "Invalid arguments for t: perPage: must be between 1 and 100, got 0"
+        );
+    }
+
+    #[test]
+    fn malformed_call_params_say_what_is_wrong() {
+        let text = malformed_call_params(Some(&serde_json::json!({"name": "t", "arguments": [1]})));
+        assert!(text.contains("arguments must be a JSON object"), "{text}");
+        assert!(text.ends_with("got an array"), "{text}");
+        let text = malformed_call_params(Some(&serde_json::json!({"name": 3})));
+        assert!(text.contains("name must be the tool's name as a string"), "{text}");
+        assert!(text.ends_with("got a number"), "{text}");
+        let text = malformed_call_params(Some(&serde_json::json!("x")));
+        assert!(text.contains("must be an object"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn jq_is_checked_and_named() {
+        assert!(check_jq("t", None).await.is_ok());
+        assert!(check_jq("t", Some("  ")).await.is_ok());
+        assert!(check_jq("t", Some(".workflow_runs | map(.id)")).await.is_ok());
+        assert!(check_jq("t", Some("workflow_runs[*].id")).await.is_ok());
+        let err = check_jq("t", Some(".[")).await.unwrap_err().to_string();
+        assert!(
+            err.starts_with("Invalid arguments for t: jq: the jq expression is not valid jq"),
+            "{err}"
+        );
+        let huge = ".".repeat(1 << 20);
+        let err = check_jq("t", Some(&huge)).await.unwrap_err().to_string();
+        assert!(
+            err.contains("jq: the jq expression is 1048576 bytes long; the limit is 65536 bytes"),
+            "{err}"
         );
     }
 }

@@ -55,9 +55,34 @@ fn natives() -> impl Iterator<Item = Fun<JsonData>> {
         .chain(std::iter::once(env))
 }
 
+/// Why a program with `def` is refused.
+const NO_DEF: &str = "user-defined functions (`def`) are not allowed: a recursive `def` can recurse without end and \
+                      jaq has no depth budget; use the built-in functions (map, select, recurse, reduce, ...)";
+
+/// Whether `code` defines a function (`def name: ...;`) anywhere, string interpolations included. jaq has no
+/// step or depth budget, so `def f: 1 + f; f` would overflow any stack and abort the process; every built-in
+/// recursion is bounded by its input instead. Code that does not lex is left to the loader's error.
+fn defines_functions(code: &str) -> bool {
+    fn any_def(tokens: &[lex::Token<&str>]) -> bool {
+        tokens.iter().any(|lex::Token(text, tok)| match tok {
+            lex::Tok::Word => *text == "def",
+            lex::Tok::Block(inner) => any_def(inner),
+            lex::Tok::Str(parts) => parts.iter().any(|part| match part {
+                lex::StrPart::Term(term) => any_def(std::slice::from_ref(term)),
+                _ => false,
+            }),
+            _ => false,
+        })
+    }
+    lex::Lexer::new(code).lex().is_ok_and(|tokens| any_def(&tokens))
+}
+
 impl JqProgram {
     /// Compile `code` as a jq program. The error is a one-line description.
     pub(crate) fn compile(code: &str) -> Result<Self, String> {
+        if defines_functions(code) {
+            return Err(NO_DEF.to_string());
+        }
         let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs());
         let loader = Loader::new(defs);
         let arena = Arena::default();

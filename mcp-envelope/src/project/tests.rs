@@ -263,3 +263,105 @@ fn real_github_fixture() {
         serde_json::to_string(&body).unwrap()
     );
 }
+
+/// Runs `f` on a thread with a 2 MiB stack, the size of a tokio blocking thread (where the server projects).
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Fuzz find (projection target): deeply nested expressions overflowed the stack while compiling (jaq and the
+/// JMESPath parser recurse per level) and aborted the process. Every shape below, at the full expression limit,
+/// must now give a result or an error.
+#[test]
+fn deeply_nested_expressions_at_the_length_limit_do_not_overflow_the_stack() {
+    let half = MAX_EXPRESSION_BYTES / 2;
+    let cases: Vec<(&str, String)> = vec![
+        ("unclosed brackets", "[".repeat(MAX_EXPRESSION_BYTES)),
+        ("brackets", format!("{}{}", "[".repeat(half), "]".repeat(half))),
+        (
+            "parentheses",
+            format!("{}.{}", "(".repeat(half - 1), ")".repeat(half - 1)),
+        ),
+        ("negations", format!("{}1", "-".repeat(MAX_EXPRESSION_BYTES - 1))),
+        ("additions", format!("1{}", "+1".repeat(half - 1))),
+        ("pipes", format!("{}.", ".|".repeat(half - 1))),
+        (
+            "bindings",
+            format!("{}$x", "1 as $x | ".repeat(MAX_EXPRESSION_BYTES / 10 - 1)),
+        ),
+        (
+            "objects",
+            format!(
+                "{}1{}",
+                "{a:".repeat(MAX_EXPRESSION_BYTES / 4 - 1),
+                "}".repeat(MAX_EXPRESSION_BYTES / 4 - 1)
+            ),
+        ),
+        (
+            "interpolations",
+            format!(
+                "{}1{}",
+                "\"\\(".repeat(MAX_EXPRESSION_BYTES / 6),
+                ")\"".repeat(MAX_EXPRESSION_BYTES / 6)
+            ),
+        ),
+        ("JMESPath fields", format!("a{}", ".a".repeat(half - 1))),
+        (
+            "JMESPath indexes",
+            format!("a{}", "[0]".repeat(MAX_EXPRESSION_BYTES / 3 - 1)),
+        ),
+        ("JMESPath nots", format!("{}a", "!".repeat(MAX_EXPRESSION_BYTES - 1))),
+    ];
+    for (name, expr) in cases {
+        assert!(expr.len() <= MAX_EXPRESSION_BYTES, "{name}: {} bytes", expr.len());
+        let result = on_small_stack(move || project(json!({"a": [1]}), Some(&expr)).map(|_| ()));
+        if let Err(err) = result {
+            assert!(!err.to_string().is_empty(), "{name}");
+        }
+    }
+}
+
+/// Fuzz find (projection target): a value nested 100,000 deep, built iteratively by `reduce`, overflowed the stack
+/// when it was serialized or dropped.
+#[test]
+fn deep_values_built_at_run_time_do_not_overflow_the_stack() {
+    let deep = "reduce range(100000) as $i (0; [.])";
+    let result = on_small_stack(move || project(json!(null), Some(deep)));
+    assert_eq!(
+        result,
+        Err(ProjectionError::TooDeep {
+            limit: MAX_RESULT_DEPTH
+        })
+    );
+    let text = on_small_stack(move || project(json!(null), Some(&format!("{deep} | tojson | length"))));
+    assert_eq!(text, Ok(json!(200_001)));
+}
+
+#[test]
+fn user_defined_functions_are_refused_so_recursion_cannot_abort_the_process() {
+    for expr in [
+        "def f: 1 + f; f",
+        "def f: [f]; f",
+        "[.[] | def g: .; g]",
+        "\"\\(def f: f; f)\"",
+    ] {
+        let err = project(json!([1]), Some(expr)).expect_err(expr);
+        assert!(err.to_string().contains("`def`"), "{expr}: {err}");
+    }
+    // `def` inside a string literal or as an object key is data, not a definition.
+    assert_eq!(project(json!({"def": 2}), Some(".def")).unwrap(), json!(2));
+    assert_eq!(
+        project(json!(null), Some("\"def f: f; f\"")).unwrap(),
+        json!("def f: f; f")
+    );
+    // Built-in recursion stays available.
+    assert_eq!(
+        project(json!([[1], [2]]), Some("[recurse | numbers]")).unwrap(),
+        json!([1, 2])
+    );
+}

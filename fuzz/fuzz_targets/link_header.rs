@@ -1,0 +1,36 @@
+//! Next-page detection: `adapters_github::parse_link_next_page` on arbitrary text, and
+//! `adapters_github::next_page_from_headers` on an arbitrary header map (CONTRACT §3, `nextPage`).
+//!
+//! Input: the whole input as one `Link` value (lossy UTF-8 text, and raw bytes in a header map); then the input split on `\n` into header lines, the
+//! first byte of each choosing the name (even: `x-next-page`, odd: `link`) and the rest the raw value (any bytes
+//! `http::HeaderValue` accepts, so non-UTF-8 values are exercised too).
+//!
+//! Checked: no panic; a page is never 0; `x-next-page` wins over `Link` only when it is a valid page number, and a
+//! single `Link` value gives the same answer through both functions (non-ASCII bytes included).
+#![no_main]
+
+use adapters_github::{next_page_from_headers, parse_link_next_page};
+use http::{HeaderMap, HeaderValue};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|input: &[u8]| {
+    let text = String::from_utf8_lossy(input);
+    let page = parse_link_next_page(&text);
+    assert_ne!(page, Some(0));
+    if let Ok(value) = HeaderValue::from_bytes(input) {
+        let mut map = HeaderMap::new();
+        map.insert(http::header::LINK, value);
+        assert_eq!(next_page_from_headers(&map), page, "one Link value, two answers");
+    }
+    let mut map = HeaderMap::new();
+    for line in input.split(|&b| b == b'\n') {
+        let Some((&selector, raw)) = line.split_first() else {
+            continue;
+        };
+        let name = if selector % 2 == 0 { "x-next-page" } else { "link" };
+        if let Ok(value) = HeaderValue::from_bytes(raw) {
+            map.append(name, value);
+        }
+    }
+    assert_ne!(next_page_from_headers(&map), Some(0));
+});
