@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use adapters_http::{Auth, HttpClient, HttpConfig, Vendor};
+use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, Vendor};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -10,6 +10,7 @@ use crate::config::{API_VERSION, ENV_API_BASE, ENV_TOKEN, GithubConfig};
 use crate::error::GithubError;
 use crate::pagination::next_page_from_headers;
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
+use crate::retry::github_verdict;
 
 /// Media type GitHub recommends in `Accept`.
 const ACCEPT_GITHUB_JSON: &str = "application/vnd.github+json";
@@ -37,7 +38,9 @@ pub struct Page {
 ///
 /// Holds one shared-layer [`HttpClient`] (connection pool) configured with the base URL, the bearer
 /// token, `X-GitHub-Api-Version: 2022-11-28`, `Accept: application/vnd.github+json`, the user
-/// agent, the timeout and the body cap. Cheap to clone. Does not retry. `Debug` never shows the token.
+/// agent, the timeout and the body cap. Cheap to clone. Reads are retried by the shared policy with
+/// [`github_verdict`] (rate limits wait for GitHub's `retry-after` or reset, when that fits in the timeout).
+/// `Debug` never shows the token.
 #[derive(Clone)]
 pub struct GithubClient {
     http: HttpClient,
@@ -75,6 +78,11 @@ impl GithubClient {
             timeout: config.timeout,
             default_headers,
             max_body_bytes: config.max_body_bytes,
+            retry: RetryPolicy {
+                classify: github_verdict,
+                timer: config.retry_timer,
+                ..RetryPolicy::default()
+            },
             ..HttpConfig::new(VENDOR, config.api_base)
         })
         .map_err(GithubError::from_http)?;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, Secret, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, RetryTimer, Secret, default_user_agent};
 
 /// Default GitHub REST API base URL (github.com). GitHub Enterprise Server uses
 /// `https://<host>/api/v3`.
@@ -58,7 +58,8 @@ impl fmt::Debug for Token {
 /// Settings for [`crate::GithubClient`].
 ///
 /// `Default` gives: `api_base` [`DEFAULT_API_BASE`], no token, `user_agent`
-/// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]), `max_body_bytes` 32 MiB.
+/// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]), `max_body_bytes` 32 MiB, tokio's
+/// retry timer.
 /// `Debug` output never shows the token (see [`Token`]).
 #[derive(Debug, Clone)]
 pub struct GithubConfig {
@@ -71,11 +72,13 @@ pub struct GithubConfig {
     pub token: Option<Token>,
     /// `User-Agent` header value (GitHub rejects requests without one).
     pub user_agent: String,
-    /// Timeout for a whole request (connect, send and read the body).
+    /// Timeout of a whole call: every attempt (connect, send, read the body) and every retry wait.
     pub timeout: Duration,
     /// Largest response body accepted, in bytes (setting `HTTP_MAX_BODY_BYTES`, default 32 MiB); a larger body
     /// fails with [`crate::GithubError::BodyTooLarge`] without being buffered past the cap.
     pub max_body_bytes: u64,
+    /// How retry waits are spent: [`RetryTimer::tokio`] (default), or [`RetryTimer::simulated`] in tests.
+    pub retry_timer: RetryTimer,
 }
 
 impl Default for GithubConfig {
@@ -86,6 +89,7 @@ impl Default for GithubConfig {
             user_agent: default_user_agent(),
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            retry_timer: RetryTimer::tokio(),
         }
     }
 }

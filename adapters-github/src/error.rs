@@ -6,6 +6,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use adapters_http::HttpError;
+use adapters_http::retry::{requested_wait, whole_seconds};
 use adapters_http::status::{reason, vendor_message};
 use http::HeaderMap;
 
@@ -56,17 +57,21 @@ pub enum GithubError {
         /// When the primary limit resets, in seconds since the Unix epoch (`x-ratelimit-reset`);
         /// only set when `x-ratelimit-remaining` is `0` or absent.
         reset_at: Option<u64>,
-        /// How long to wait, in seconds (`Retry-After`, as seconds or as an HTTP date).
+        /// How long to wait, in seconds (`Retry-After-Ms` rounded up, else `Retry-After` as seconds or as an HTTP
+        /// date).
         retry_after_secs: Option<u64>,
     },
 
     /// Any other non-2xx status (400, 409, 422, 5xx, ...).
-    #[error("GitHub API {status}{}: {message}{}", reason(*.status), upstream_hint(*.status))]
+    #[error("GitHub API {status}{}: {message}{}", reason(*.status), upstream_hint(*.status, *.retry_after_secs))]
     Upstream {
         /// HTTP status code.
         status: u16,
         /// GitHub's message, or the start of the raw body.
         message: String,
+        /// How long GitHub asked to wait, in seconds (`Retry-After-Ms` rounded up, else `Retry-After`), when it
+        /// said; the text then reports it.
+        retry_after_secs: Option<u64>,
     },
 
     /// The response body is larger than the cap (setting `HTTP_MAX_BODY_BYTES`); reading stopped there.
@@ -128,18 +133,23 @@ impl GithubError {
     /// Builds the error for a non-2xx response from its status, headers and body.
     pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> Self {
         let message = error_message(status, body);
-        if let Some((reset_at, retry_after_secs)) = rate_limit(status, headers, &message) {
+        let now = SystemTime::now();
+        if let Some(limit) = rate_limit(status, headers, &message, now) {
             return Self::RateLimited {
                 message,
-                reset_at,
-                retry_after_secs,
+                reset_at: limit.reset_at,
+                retry_after_secs: limit.retry_after.map(whole_seconds),
             };
         }
         match status {
             401 => Self::Unauthorized { message },
             403 => Self::Forbidden { message },
             404 => Self::NotFound { message },
-            _ => Self::Upstream { status, message },
+            _ => Self::Upstream {
+                status,
+                message,
+                retry_after_secs: requested_wait(headers, now).map(whole_seconds),
+            },
         }
     }
 
@@ -158,6 +168,7 @@ impl GithubError {
             HttpError::Status(status) => Self::Upstream {
                 status: status.status,
                 message: status.message,
+                retry_after_secs: status.retry_after_secs,
             },
             HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
             HttpError::BodyTooLarge { limit_bytes, .. } => Self::BodyTooLarge { limit_bytes },
@@ -168,7 +179,7 @@ impl GithubError {
 
 /// `message` and `documentation_url` of a GitHub error body, else the raw text (bounded); see
 /// [`adapters_http::status::vendor_message`].
-fn error_message(status: u16, body: &[u8]) -> String {
+pub(crate) fn error_message(status: u16, body: &[u8]) -> String {
     vendor_message(status, body, github_message)
 }
 
@@ -181,15 +192,24 @@ fn github_message(body: &serde_json::Value) -> Option<String> {
     })
 }
 
-/// `Some((reset_at, retry_after_secs))` when the response is a rate limit.
-fn rate_limit(status: u16, headers: &HeaderMap, message: &str) -> Option<(Option<u64>, Option<u64>)> {
+/// A rate-limit answer: when the primary limit resets and how long GitHub asked to wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RateLimit {
+    /// `x-ratelimit-reset` (epoch seconds), when `x-ratelimit-remaining` is `0` or absent.
+    pub(crate) reset_at: Option<u64>,
+    /// `Retry-After-Ms` / `Retry-After` (see [`requested_wait`]).
+    pub(crate) retry_after: Option<Duration>,
+}
+
+/// `Some` when the response is a rate limit: any 429; a 403 with `x-ratelimit-remaining: 0`, with a wait header,
+/// or whose message mentions a rate limit or abuse detection (a secondary limit).
+pub(crate) fn rate_limit(status: u16, headers: &HeaderMap, message: &str, now: SystemTime) -> Option<RateLimit> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
     let remaining = header("x-ratelimit-remaining").and_then(|v| v.parse::<u64>().ok());
-    let retry_after_secs = header("retry-after").and_then(parse_retry_after);
+    let retry_after = requested_wait(headers, now);
     let lower = message.to_ascii_lowercase();
     let mentions_limit = lower.contains("rate limit") || lower.contains("abuse");
-    let limited =
-        status == 429 || (status == 403 && (remaining == Some(0) || retry_after_secs.is_some() || mentions_limit));
+    let limited = status == 429 || (status == 403 && (remaining == Some(0) || retry_after.is_some() || mentions_limit));
     if !limited {
         return None;
     }
@@ -197,12 +217,7 @@ fn rate_limit(status: u16, headers: &HeaderMap, message: &str) -> Option<(Option
         Some(0) | None => header("x-ratelimit-reset").and_then(|v| v.parse::<u64>().ok()),
         Some(_) => None,
     };
-    Some((reset_at, retry_after_secs))
-}
-
-/// `Retry-After`: delay-seconds or an HTTP date (converted to seconds from now, at least 0).
-fn parse_retry_after(value: &str) -> Option<u64> {
-    adapters_http::status::parse_retry_after(value, SystemTime::now())
+    Some(RateLimit { reset_at, retry_after })
 }
 
 /// Formats epoch seconds as RFC 3339 UTC, e.g. `2013-08-20T15:41:06Z`; `None` if out of range.
@@ -238,13 +253,18 @@ fn rate_limit_advice_at(reset_at: Option<u64>, retry_after_secs: Option<u64>, no
     }
 }
 
-/// A hint for statuses worth one.
-fn upstream_hint(status: u16) -> &'static str {
+/// A hint for statuses worth one; when GitHub asked for a wait, that wait.
+fn upstream_hint(status: u16, retry_after_secs: Option<u64>) -> String {
+    if let Some(secs) = retry_after_secs {
+        return format!(" — GitHub asked to retry after {secs} s");
+    }
     match status {
         500..=599 => " — GitHub had a problem; try again later",
         400 | 422 => " — check the parameters",
+        300..=399 => " — the redirect was not followed (it led to another host, or there were too many)",
         _ => "",
     }
+    .to_owned()
 }
 
 #[cfg(test)]
@@ -285,14 +305,6 @@ mod tests {
             rate_limit_advice_at(None, None, 0),
             " Wait a few minutes before trying again."
         );
-    }
-
-    #[test]
-    fn retry_after_forms() {
-        assert_eq!(parse_retry_after("60"), Some(60));
-        assert_eq!(parse_retry_after("Tue, 20 Aug 2013 14:50:41 GMT"), Some(0));
-        assert_eq!(parse_retry_after("soon"), None);
-        assert_eq!(parse_retry_after("-5"), None);
     }
 
     #[test]

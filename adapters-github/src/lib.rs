@@ -16,16 +16,19 @@
 //! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api>.
 //!
 //! The token never appears in errors, `Debug` output or logs: it is held in a [`Token`].
-//! This crate does not retry; a shared HTTP layer will.
+//! Reads are retried by the shared HTTP layer's policy ([`adapters_http::retry`]) with GitHub's rate-limit rules
+//! ([`github_verdict`]).
 
 mod client;
 mod config;
 mod error;
 mod pagination;
 mod params;
+mod retry;
 
 pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, ENV_API_BASE, ENV_TOKEN, GithubConfig, Token};
 pub use error::GithubError;
 pub use pagination::{next_page_from_headers, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
+pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};

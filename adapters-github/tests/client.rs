@@ -8,6 +8,7 @@ use adapters_github::{
     GithubClient, GithubConfig, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Token,
     WorkflowId,
 };
+use adapters_http::RetryTimer;
 use support::{Fixture, response};
 use wiremock::matchers::{header, method, path, query_param, query_param_is_missing};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -20,6 +21,7 @@ fn config(server: &MockServer) -> GithubConfig {
         token: Some(Token::new(TOKEN.to_owned())),
         user_agent: "mcp-devtools-test/1.0".to_owned(),
         timeout: Duration::from_secs(10),
+        retry_timer: RetryTimer::simulated(),
         ..GithubConfig::default()
     }
 }
@@ -53,11 +55,16 @@ fn assert_no_secret(err: &GithubError) {
 }
 
 async fn error_for(fixture: &str) -> GithubError {
+    error_after(fixture, 1).await
+}
+
+/// The error for `fixture`, checking that it took `requests` requests (retries included).
+async fn error_after(fixture: &str, requests: u64) -> GithubError {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/repos/octo-org/octo-repo/actions/runs"))
         .respond_with(response(fixture))
-        .expect(1)
+        .expect(requests)
         .mount(&server)
         .await;
     let err = client(&server)
@@ -242,7 +249,8 @@ async fn error_401() {
 
 #[tokio::test]
 async fn error_403_primary_rate_limit_reports_reset() {
-    let err = error_for("error-403-rate-limit").await;
+    // The reset time has passed, so the read is retried (after the 1 s minimum wait) up to 3 attempts.
+    let err = error_after("error-403-rate-limit", 3).await;
     let GithubError::RateLimited {
         message,
         reset_at,
@@ -369,7 +377,8 @@ async fn server_error_with_html_body() {
         err,
         GithubError::Upstream {
             status: 502,
-            message: "<html>Bad gateway</html>".to_owned()
+            message: "<html>Bad gateway</html>".to_owned(),
+            retry_after_secs: None,
         }
     );
     assert_eq!(err.status(), Some(502));
@@ -634,14 +643,14 @@ async fn enterprise_base_path_is_kept() {
 
 #[tokio::test]
 async fn no_error_mentions_the_token() {
-    for fixture in [
-        "error-401",
-        "error-403-rate-limit",
-        "error-403-secondary-rate-limit",
-        "error-404",
-        "error-404-with-status",
+    for (fixture, requests) in [
+        ("error-401", 1),
+        ("error-403-rate-limit", 3),
+        ("error-403-secondary-rate-limit", 1),
+        ("error-404", 1),
+        ("error-404-with-status", 1),
     ] {
-        let err = error_for(fixture).await;
+        let err = error_after(fixture, requests).await;
         assert_no_secret(&err);
     }
 }

@@ -12,6 +12,7 @@ use crate::cache::{CacheRequest, CacheStatus, HttpCache};
 use crate::config::{HttpConfig, RedirectPolicy};
 use crate::error::HttpError;
 use crate::response::RawResponse;
+use crate::retry::{RetryPolicy, with_retries};
 use crate::status::StatusError;
 use crate::target::{parse_base, resolve, same_origin};
 use crate::vendor::Vendor;
@@ -30,7 +31,8 @@ pub struct Fetched {
 ///
 /// Every request goes to the API base's origin only (anything else is refused before sending), carries the
 /// configured credential, default headers and user agent, is bounded by the timeout, and has its body read under
-/// the cap. It does not retry.
+/// the cap. Reads (`GET`, `HEAD`) are retried by the [`crate::retry`] policy, all attempts and waits inside the
+/// timeout.
 #[derive(Clone)]
 pub struct HttpClient {
     http: reqwest::Client,
@@ -42,6 +44,7 @@ pub struct HttpClient {
     max_body_bytes: u64,
     error_message: fn(&serde_json::Value) -> Option<String>,
     cache: Option<HttpCache>,
+    retry: RetryPolicy,
 }
 
 impl fmt::Debug for HttpClient {
@@ -89,6 +92,7 @@ impl HttpClient {
             max_body_bytes: config.max_body_bytes,
             error_message: config.error_message,
             cache: None,
+            retry: config.retry,
         })
     }
 
@@ -125,13 +129,15 @@ impl HttpClient {
         resolve(self.vendor, &self.base, path, query)
     }
 
-    /// One exchange: sends `method` to `url` with the credential (and `body` as JSON when given), reads the
-    /// body under the cap, and returns the response whatever its status. After any method other than GET or HEAD,
-    /// this vendor's cache entries are cleared (whether or not it succeeded). This is the seam a retry policy
-    /// wraps.
+    /// One call: sends `method` to `url` with the credential (and `body` as JSON when given), reads the body under
+    /// the cap, and returns the response whatever its status. A `GET` or `HEAD` whose answer the retry policy's
+    /// classifier retries (429, 502, 503 by default) is sent again, at most 3 attempts in all, after the wait the
+    /// upstream asked for (at least 1 s), as long as the wait fits in the timeout; the last answer is returned
+    /// (see [`crate::retry`]). Other methods are sent once. After any method other than GET or HEAD, this
+    /// vendor's cache entries are cleared (whether or not it succeeded).
     ///
     /// Errors: [`HttpError::ForeignHost`] when `url` is not on the base's origin (nothing sent);
-    /// [`HttpError::BodyTooLarge`]; [`HttpError::Transport`] (connect, TLS, timeout, reset).
+    /// [`HttpError::BodyTooLarge`]; [`HttpError::Transport`] (connect, TLS, timeout, reset; never retried).
     pub async fn send(
         &self,
         method: Method,
@@ -144,25 +150,31 @@ impl HttpClient {
                 host: url.host_str().unwrap_or_default().to_owned(),
             });
         }
-        let result = self.exchange(method.clone(), url, body).await;
-        if method != Method::GET
-            && method != Method::HEAD
-            && let Some(cache) = &self.cache
-        {
+        if method == Method::GET || method == Method::HEAD {
+            return with_retries(&self.retry, self.vendor, self.timeout, |left| {
+                self.exchange(method.clone(), url.clone(), body, left)
+            })
+            .await;
+        }
+        let result = self.exchange(method, url, body, self.timeout).await;
+        if let Some(cache) = &self.cache {
             cache.clear_vendor(self.vendor.name);
         }
         result
     }
 
+    /// One attempt, bounded by `timeout` (connect, send and the whole body): the time left in the call. A timeout
+    /// is reported as the call's (`self.timeout`), which it has then used up.
     async fn exchange(
         &self,
         method: Method,
         url: Url,
         body: Option<&serde_json::Value>,
+        timeout: Duration,
     ) -> Result<RawResponse, HttpError> {
         let path = url.path().to_owned();
         tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
-        let mut request = self.http.request(method, url);
+        let mut request = self.http.request(method, url).timeout(timeout);
         if let Some((name, value)) = &self.auth {
             request = request.header(name, value.clone());
         }

@@ -5,6 +5,7 @@ use std::time::Duration;
 use http::HeaderMap;
 
 use crate::auth::Auth;
+use crate::retry::RetryPolicy;
 use crate::vendor::Vendor;
 
 /// Name of the setting that caps an upstream response body, in bytes.
@@ -15,7 +16,7 @@ pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
 pub const MIN_MAX_BODY_BYTES: u64 = 1024;
 /// Largest accepted body cap: 1 GiB.
 pub const MAX_MAX_BODY_BYTES: u64 = 1024 * 1024 * 1024;
-/// Default timeout of one request (connect, send, read the body): 30 seconds.
+/// Default timeout of one call (every attempt's connect, send and body read, and the retry waits): 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Which redirects a client follows. Decided here, once, for every vendor.
@@ -50,7 +51,8 @@ pub struct HttpConfig {
     pub auth: Auth,
     /// `User-Agent` header.
     pub user_agent: String,
-    /// Timeout of one request: connect, send and read the whole body.
+    /// Timeout of one call: every attempt (connect, send, read the whole body) and every retry wait. Each attempt
+    /// gets the time left; see [`crate::retry`].
     pub timeout: Duration,
     /// Headers sent with every request (e.g. `Accept`, `X-GitHub-Api-Version`).
     pub default_headers: HeaderMap,
@@ -62,12 +64,14 @@ pub struct HttpConfig {
     /// Picks the vendor's error message out of a JSON error body (default: its `message` string). Whatever it
     /// returns is kept verbatim, bounded to [`crate::MAX_MESSAGE_BYTES`].
     pub error_message: fn(&serde_json::Value) -> Option<String>,
+    /// Which `GET`/`HEAD` answers are retried, how often and how waits are spent (see [`crate::retry`]).
+    pub retry: RetryPolicy,
 }
 
 impl HttpConfig {
     /// A configuration for `vendor` at `api_base` with defaults: no auth, user agent
     /// [`default_user_agent`], timeout 30 s, no default headers, body cap 32 MiB, same-origin redirects,
-    /// error message from the body's `message` string.
+    /// error message from the body's `message` string, the standard retry policy ([`RetryPolicy::default`]).
     pub fn new(vendor: Vendor, api_base: impl Into<String>) -> Self {
         Self {
             vendor,
@@ -79,6 +83,7 @@ impl HttpConfig {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             redirects: RedirectPolicy::default(),
             error_message: message_field,
+            retry: RetryPolicy::default(),
         }
     }
 }

@@ -11,15 +11,17 @@
 //! | [`response`] | [`RawResponse`]: status, headers, body bytes, content type; JSON with exact integers |
 //! | [`status`] | [`StatusClass`] and [`StatusError`]: the classification of non-2xx answers, vendor message kept |
 //! | [`error`] | [`HttpError`]: everything this layer reports |
-//! | [`client`] | [`HttpClient`]: one `reqwest::Client` per upstream; [`HttpClient::send`] is one raw exchange |
+//! | [`retry`] | [`RetryPolicy`]: the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
+//! | [`client`] | [`HttpClient`]: one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
 //! | [`cache`] | [`HttpCache`]: bounded (moka) HTTP cache, freshness from `http-cache-semantics`, injectable clock |
 //!
-//! Seams for later work: [`HttpClient::send`] is exactly one attempt and returns the raw response whatever its
-//! status, so a retry policy can wrap it for idempotent methods; redirects are decided in one place
-//! ([`RedirectPolicy`], applied when the client is built); a URL whose origin is not the API base's is refused
-//! before anything is sent, so credentials never leave for another host.
+//! [`HttpClient::send`] returns the raw response whatever its status; for `GET` and `HEAD` it applies the
+//! [`retry`] policy first (at most 3 attempts, waits honouring `Retry-After`/`Retry-After-Ms`, all inside the
+//! client's timeout). Redirects are decided in one place ([`RedirectPolicy`], applied when the client is built); a
+//! URL whose origin is not the API base's is refused before anything is sent, so credentials never leave for
+//! another host.
 //!
-//! Nothing here retries, and no secret ever appears in an error, a `Debug` output or a log line.
+//! No secret ever appears in an error, a `Debug` output or a log line.
 
 pub mod auth;
 pub mod body;
@@ -28,6 +30,7 @@ pub mod client;
 pub mod config;
 pub mod error;
 pub mod response;
+pub mod retry;
 pub mod secret;
 pub mod status;
 pub mod target;
@@ -42,6 +45,9 @@ pub use config::{
 };
 pub use error::HttpError;
 pub use response::RawResponse;
+pub use retry::{
+    Classifier, MAX_ATTEMPTS, MIN_WAIT, RetryPolicy, RetryTimer, Verdict, requested_wait, standard_verdict,
+};
 pub use secret::Secret;
 pub use status::{MAX_MESSAGE_BYTES, StatusClass, StatusError};
 pub use vendor::Vendor;

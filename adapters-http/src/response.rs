@@ -50,6 +50,33 @@ impl RawResponse {
         })
     }
 
+    /// The body as a JSON value, for pass-through tools that hand any answer back as data (CONTRACT §3,
+    /// Atlassian):
+    ///
+    /// - an empty or white-space-only body (a `204 No Content`, or a `200`/`201` without content) is `{}`;
+    /// - a JSON media type ([`RawResponse::is_json`]) is parsed like [`RawResponse::json`] (exact integers);
+    /// - no `Content-Type`: parsed when it is valid JSON, else as text (below);
+    /// - any other media type (`text/plain` diffs, raw files, HTML) is a JSON string holding the body, decoded as
+    ///   UTF-8 (invalid sequences become U+FFFD), so `jq: "length"` counts its characters.
+    ///
+    /// Errors: [`HttpError::InvalidJson`] when a JSON media type carries a body that does not parse.
+    pub fn json_or_text(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(serde_json::Value::Object(serde_json::Map::new()));
+        }
+        if self.is_json() {
+            return self.json(vendor);
+        }
+        if self.content_type().is_none()
+            && let Ok(value) = serde_json::from_slice(&self.body)
+        {
+            return Ok(value);
+        }
+        Ok(serde_json::Value::String(
+            String::from_utf8_lossy(&self.body).into_owned(),
+        ))
+    }
+
     /// Approximate memory held by this response, in bytes: body, header names and values, URL.
     pub fn weight_bytes(&self) -> u64 {
         let headers: usize = self
@@ -58,5 +85,69 @@ impl RawResponse {
             .map(|(name, value)| name.as_str().len() + value.len())
             .sum();
         u64::try_from(self.body.len() + headers + self.url.as_str().len()).unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    const V: Vendor = Vendor {
+        name: "Test",
+        base_setting: "TEST_API_BASE",
+        credential_setting: "TEST_TOKEN",
+    };
+
+    fn response(status: u16, content_type: Option<&'static str>, body: &'static str) -> RawResponse {
+        let mut headers = HeaderMap::new();
+        if let Some(ct) = content_type {
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+        }
+        RawResponse {
+            status: StatusCode::from_u16(status).unwrap(),
+            headers,
+            body: Bytes::from_static(body.as_bytes()),
+            url: Url::parse("https://h.example/x").unwrap(),
+        }
+    }
+
+    #[test]
+    fn json_or_text_forms() {
+        let empty = serde_json::json!({});
+        assert_eq!(response(204, None, "").json_or_text(V).unwrap(), empty);
+        assert_eq!(
+            response(200, Some("application/json"), " \n").json_or_text(V).unwrap(),
+            empty
+        );
+        let big = response(
+            200,
+            Some("application/json;charset=UTF-8"),
+            r#"{"id":18446744073709551615}"#,
+        );
+        assert_eq!(big.json_or_text(V).unwrap()["id"].as_u64(), Some(u64::MAX));
+        let diff = "diff --git a/x b/x\n+{\"a\":1}\n";
+        let text = response(200, Some("text/plain; charset=utf-8"), diff)
+            .json_or_text(V)
+            .unwrap();
+        assert_eq!(text, serde_json::Value::String(diff.to_owned()));
+        let plain_json = response(200, Some("text/plain"), "[1]").json_or_text(V).unwrap();
+        assert_eq!(
+            plain_json,
+            serde_json::json!("[1]"),
+            "the media type decides, not the look of the body"
+        );
+        assert_eq!(
+            response(200, None, "[1, 2]").json_or_text(V).unwrap(),
+            serde_json::json!([1, 2])
+        );
+        assert_eq!(
+            response(200, None, "hello").json_or_text(V).unwrap(),
+            serde_json::json!("hello")
+        );
+        assert!(matches!(
+            response(200, Some("application/json"), "{oops").json_or_text(V),
+            Err(HttpError::InvalidJson { status: 200, .. })
+        ));
     }
 }

@@ -1,11 +1,13 @@
 //! Classification of non-2xx answers, shared by every vendor, with the vendor's own message kept verbatim.
 //!
-//! Status meanings follow RFC 9110 §15; `Retry-After` follows RFC 9110 §10.2.3 (delay-seconds or an HTTP date).
+//! Status meanings follow RFC 9110 §15; `Retry-After` follows RFC 9110 §10.2.3 (delay-seconds or an HTTP date);
+//! `Retry-After-Ms` (milliseconds) is read first when present (see [`crate::retry::requested_wait`]).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use http::{HeaderMap, StatusCode};
 
+use crate::retry::{requested_wait, whole_seconds};
 use crate::vendor::Vendor;
 
 /// Longest vendor message kept in an error, in bytes (cut on a UTF-8 boundary, with the full size noted).
@@ -59,7 +61,9 @@ pub struct StatusError {
     pub class: StatusClass,
     /// The vendor's message, verbatim, at most [`MAX_MESSAGE_BYTES`] (see [`vendor_message`]).
     pub message: String,
-    /// Seconds to wait from `Retry-After`, when present.
+    /// Seconds the upstream asked to wait (`Retry-After-Ms` rounded up to whole seconds, else `Retry-After`),
+    /// when present. When it is set the error text says so, whatever the class: a retried read gives up at once
+    /// when this wait does not fit in the call's timeout.
     pub retry_after_secs: Option<u64>,
 }
 
@@ -73,10 +77,7 @@ impl StatusError {
         body: &[u8],
         extract: fn(&serde_json::Value) -> Option<String>,
     ) -> Self {
-        let retry_after_secs = headers
-            .get(http::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| parse_retry_after(v.trim(), SystemTime::now()));
+        let retry_after_secs = requested_wait(headers, SystemTime::now()).map(whole_seconds);
         Self {
             vendor,
             status,
@@ -86,9 +87,15 @@ impl StatusError {
         }
     }
 
-    /// The sentence after the message: what to do about this class of failure.
+    /// The sentence after the message: what to do about this class of failure, and how long the upstream asked
+    /// to wait when it said.
     pub fn hint(&self) -> String {
         let vendor = self.vendor;
+        if let Some(secs) = self.retry_after_secs
+            && self.class != StatusClass::RateLimited
+        {
+            return format!(" — {} asked to retry after {secs} s", vendor.name);
+        }
         match self.class {
             StatusClass::Unauthorized => format!(
                 " — check that {} is a valid, unexpired credential",
@@ -254,6 +261,20 @@ mod tests {
             err.to_string().ends_with("slow down — rate limited: retry after 7 s"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn any_status_reports_the_requested_wait() {
+        let mut headers = HeaderMap::new();
+        headers.insert("retry-after-ms", HeaderValue::from_static("86400000"));
+        let err = StatusError::from_parts(V, 503, &headers, b"", message);
+        assert_eq!(err.retry_after_secs, Some(86_400));
+        assert_eq!(
+            err.to_string(),
+            "CircleCI API 503 Service Unavailable: Service Unavailable — CircleCI asked to retry after 86400 s"
+        );
+        let err = StatusError::from_parts(V, 429, &headers, b"", message);
+        assert!(err.to_string().ends_with("rate limited: retry after 86400 s"), "{err}");
     }
 
     #[test]
