@@ -9,7 +9,8 @@
 //! - Caching (CONTRACT §3): paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
 //!   status changes ([`is_cacheable_path`]).
 //!
-//! The token never appears in errors, `Debug` output or logs. This crate does not retry.
+//! The token never appears in errors, `Debug` output or logs. Reads are retried by the shared HTTP layer's policy
+//! ([`adapters_http::retry`]: 429/502/503, at most 3 attempts inside the timeout).
 
 mod client;
 mod config;

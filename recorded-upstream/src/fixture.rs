@@ -52,6 +52,19 @@ embedded! {
     "circleci/pipeline-workflows" => "circleci/pipeline-workflows.json", None;
     "circleci/workflow-jobs" => "circleci/workflow-jobs.json", None;
     "circleci/error-404" => "circleci/error-404.json", headers!("circleci/error-404.headers");
+    "jira/search-jql" => "jira/search-jql.json", None;
+    "jira/search-jql-page1" => "jira/search-jql-page1.json", None;
+    "jira/search-jql-page2" => "jira/search-jql-page2.json", None;
+    "jira/issue" => "jira/issue.json", None;
+    "jira/myself" => "jira/myself.json", None;
+    "jira/error-404" => "jira/error-404.json", headers!("jira/error-404.headers");
+    "jira/error-400-jql" => "jira/error-400-jql.json", headers!("jira/error-400-jql.headers");
+    "confluence/pages" => "confluence/pages.json", headers!("confluence/pages.headers");
+    "confluence/page-storage" => "confluence/page-storage.json", None;
+    "confluence/error-404" => "confluence/error-404.json", headers!("confluence/error-404.headers");
+    "bitbucket/repositories" => "bitbucket/repositories.json", None;
+    "bitbucket/pullrequests" => "bitbucket/pullrequests.json", None;
+    "bitbucket/diff" => "bitbucket/diff.txt", headers!("bitbucket/diff.headers");
 }
 
 /// The names of every embedded fixture, e.g. `github/actions-runs`.

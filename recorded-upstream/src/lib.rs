@@ -2,9 +2,11 @@
 //! responses in `tests/fixtures/` (embedded at compile time, so it works from any working directory).
 //!
 //! [`RecordedUpstream::github`] mounts a GitHub Actions scenario, [`RecordedUpstream::circleci`] a CircleCI one
-//! (under `/api/v2`, see [`circleci`]); tests mount their own routes on
+//! (under `/api/v2`, see [`circleci`]), [`RecordedUpstream::atlassian`] the Jira, Confluence and Bitbucket one (see
+//! [`atlassian`]); tests mount their own routes on
 //! [`RecordedUpstream::server`] with [`fixture`] responses when they need something else.
 
+pub mod atlassian;
 pub mod circleci;
 mod fixture;
 mod github;
@@ -53,6 +55,25 @@ impl RecordedUpstream {
     /// A fixture that does not load (a build defect).
     pub async fn mount_circleci(&self) -> anyhow::Result<()> {
         circleci::mount(&self.server).await
+    }
+
+    /// Starts a fake upstream serving the Atlassian scenario described in [`atlassian`] (Jira and Bitbucket base
+    /// `<uri>`, Confluence base `<uri>/wiki`).
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn atlassian() -> anyhow::Result<Self> {
+        let upstream = Self::start().await;
+        upstream.mount_atlassian().await?;
+        Ok(upstream)
+    }
+
+    /// Adds the Atlassian scenario to this upstream, e.g. beside the GitHub and CircleCI ones.
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn mount_atlassian(&self) -> anyhow::Result<()> {
+        atlassian::mount(&self.server).await
     }
 
     /// The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash).

@@ -63,6 +63,8 @@ def check(case: dict, result: Any) -> None:
         assert _same(got, e["equals"]), f"data at {e['dataPath']} = {got!r}, expected {e['equals']!r}"
     if e.get("textParsesToStructured"):
         assert _same(json.loads(text), sc), "JSON text does not parse to structuredContent"
+    if e.get("textParsesToData"):
+        assert _same(json.loads(text), sc["data"]), "JSON text does not parse to structuredContent.data"
 
 
 async def read_artifact(sc: dict, call_artifact_read) -> None:

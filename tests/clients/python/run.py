@@ -8,6 +8,7 @@ Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream).
 import asyncio
 import json
 import os
+import re
 import sys
 import traceback
 from contextlib import AsyncExitStack
@@ -36,6 +37,9 @@ async def main() -> int:
                 env = {
                     "GITHUB_API_BASE": upstream,
                     "CIRCLECI_API_BASE": f"{upstream}/api/v2",
+                    "JIRA_BASE_URL": upstream,
+                    "CONFLUENCE_BASE_URL": f"{upstream}/wiki",
+                    "BITBUCKET_BASE_URL": upstream,
                     "STREAMING_ARTIFACT_STORE": "memory",
                     "RUST_LOG": "warn",
                 }
@@ -45,10 +49,11 @@ async def main() -> int:
                 session = await stack.enter_async_context(ClientSession(read, write))
                 await session.initialize()
                 tools = (await session.list_tools()).tools
-                structured = profile != "off"
+                structured = spec["profiles"][profile].get("MCP_STRUCTURED_OUTPUT") == "true"
                 for tool in tools:
                     has_schema = tool.output_schema is not None
-                    if has_schema != structured:
+                    is_write = re.search(r"_(post|put|patch|delete)$", tool.name) is not None  # text only
+                    if has_schema != (structured and not is_write):
                         raise AssertionError(f"{profile}: {tool.name} outputSchema present={has_schema}")
                     if has_schema and tool.output_schema.get("type") != "object":
                         raise AssertionError(f"{tool.name}: outputSchema root is not an object")

@@ -45,6 +45,7 @@ export function check(c, result) {
     if (!isDeepStrictEqual(got, e.equals)) fail(`data at ${JSON.stringify(e.dataPath)} = ${JSON.stringify(got)}, expected ${JSON.stringify(e.equals)}`);
   }
   if (e.textParsesToStructured && !isDeepStrictEqual(JSON.parse(text), sc)) fail("JSON text does not parse to structuredContent");
+  if (e.textParsesToData && !isDeepStrictEqual(JSON.parse(text), sc.data)) fail("JSON text does not parse to structuredContent.data");
 }
 
 /** Reads an artifact chunk by chunk until eof and checks the bytes rebuild the full envelope. */

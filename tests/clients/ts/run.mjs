@@ -25,6 +25,9 @@ async function clientFor(profile) {
       env: {
         GITHUB_API_BASE: upstream,
         CIRCLECI_API_BASE: `${upstream}/api/v2`,
+        JIRA_BASE_URL: upstream,
+        CONFLUENCE_BASE_URL: `${upstream}/wiki`,
+        BITBUCKET_BASE_URL: upstream,
         STREAMING_ARTIFACT_STORE: "memory",
         RUST_LOG: "warn",
         ...spec.profiles[profile],
@@ -34,10 +37,11 @@ async function clientFor(profile) {
     const client = new Client({ name: "mcp-devtools-ts-client-test", version: "1.0.0" });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    const structured = profile !== "off";
+    const structured = spec.profiles[profile].MCP_STRUCTURED_OUTPUT === "true";
     for (const tool of tools) {
       const hasSchema = tool.outputSchema !== undefined;
-      if (hasSchema !== structured) throw new Error(`${profile}: ${tool.name} outputSchema present=${hasSchema}`);
+      const isWrite = /_(post|put|patch|delete)$/.test(tool.name); // Atlassian writes: text only, never a schema
+      if (hasSchema !== (structured && !isWrite)) throw new Error(`${profile}: ${tool.name} outputSchema present=${hasSchema}`);
       if (hasSchema && tool.outputSchema.type !== "object") throw new Error(`${tool.name}: outputSchema root is not an object`);
     }
     clients.set(profile, client);

@@ -1,0 +1,36 @@
+//! Atlassian adapter for `mcp-devtools`: send any Jira, Confluence or Bitbucket Cloud REST request and get the
+//! response body back as JSON data (exact integers), on the shared HTTP layer ([`adapters_http`]). It knows nothing
+//! about MCP.
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`config`] | [`AtlassianConfig`]: the setting names, site, base-URL overrides, credentials and limits |
+//! | [`site`] | the one Atlassian module for base URLs and Basic auth, shared by the three products |
+//! | [`jira`], [`confluence`], [`bitbucket`] | each product's path rules and identity |
+//! | [`client`] | [`Atlassian`] (the three product clients) and [`ProductClient`] (`get`, `send`) |
+//! | [`error`] | [`AtlassianError`] |
+//!
+//! Vendor references: Jira Cloud REST v3 <https://developer.atlassian.com/cloud/jira/platform/rest/v3/>,
+//! Confluence Cloud REST v2 <https://developer.atlassian.com/cloud/confluence/rest/v2/>, Bitbucket Cloud 2.0
+//! <https://developer.atlassian.com/cloud/bitbucket/rest/>; Basic auth with an API token
+//! <https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>.
+//!
+//! Rules (CONTRACT §3): a missing setting fails only the product that needs it, at call time, naming the setting,
+//! with nothing sent. Continuation stays inside the body (Jira's `nextPageToken`, Confluence's `_links.next`,
+//! Bitbucket's `next`); those links work as `path`. Redirects are followed on the same origin only; an absolute URL
+//! on another host is refused before anything (credentials included) is sent. A non-JSON body (a Bitbucket diff)
+//! becomes a JSON string, a `204` or empty body `{}`. Error bodies are kept verbatim in the error text. Secrets never
+//! appear in errors, `Debug` output or logs. This crate does not retry.
+
+pub mod bitbucket;
+pub mod client;
+pub mod config;
+pub mod confluence;
+pub mod error;
+pub mod jira;
+pub mod site;
+
+pub use client::{Atlassian, AtlassianResponse, ProductClient, Request};
+pub use config::AtlassianConfig;
+pub use error::AtlassianError;
+pub use site::Product;

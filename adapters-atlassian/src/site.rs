@@ -1,0 +1,342 @@
+//! The Atlassian module shared by the three products: [`Product`], base URLs and Basic auth, and the error-body
+//! rule.
+//!
+//! - Bases: Jira `https://{ATLASSIAN_SITE_NAME}.atlassian.net`, Confluence `https://{ATLASSIAN_SITE_NAME}.atlassian.net/wiki`,
+//!   each overridden by `JIRA_BASE_URL` / `CONFLUENCE_BASE_URL`; Bitbucket `BITBUCKET_BASE_URL` (default
+//!   `https://api.bitbucket.org`).
+//! - Auth: HTTP Basic (RFC 7617) with `ATLASSIAN_USER_EMAIL` + `ATLASSIAN_API_TOKEN`
+//!   (<https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>); Bitbucket uses
+//!   `ATLASSIAN_BITBUCKET_USERNAME` + `ATLASSIAN_BITBUCKET_APP_PASSWORD` when either is set
+//!   (<https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/>), else the e-mail + API token.
+
+use std::fmt;
+
+use adapters_http::{Auth, Secret, Vendor};
+use url::Url;
+
+use crate::config::{
+    AtlassianConfig, ENV_API_TOKEN, ENV_BITBUCKET_APP_PASSWORD, ENV_BITBUCKET_BASE_URL, ENV_BITBUCKET_USERNAME,
+    ENV_CONFLUENCE_BASE_URL, ENV_JIRA_BASE_URL, ENV_SITE_NAME, ENV_USER_EMAIL,
+};
+use crate::error::AtlassianError;
+
+/// One Atlassian product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Product {
+    /// Jira Cloud platform REST (`/rest/api/3/...`, `/rest/agile/1.0/...`).
+    Jira,
+    /// Confluence Cloud REST (`/wiki/api/v2/...`, `/wiki/rest/api/...`).
+    Confluence,
+    /// Bitbucket Cloud REST 2.0 (`/2.0/...`).
+    Bitbucket,
+}
+
+impl Product {
+    /// Display name: `Jira`, `Confluence`, `Bitbucket` (also the cache namespace a write clears).
+    pub fn name(self) -> &'static str {
+        match self {
+            Product::Jira => "Jira",
+            Product::Confluence => "Confluence",
+            Product::Bitbucket => "Bitbucket",
+        }
+    }
+
+    /// The setting that overrides this product's base URL.
+    pub fn base_setting(self) -> &'static str {
+        match self {
+            Product::Jira => ENV_JIRA_BASE_URL,
+            Product::Confluence => ENV_CONFLUENCE_BASE_URL,
+            Product::Bitbucket => ENV_BITBUCKET_BASE_URL,
+        }
+    }
+}
+
+impl fmt::Display for Product {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a product's requests go and how they authenticate, resolved from the settings.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// Identity for error texts and the cache namespace: name, the base setting in force, the credential setting.
+    pub vendor: Vendor,
+    /// The base URL (not yet parsed; [`adapters_http::HttpClient::new`] checks it).
+    pub base: String,
+    /// The Basic credential.
+    pub auth: Auth,
+}
+
+/// Resolves `product`'s base URL and credential from `config`.
+///
+/// Errors: [`AtlassianError::MissingSetting`] naming what to set (the base: `ATLASSIAN_SITE_NAME` or the product's
+/// base-URL setting; the credential pair); [`AtlassianError::Http`] with `InvalidSetting` for a site name that is
+/// not a host label.
+pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, AtlassianError> {
+    let (base, base_setting) = base(product, config)?;
+    let (auth, credential_setting) = auth(product, config)?;
+    Ok(Resolved {
+        vendor: Vendor {
+            name: product.name(),
+            base_setting,
+            credential_setting,
+        },
+        base,
+        auth,
+    })
+}
+
+fn base(product: Product, config: &AtlassianConfig) -> Result<(String, &'static str), AtlassianError> {
+    let override_url = match product {
+        Product::Jira => config.jira_base_url.as_deref(),
+        Product::Confluence => config.confluence_base_url.as_deref(),
+        Product::Bitbucket => Some(config.bitbucket_base_url.as_str()),
+    };
+    if let Some(url) = override_url.map(str::trim).filter(|u| !u.is_empty()) {
+        return Ok((url.to_owned(), product.base_setting()));
+    }
+    let Some(site) = config.site_name.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
+        return Err(AtlassianError::MissingSetting {
+            product,
+            settings: vec![ENV_SITE_NAME],
+            help: format!(
+                "set {ENV_SITE_NAME} to your site's name (`your-domain` for https://your-domain.atlassian.net), or \
+                 {} to the {product} base URL",
+                product.base_setting()
+            ),
+        });
+    };
+    let host = site_host(site)?;
+    let base = match product {
+        Product::Confluence => format!("https://{host}/wiki"),
+        _ => format!("https://{host}"),
+    };
+    Ok((base, ENV_SITE_NAME))
+}
+
+/// `your-domain` or `your-domain.atlassian.net` (a scheme and trailing `/` are tolerated) →
+/// `your-domain.atlassian.net`.
+fn site_host(site: &str) -> Result<String, AtlassianError> {
+    let name = site.trim_start_matches("https://").trim_end_matches('/');
+    let name = name.strip_suffix(".atlassian.net").unwrap_or(name);
+    let valid =
+        !name.is_empty() && !name.starts_with('-') && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if !valid {
+        return Err(AtlassianError::Http(adapters_http::HttpError::InvalidSetting {
+            setting: ENV_SITE_NAME.to_owned(),
+            detail: format!(
+                "`{site}` is not a site name: give the part before .atlassian.net (letters, digits, `-`), or set a \
+                 base-URL setting instead"
+            ),
+        }));
+    }
+    Ok(format!("{}.atlassian.net", name.to_ascii_lowercase()))
+}
+
+fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static str), AtlassianError> {
+    let user = config.user_email.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    let token = config.api_token.as_ref().filter(|t| !t.expose().is_empty());
+    if product == Product::Bitbucket {
+        let bb_user = config
+            .bitbucket_username
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty());
+        let bb_password = config
+            .bitbucket_app_password
+            .as_ref()
+            .filter(|p| !p.expose().is_empty());
+        match (bb_user, bb_password) {
+            (Some(user), Some(password)) => return Ok((basic(user, password), ENV_BITBUCKET_APP_PASSWORD)),
+            (Some(_), None) | (None, Some(_)) => {
+                let missing = if bb_user.is_none() {
+                    ENV_BITBUCKET_USERNAME
+                } else {
+                    ENV_BITBUCKET_APP_PASSWORD
+                };
+                return Err(AtlassianError::MissingSetting {
+                    product,
+                    settings: vec![missing],
+                    help: format!(
+                        "{ENV_BITBUCKET_USERNAME} and {ENV_BITBUCKET_APP_PASSWORD} go together (a Bitbucket user \
+                         name and app password)"
+                    ),
+                });
+            }
+            (None, None) => {}
+        }
+    }
+    match (user, token) {
+        (Some(user), Some(token)) => Ok((basic(user, token), ENV_API_TOKEN)),
+        _ => {
+            let mut settings = Vec::new();
+            if user.is_none() {
+                settings.push(ENV_USER_EMAIL);
+            }
+            if token.is_none() {
+                settings.push(ENV_API_TOKEN);
+            }
+            let mut help = format!(
+                "set {ENV_USER_EMAIL} to your Atlassian account e-mail and {ENV_API_TOKEN} to an API token \
+                 (https://id.atlassian.com/manage-profile/security/api-tokens)"
+            );
+            if product == Product::Bitbucket {
+                help.push_str(&format!(
+                    ", or {ENV_BITBUCKET_USERNAME} and {ENV_BITBUCKET_APP_PASSWORD} to a Bitbucket app password"
+                ));
+            }
+            Err(AtlassianError::MissingSetting {
+                product,
+                settings,
+                help,
+            })
+        }
+    }
+}
+
+fn basic(user: &str, secret: &Secret) -> Auth {
+    Auth::Basic {
+        user: user.to_owned(),
+        secret: secret.clone(),
+    }
+}
+
+/// `path` relative to `base` with the product's leading `prefix` segment (`wiki`, `2.0`) present exactly once in
+/// the resulting URL: dropped from `path` when the base path already ends with it; added when `add` is true and
+/// neither has it. Absolute URLs (`scheme://…`) are returned unchanged (the HTTP layer checks their origin).
+pub fn with_prefix_once(base: &Url, path: &str, prefix: &str, add: bool) -> String {
+    let path = path.trim();
+    if path.contains("://") {
+        return path.to_owned();
+    }
+    let relative = path.trim_start_matches('/');
+    let has_prefix = relative == prefix
+        || relative
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with(['/', '?']));
+    let base_has_prefix = base
+        .path()
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last == prefix);
+    match (has_prefix, base_has_prefix) {
+        (true, true) => format!("/{}", relative[prefix.len()..].trim_start_matches('/')),
+        (false, false) if add => format!("/{prefix}/{relative}"),
+        _ => format!("/{relative}"),
+    }
+}
+
+/// The vendor message of an Atlassian error body: the whole JSON body, compact, keys in received order — Jira's
+/// `{"errorMessages":[…],"errors":{…}}`, Confluence v2's `{"errors":[{status,code,title,detail}]}`, Bitbucket's
+/// `{"type":"error","error":{…}}` are all kept verbatim. A non-JSON body is kept as text by the HTTP layer.
+pub fn error_body(body: &serde_json::Value) -> Option<String> {
+    serde_json::to_string(body).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn prefix_once() {
+        let wiki = url("https://x.atlassian.net/wiki");
+        let root = url("https://x.atlassian.net");
+        let next = "/wiki/api/v2/pages?cursor=abc%3D%3D&limit=3";
+        assert_eq!(
+            with_prefix_once(&wiki, next, "wiki", false),
+            "/api/v2/pages?cursor=abc%3D%3D&limit=3"
+        );
+        assert_eq!(with_prefix_once(&root, next, "wiki", false), next);
+        assert_eq!(with_prefix_once(&wiki, "api/v2/pages", "wiki", false), "/api/v2/pages");
+        assert_eq!(with_prefix_once(&root, "/api/v2/pages", "wiki", false), "/api/v2/pages");
+        assert_eq!(with_prefix_once(&wiki, "/wikipedia", "wiki", false), "/wikipedia");
+        let bb = url("https://api.bitbucket.org");
+        assert_eq!(
+            with_prefix_once(&bb, "/repositories/o", "2.0", true),
+            "/2.0/repositories/o"
+        );
+        assert_eq!(
+            with_prefix_once(&bb, "2.0/repositories/o", "2.0", true),
+            "/2.0/repositories/o"
+        );
+        assert_eq!(with_prefix_once(&bb, "/2.0?x=1", "2.0", true), "/2.0?x=1");
+        assert_eq!(with_prefix_once(&bb, "/2.00/x", "2.0", true), "/2.0/2.00/x");
+        let bb20 = url("https://api.bitbucket.org/2.0/");
+        assert_eq!(with_prefix_once(&bb20, "/2.0/user", "2.0", true), "/user");
+        assert_eq!(with_prefix_once(&bb20, "/user", "2.0", true), "/user");
+        let abs = "https://api.bitbucket.org/2.0/repositories/o?page=2";
+        assert_eq!(with_prefix_once(&bb, abs, "2.0", true), abs);
+    }
+
+    #[test]
+    fn bases_and_missing_settings() {
+        let mut config = AtlassianConfig {
+            site_name: Some("Your-Domain".into()),
+            ..AtlassianConfig::default()
+        };
+        assert_eq!(
+            base(Product::Jira, &config).unwrap().0,
+            "https://your-domain.atlassian.net"
+        );
+        assert_eq!(
+            base(Product::Confluence, &config).unwrap().0,
+            "https://your-domain.atlassian.net/wiki"
+        );
+        assert_eq!(
+            base(Product::Bitbucket, &config).unwrap().0,
+            "https://api.bitbucket.org"
+        );
+        config.site_name = Some("https://your-domain.atlassian.net/".into());
+        assert_eq!(
+            base(Product::Jira, &config).unwrap(),
+            ("https://your-domain.atlassian.net".into(), ENV_SITE_NAME)
+        );
+        config.jira_base_url = Some(" http://127.0.0.1:9 ".into());
+        assert_eq!(
+            base(Product::Jira, &config).unwrap(),
+            ("http://127.0.0.1:9".into(), ENV_JIRA_BASE_URL)
+        );
+        config.site_name = Some("evil.example/x".into());
+        assert!(matches!(
+            base(Product::Confluence, &config),
+            Err(AtlassianError::Http(_))
+        ));
+        config.site_name = None;
+        let err = base(Product::Confluence, &config).unwrap_err().to_string();
+        assert!(
+            err.contains("ATLASSIAN_SITE_NAME") && err.contains("CONFLUENCE_BASE_URL"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn credentials() {
+        let mut config = AtlassianConfig::default();
+        let err = auth(Product::Jira, &config).unwrap_err();
+        assert!(matches!(&err, AtlassianError::MissingSetting { settings, .. }
+            if settings == &vec![ENV_USER_EMAIL, ENV_API_TOKEN]));
+        config.user_email = Some("mia@example.com".into());
+        let err = auth(Product::Bitbucket, &config).unwrap_err().to_string();
+        assert!(
+            err.contains("ATLASSIAN_API_TOKEN not set") && err.contains(ENV_BITBUCKET_APP_PASSWORD),
+            "{err}"
+        );
+        config.api_token = Some(Secret::new("tok-SECRET"));
+        assert_eq!(auth(Product::Bitbucket, &config).unwrap().1, ENV_API_TOKEN);
+        config.bitbucket_username = Some("octocat".into());
+        let err = auth(Product::Bitbucket, &config).unwrap_err().to_string();
+        assert!(err.contains("ATLASSIAN_BITBUCKET_APP_PASSWORD not set"), "{err}");
+        config.bitbucket_app_password = Some(Secret::new("app-SECRET"));
+        let (auth_bb, label) = auth(Product::Bitbucket, &config).unwrap();
+        assert_eq!(label, ENV_BITBUCKET_APP_PASSWORD);
+        assert!(matches!(auth_bb, Auth::Basic { ref user, .. } if user == "octocat"));
+        assert_eq!(auth(Product::Jira, &config).unwrap().1, ENV_API_TOKEN);
+        assert!(!format!("{config:?}").contains("SECRET"));
+    }
+}

@@ -1,0 +1,390 @@
+//! The 15 Atlassian tools (CONTRACT §3): `jira_get`, `conf_get`, `bb_get` — `{data, incomplete?}` whose text is
+//! the bare body ([`TextSource::Data`]) — and `{jira,conf,bb}_{post,put,patch,delete}`, text only (never an
+//! `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
+//! decoding live in `adapters-atlassian`.
+
+use std::collections::BTreeMap;
+
+use adapters_atlassian::{Product, Request};
+use http::Method;
+use mcp_envelope::{NoMeta, OutputFormat, TextSource};
+use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::{OutputContract, ToolSpec, input_schema, read_only};
+use crate::app::App;
+use crate::args::{self, ArgumentError};
+use crate::principal::Principal;
+use crate::respond::{self, View};
+use crate::vendor::Vendor;
+
+/// Arguments of the reads (`jira_get`, `conf_get`, `bb_get`) and of the deletes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PathArgs {
+    /// API path relative to the product's base, e.g. `/rest/api/3/issue/EX-1` (Jira), `/wiki/api/v2/pages`
+    /// (Confluence; `/wiki` optional), `/repositories/{workspace}` (Bitbucket; `/2.0` optional). A continuation
+    /// link from a previous body (Confluence `_links.next`, Bitbucket `next`) works as is. An absolute URL must be
+    /// on the configured host.
+    pub path: String,
+    /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
+    /// `{"jql": "project = EX", "fields": "summary,status", "maxResults": "50"}`. Continue a Jira search by
+    /// passing the body's `nextPageToken` here.
+    pub query_params: Option<BTreeMap<String, String>>,
+    /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value, e.g.
+    /// `[.issues[] | {key, summary: .fields.summary}]`.
+    pub jq: Option<String>,
+    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    pub output_format: Option<OutputFormat>,
+}
+
+/// Arguments of the writes that send a body (`*_post`, `*_put`, `*_patch`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BodyArgs {
+    /// API path relative to the product's base, as for the read tool, e.g. `/rest/api/3/issue` (Jira),
+    /// `/wiki/api/v2/pages` (Confluence), `/repositories/{workspace}/{repo}/pullrequests` (Bitbucket).
+    pub path: String,
+    /// Query parameters as a string map, each value percent-encoded once by the server.
+    pub query_params: Option<BTreeMap<String, String>>,
+    /// The JSON request body, sent as `application/json`, e.g.
+    /// `{"fields": {"project": {"key": "EX"}, "summary": "…", "issuetype": {"name": "Task"}}}`.
+    pub body: Option<serde_json::Value>,
+    /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value.
+    pub jq: Option<String>,
+    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    pub output_format: Option<OutputFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Verb {
+    fn method(self) -> Method {
+        match self {
+            Verb::Get => Method::GET,
+            Verb::Post => Method::POST,
+            Verb::Put => Method::PUT,
+            Verb::Patch => Method::PATCH,
+            Verb::Delete => Method::DELETE,
+        }
+    }
+}
+
+struct Def {
+    name: &'static str,
+    product: Product,
+    verb: Verb,
+    title: &'static str,
+    description: &'static str,
+}
+
+macro_rules! write_note {
+    ($product:literal) => {
+        concat!(
+            " Returns the response body as text (TOON by default, JSON with outputFormat: json; jq projects it); \
+             a 204 or empty answer gives {}. Clears the server's cached ",
+            $product,
+            " reads. Error bodies are returned verbatim."
+        )
+    };
+}
+
+const DEFS: [Def; 15] = [
+    Def {
+        name: "jira_get",
+        product: Product::Jira,
+        verb: Verb::Get,
+        title: "Jira GET",
+        description: "GET any Jira Cloud REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
+                      maxResults}, /rest/api/3/issue/EX-1, /rest/api/3/myself. Returns Jira's response body as data \
+                      (its text is the bare body). Continue a search by passing the body's nextPageToken in \
+                      queryParams. Issues are large: ask only for the fields you need and use jq to keep results \
+                      small; an oversized result is saved as an artifact (incomplete.artifactId).",
+    },
+    Def {
+        name: "jira_post",
+        product: Product::Jira,
+        verb: Verb::Post,
+        title: "Jira POST",
+        description: concat!(
+            "POST to any Jira REST path with a JSON body: create an issue (/rest/api/3/issue), add a comment \
+             (/rest/api/3/issue/EX-1/comment), transition (/rest/api/3/issue/EX-1/transitions).",
+            write_note!("Jira")
+        ),
+    },
+    Def {
+        name: "jira_put",
+        product: Product::Jira,
+        verb: Verb::Put,
+        title: "Jira PUT",
+        description: concat!(
+            "PUT to any Jira REST path with a JSON body, e.g. edit an issue (/rest/api/3/issue/EX-1 with \
+             {fields: {...}}) or assign it (/rest/api/3/issue/EX-1/assignee).",
+            write_note!("Jira")
+        ),
+    },
+    Def {
+        name: "jira_patch",
+        product: Product::Jira,
+        verb: Verb::Patch,
+        title: "Jira PATCH",
+        description: concat!(
+            "PATCH any Jira REST path with a JSON body (few Jira endpoints accept PATCH).",
+            write_note!("Jira")
+        ),
+    },
+    Def {
+        name: "jira_delete",
+        product: Product::Jira,
+        verb: Verb::Delete,
+        title: "Jira DELETE",
+        description: concat!(
+            "DELETE any Jira REST path, e.g. an issue (/rest/api/3/issue/EX-1) or a comment. Cannot be undone.",
+            write_note!("Jira")
+        ),
+    },
+    Def {
+        name: "conf_get",
+        product: Product::Confluence,
+        verb: Verb::Get,
+        title: "Confluence GET",
+        description: "GET any Confluence Cloud REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/spaces, \
+                      /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with \
+                      {cql}. Returns Confluence's response body as data (its text is the bare body). Continue a list \
+                      by passing the body's _links.next as path, as is. Use jq to keep only what you need.",
+    },
+    Def {
+        name: "conf_post",
+        product: Product::Confluence,
+        verb: Verb::Post,
+        title: "Confluence POST",
+        description: concat!(
+            "POST to any Confluence REST path with a JSON body, e.g. create a page (/wiki/api/v2/pages with \
+             {spaceId, title, body: {representation: storage, value}}) or a footer comment.",
+            write_note!("Confluence")
+        ),
+    },
+    Def {
+        name: "conf_put",
+        product: Product::Confluence,
+        verb: Verb::Put,
+        title: "Confluence PUT",
+        description: concat!(
+            "PUT to any Confluence REST path with a JSON body, e.g. update a page (/wiki/api/v2/pages/{id} with \
+             {id, status, title, body, version: {number: current + 1}}).",
+            write_note!("Confluence")
+        ),
+    },
+    Def {
+        name: "conf_patch",
+        product: Product::Confluence,
+        verb: Verb::Patch,
+        title: "Confluence PATCH",
+        description: concat!(
+            "PATCH any Confluence REST path with a JSON body (few Confluence endpoints accept PATCH).",
+            write_note!("Confluence")
+        ),
+    },
+    Def {
+        name: "conf_delete",
+        product: Product::Confluence,
+        verb: Verb::Delete,
+        title: "Confluence DELETE",
+        description: concat!(
+            "DELETE any Confluence REST path, e.g. a page (/wiki/api/v2/pages/{id}; with queryParams {purge: \
+             true} it is removed for good).",
+            write_note!("Confluence")
+        ),
+    },
+    Def {
+        name: "bb_get",
+        product: Product::Bitbucket,
+        verb: Verb::Get,
+        title: "Bitbucket GET",
+        description: "GET any Bitbucket Cloud 2.0 path (the /2.0 prefix is optional), e.g. \
+                      /repositories/{workspace}, /repositories/{workspace}/{repo}/pullrequests, \
+                      /repositories/{workspace}/{repo}/diff/{spec}. Returns Bitbucket's response body as data (its \
+                      text is the bare body); a text answer (a diff, a raw file) is a JSON string. Continue a list \
+                      by passing the body's next URL as path. Use jq to keep only what you need.",
+    },
+    Def {
+        name: "bb_post",
+        product: Product::Bitbucket,
+        verb: Verb::Post,
+        title: "Bitbucket POST",
+        description: concat!(
+            "POST to any Bitbucket 2.0 path with a JSON body, e.g. open a pull request \
+             (/repositories/{workspace}/{repo}/pullrequests), approve or merge one (…/pullrequests/{id}/approve, \
+             …/merge), comment.",
+            write_note!("Bitbucket")
+        ),
+    },
+    Def {
+        name: "bb_put",
+        product: Product::Bitbucket,
+        verb: Verb::Put,
+        title: "Bitbucket PUT",
+        description: concat!(
+            "PUT to any Bitbucket 2.0 path with a JSON body, e.g. update a pull request or a repository.",
+            write_note!("Bitbucket")
+        ),
+    },
+    Def {
+        name: "bb_patch",
+        product: Product::Bitbucket,
+        verb: Verb::Patch,
+        title: "Bitbucket PATCH",
+        description: concat!(
+            "PATCH any Bitbucket 2.0 path with a JSON body (few Bitbucket endpoints accept PATCH).",
+            write_note!("Bitbucket")
+        ),
+    },
+    Def {
+        name: "bb_delete",
+        product: Product::Bitbucket,
+        verb: Verb::Delete,
+        title: "Bitbucket DELETE",
+        description: concat!(
+            "DELETE any Bitbucket 2.0 path, e.g. withdraw an approval (…/pullrequests/{id}/approve) or delete a \
+             branch or comment. Cannot be undone.",
+            write_note!("Bitbucket")
+        ),
+    },
+];
+
+fn vendor(product: Product) -> Vendor {
+    match product {
+        Product::Jira => Vendor::Jira,
+        Product::Confluence => Vendor::Confluence,
+        Product::Bitbucket => Vendor::Bitbucket,
+    }
+}
+
+/// Annotations of a write: not read-only, open world, and `destructiveHint: true` for every verb, because these
+/// are pass-throughs: a POST can merge a pull request or transition an issue and a PUT overwrites, as surely as a
+/// DELETE removes. `idempotentHint` is true for PUT and DELETE only (RFC 9110 §9.2.2).
+fn write_annotations(def: &Def) -> ToolAnnotations {
+    ToolAnnotations::with_title(def.title)
+        .read_only(false)
+        .destructive(true)
+        .idempotent(matches!(def.verb, Verb::Put | Verb::Delete))
+        .open_world(true)
+}
+
+/// The `tools/list` entries of the 15 Atlassian tools, reads first for each product.
+pub fn specs() -> Vec<ToolSpec> {
+    DEFS.iter()
+        .map(|def| {
+            let (input_schema, output, annotations) = match def.verb {
+                Verb::Get => (
+                    input_schema::<PathArgs>(),
+                    Some(OutputContract::Atlassian),
+                    read_only(def.title, true),
+                ),
+                Verb::Delete => (input_schema::<PathArgs>(), None, write_annotations(def)),
+                Verb::Post | Verb::Put | Verb::Patch => (input_schema::<BodyArgs>(), None, write_annotations(def)),
+            };
+            ToolSpec {
+                name: def.name,
+                description: def.description,
+                input_schema,
+                output,
+                annotations,
+                vendor: vendor(def.product),
+            }
+        })
+        .collect()
+}
+
+/// One call's arguments, whatever the verb.
+struct Call {
+    path: String,
+    query: Vec<(String, String)>,
+    body: Option<serde_json::Value>,
+    view: View,
+}
+
+fn parse<T: DeserializeOwned>(name: &'static str, arguments: Option<JsonObject>) -> Result<T, ArgumentError> {
+    args::parse::<T>(name, arguments)
+}
+
+fn call_args(def: &Def, arguments: Option<JsonObject>) -> Result<Call, ArgumentError> {
+    let view = |jq: Option<String>, format: Option<OutputFormat>| View {
+        jq,
+        format: format.unwrap_or_default(),
+        text_from: TextSource::Data,
+    };
+    Ok(match def.verb {
+        Verb::Get | Verb::Delete => {
+            let a = parse::<PathArgs>(def.name, arguments)?;
+            Call {
+                path: a.path,
+                query: a.query_params.unwrap_or_default().into_iter().collect(),
+                body: None,
+                view: view(a.jq, a.output_format),
+            }
+        }
+        Verb::Post | Verb::Put | Verb::Patch => {
+            let a = parse::<BodyArgs>(def.name, arguments)?;
+            Call {
+                path: a.path,
+                query: a.query_params.unwrap_or_default().into_iter().collect(),
+                body: a.body,
+                view: view(a.jq, a.output_format),
+            }
+        }
+    })
+}
+
+/// Runs Atlassian tool `name`; `None` when `name` is not one of them.
+pub async fn call(
+    app: &App,
+    principal: &Principal,
+    name: &str,
+    arguments: Option<JsonObject>,
+) -> Option<CallToolResult> {
+    let def = DEFS.iter().find(|def| def.name == name)?;
+    Some(run(app, principal, def, arguments).await)
+}
+
+async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<JsonObject>) -> CallToolResult {
+    let call = match call_args(def, arguments) {
+        Ok(call) => call,
+        Err(err) => return respond::error(err.to_string()),
+    };
+    if let Err(err) = args::check_jq(def.name, call.view.jq.as_deref()).await {
+        return respond::error(err.to_string());
+    }
+    let method = def.verb.method();
+    let request = Request {
+        method: &method,
+        path: &call.path,
+        query: &call.query,
+        body: call.body.as_ref(),
+        partition: principal.as_str(),
+    };
+    match app.atlassian.product(def.product).send(&request).await {
+        Ok(response) => {
+            crate::handler::record_upstream_status(Some(response.status));
+            if def.verb == Verb::Get {
+                respond::structured(app, principal, response.data, NoMeta {}, &call.view).await
+            } else {
+                respond::text_only(response.data, &call.view).await
+            }
+        }
+        Err(err) => {
+            crate::handler::record_upstream_status(err.status());
+            tracing::info!(tool = def.name, status = err.status(), "upstream call failed");
+            respond::error(format!("{} failed: {err}", def.name))
+        }
+    }
+}
