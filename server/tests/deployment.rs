@@ -370,3 +370,106 @@ async fn typescript_sdk_streamable_http_client_accepts_results_and_refusals() {
         assert_no_secret(&server.logs());
     }
 }
+
+/// A server with two principals and CircleCI configured against `upstream` (no policy).
+async fn start_two_principals(upstream: &str, extra: &[(&str, &str)]) -> HttpServer {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = tokens_file(&dir, &[(ALICE, "alice"), (BOB, "bob")]);
+    let circleci_base = format!("{upstream}/api/v2");
+    let mut env_pairs = vec![
+        ("MCP_STRUCTURED_OUTPUT", "true"),
+        ("CIRCLECI_TOKEN", "circle-secret-token"),
+        ("CIRCLECI_API_BASE", circleci_base.as_str()),
+    ];
+    env_pairs.extend_from_slice(extra);
+    let env = common::server_env(upstream, &env_pairs);
+    HttpServer::start(env, &["--tokens-file", tokens.to_str().unwrap()], dir).await
+}
+
+#[tokio::test]
+async fn two_principals_over_http_never_share_cache_entries() {
+    use recorded_upstream::wiremock::matchers::{method, path};
+    use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+
+    let upstream = RecordedUpstream::start().await;
+    let me = recorded_upstream::fixture("circleci/me").unwrap();
+    Mock::given(method("GET"))
+        .and(path("/api/v2/me"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(me.body, "application/json"))
+        .expect(2)
+        .mount(upstream.server())
+        .await;
+    let server = start_two_principals(&upstream.uri(), &[]).await;
+    let alice = server.client(ALICE).await;
+    let bob = server.client(BOB).await;
+    let cache = |result: rmcp::model::CallToolResult| as_json(&result)["structuredContent"]["cache"].clone();
+
+    let first = cache(common::call(&alice, "circleci_get", json!({"path": "/me"})).await);
+    let again = cache(common::call(&alice, "circleci_get", json!({"path": "/me"})).await);
+    let other = cache(common::call(&bob, "circleci_get", json!({"path": "/me"})).await);
+    assert_eq!(first["hit"], false, "{first}");
+    assert_eq!(
+        again["hit"], true,
+        "alice's second call is served from her entry: {again}"
+    );
+    assert_eq!(other["hit"], false, "bob never gets alice's entry: {other}");
+    alice.cancel().await.unwrap();
+    bob.cancel().await.unwrap();
+    // Dropping the upstream verifies `.expect(2)`: alice once, bob once.
+}
+
+#[tokio::test]
+async fn sigterm_lets_a_call_in_flight_finish() {
+    use recorded_upstream::wiremock::matchers::{method, path};
+    use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+
+    let upstream = RecordedUpstream::start().await;
+    let runs = recorded_upstream::fixture("github/actions-runs-empty").unwrap();
+    Mock::given(method("GET"))
+        .and(path("/repos/octo-org/slow/actions/runs"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(runs.body, "application/json")
+                .set_delay(std::time::Duration::from_millis(1500)),
+        )
+        .mount(upstream.server())
+        .await;
+    let mut server = start_two_principals(&upstream.uri(), &[("RUST_LOG", "info")]).await;
+    let alice = server.client(ALICE).await;
+    let in_flight = tokio::spawn(async move {
+        let result = common::call(
+            &alice,
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "slow"}),
+        )
+        .await;
+        (result, alice)
+    });
+    // Wait until the request is at the upstream, then ask the server to stop.
+    tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while upstream
+            .server()
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the call reached the upstream");
+    let status = server.terminate().await;
+    let (result, _alice) = tokio::time::timeout(std::time::Duration::from_secs(20), in_flight)
+        .await
+        .unwrap_or_else(|_| panic!("the call in flight got no answer: {}", server.logs()))
+        .unwrap();
+    assert_eq!(
+        result.is_error,
+        Some(false),
+        "the call in flight finished: {}",
+        as_json(&result)
+    );
+    assert_eq!(as_json(&result)["structuredContent"]["data"]["total_count"], 0);
+    assert!(status.success(), "{status:?}: {}", server.logs());
+}
