@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use adapters_atlassian::Atlassian;
 use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
 use adapters_http::HttpCache;
@@ -20,6 +21,9 @@ pub struct App {
     pub github: GithubClient,
     /// The CircleCI adapter, using [`App::http_cache`].
     pub circleci: CircleciClient,
+    /// The Jira, Confluence and Bitbucket clients, using [`App::http_cache`] (a product missing a setting fails at
+    /// call time).
+    pub atlassian: Atlassian,
     /// The HTTP cache shared by the vendor clients (entries partitioned by principal and credential).
     pub http_cache: HttpCache,
     /// The call policy (`MCP_POLICY_FILE`); `None`: every call is allowed.
@@ -46,12 +50,14 @@ impl App {
         let github = GithubClient::new(settings.github.clone())?;
         let http_cache = HttpCache::new(settings.http_cache);
         let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))?;
+        let atlassian = Atlassian::new(&settings.atlassian, Some(http_cache.clone()));
         let policy = settings.deploy.policy_file.as_deref().map(Policy::load).transpose()?;
         Ok(App {
             settings,
             store,
             github,
             circleci,
+            atlassian,
             http_cache,
             policy,
         })

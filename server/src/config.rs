@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
 use adapters_http::{CacheConfig, Secret, max_body_bytes_from_setting};
@@ -38,7 +39,8 @@ pub const ARTIFACT_MAX_PRINCIPAL_BYTES: &str = "STREAMING_ARTIFACT_MAX_PRINCIPAL
 pub const GITHUB_API_BASE: &str = "GITHUB_API_BASE";
 /// `GITHUB_TOKEN`: the GitHub token (a secret: never logged or shown).
 pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
-/// `MCP_UPSTREAM_TIMEOUT_SECONDS`: timeout of one upstream HTTP request, seconds (default 30, clamped 1..=300).
+/// `MCP_UPSTREAM_TIMEOUT_SECONDS`: timeout of one upstream call, seconds, covering every attempt and retry wait
+/// (default 30, clamped 1..=300; see `adapters_http::retry`).
 pub const UPSTREAM_TIMEOUT: &str = "MCP_UPSTREAM_TIMEOUT_SECONDS";
 /// `CIRCLECI_API_BASE`: CircleCI API v2 base URL (default `https://circleci.com/api/v2`).
 pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
@@ -46,7 +48,7 @@ pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
 pub const CIRCLECI_TOKEN: &str = adapters_circleci::ENV_TOKEN;
 /// `HTTP_MAX_BODY_BYTES`: largest upstream response body, bytes (default 32 MiB, clamped 1024..=1 GiB).
 pub const HTTP_MAX_BODY_BYTES: &str = adapters_http::ENV_MAX_BODY_BYTES;
-/// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` (default true).
+/// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` and the Atlassian reads (default true).
 pub const HTTP_CACHE_ENABLED: &str = adapters_http::cache::ENV_CACHE_ENABLED;
 /// `HTTP_CACHE_MAX_ENTRIES`: most cache entries (default 512, clamped 1..=1000000).
 pub const HTTP_CACHE_MAX_ENTRIES: &str = adapters_http::cache::ENV_CACHE_MAX_ENTRIES;
@@ -54,6 +56,23 @@ pub const HTTP_CACHE_MAX_ENTRIES: &str = adapters_http::cache::ENV_CACHE_MAX_ENT
 pub const HTTP_CACHE_MAX_BYTES: &str = adapters_http::cache::ENV_CACHE_MAX_BYTES;
 /// `HTTP_CACHE_DEFAULT_TTL_SECONDS`: freshness when a response gives none, seconds (default 60, clamped 1..=3600).
 pub const HTTP_CACHE_DEFAULT_TTL: &str = adapters_http::cache::ENV_CACHE_DEFAULT_TTL;
+
+/// `ATLASSIAN_SITE_NAME`: the Atlassian Cloud site (`your-domain` for `https://your-domain.atlassian.net`).
+pub const ATLASSIAN_SITE_NAME: &str = adapters_atlassian::config::ENV_SITE_NAME;
+/// `JIRA_BASE_URL`: Jira base URL, overriding the site (Data Center, tests).
+pub const JIRA_BASE_URL: &str = adapters_atlassian::config::ENV_JIRA_BASE_URL;
+/// `CONFLUENCE_BASE_URL`: Confluence base URL, overriding the site's `/wiki` (Data Center, tests).
+pub const CONFLUENCE_BASE_URL: &str = adapters_atlassian::config::ENV_CONFLUENCE_BASE_URL;
+/// `BITBUCKET_BASE_URL`: Bitbucket API base URL (default `https://api.bitbucket.org`).
+pub const BITBUCKET_BASE_URL: &str = adapters_atlassian::config::ENV_BITBUCKET_BASE_URL;
+/// `ATLASSIAN_USER_EMAIL`: the Atlassian account e-mail (Basic-auth user).
+pub const ATLASSIAN_USER_EMAIL: &str = adapters_atlassian::config::ENV_USER_EMAIL;
+/// `ATLASSIAN_API_TOKEN`: the Atlassian API token (a secret: never logged or shown).
+pub const ATLASSIAN_API_TOKEN: &str = adapters_atlassian::config::ENV_API_TOKEN;
+/// `ATLASSIAN_BITBUCKET_USERNAME`: Bitbucket user name for an app password.
+pub const ATLASSIAN_BITBUCKET_USERNAME: &str = adapters_atlassian::config::ENV_BITBUCKET_USERNAME;
+/// `ATLASSIAN_BITBUCKET_APP_PASSWORD`: Bitbucket app password (a secret: never logged or shown).
+pub const ATLASSIAN_BITBUCKET_APP_PASSWORD: &str = adapters_atlassian::config::ENV_BITBUCKET_APP_PASSWORD;
 
 /// Which artifact backend to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +100,8 @@ pub struct Settings {
     pub circleci: CircleciConfig,
     /// The HTTP cache's bounds and default TTL (`HTTP_CACHE_*`).
     pub http_cache: CacheConfig,
+    /// Jira, Confluence and Bitbucket settings (`ATLASSIAN_*`, `*_BASE_URL`; secrets masked in `Debug`).
+    pub atlassian: AtlassianConfig,
     /// Transport, authentication, policy file, enterprise mode and log filter.
     pub deploy: DeploySettings,
 }
@@ -157,6 +178,21 @@ impl Settings {
         circleci.token = lookup(CIRCLECI_TOKEN)
             .filter(|t| !t.trim().is_empty())
             .map(|t| Secret::new(t.trim()));
+        let text = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let atlassian = AtlassianConfig {
+            site_name: text(ATLASSIAN_SITE_NAME),
+            jira_base_url: text(JIRA_BASE_URL),
+            confluence_base_url: text(CONFLUENCE_BASE_URL),
+            bitbucket_base_url: text(BITBUCKET_BASE_URL)
+                .unwrap_or_else(|| adapters_atlassian::config::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
+            user_email: text(ATLASSIAN_USER_EMAIL),
+            api_token: text(ATLASSIAN_API_TOKEN).map(Secret::new),
+            bitbucket_username: text(ATLASSIAN_BITBUCKET_USERNAME),
+            bitbucket_app_password: text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new),
+            timeout: github.timeout,
+            max_body_bytes,
+            ..AtlassianConfig::default()
+        };
         let cache_enabled = match lookup(HTTP_CACHE_ENABLED) {
             None => true,
             Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
@@ -177,6 +213,7 @@ impl Settings {
             github,
             circleci,
             http_cache,
+            atlassian,
             deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
         };
         (settings, warnings)
@@ -333,6 +370,33 @@ mod tests {
         let (s, warnings) = settings(&[(HTTP_CACHE_ENABLED, "sometimes")]);
         assert!(s.http_cache.enabled);
         assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn atlassian_settings() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.atlassian.bitbucket_base_url, "https://api.bitbucket.org");
+        assert!(s.atlassian.site_name.is_none() && s.atlassian.api_token.is_none());
+        assert!(warnings.is_empty());
+        let (s, _) = settings(&[
+            (ATLASSIAN_SITE_NAME, " your-domain "),
+            (JIRA_BASE_URL, "http://127.0.0.1:9"),
+            (CONFLUENCE_BASE_URL, ""),
+            (ATLASSIAN_USER_EMAIL, "mia@example.com"),
+            (ATLASSIAN_API_TOKEN, " atl-secret "),
+            (ATLASSIAN_BITBUCKET_APP_PASSWORD, "bb-secret"),
+            (UPSTREAM_TIMEOUT, "7"),
+        ]);
+        assert_eq!(s.atlassian.site_name.as_deref(), Some("your-domain"));
+        assert_eq!(s.atlassian.jira_base_url.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(s.atlassian.confluence_base_url, None);
+        assert_eq!(s.atlassian.api_token.as_ref().map(Secret::expose), Some("atl-secret"));
+        assert_eq!(s.atlassian.timeout, Duration::from_secs(7));
+        let debug = format!("{s:?}");
+        assert!(!debug.contains("atl-secret") && !debug.contains("bb-secret"));
+        for name in [ATLASSIAN_API_TOKEN, ATLASSIAN_BITBUCKET_APP_PASSWORD] {
+            assert!(crate::registry::find(name).is_some_and(|d| d.secret), "{name}");
+        }
     }
 
     #[test]

@@ -69,8 +69,19 @@ pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
             app.settings.circleci.token.as_ref().map(|_| CIRCLECI_TOKEN),
             authority(&app.settings.circleci.api_base),
         ),
-        // Vendors whose adapters are not wired here yet name no credential or authority.
-        _ => (None, None),
+        Vendor::Jira | Vendor::Confluence | Vendor::Bitbucket => {
+            let product = match vendor {
+                Vendor::Jira => adapters_atlassian::Product::Jira,
+                Vendor::Confluence => adapters_atlassian::Product::Confluence,
+                _ => adapters_atlassian::Product::Bitbucket,
+            };
+            let client = app.atlassian.product(product);
+            (
+                client.credential_label(),
+                client.base().and_then(|b| authority(b.as_str())),
+            )
+        }
+        Vendor::None => (None, None),
     };
     json!({"vendor": vendor.as_str(), "credentialLabel": credential, "authority": authority})
 }

@@ -92,6 +92,26 @@ pub fn record_upstream_status(status: Option<u16>) {
 }
 
 impl ServerHandler for DevtoolsServer {
+    /// rmcp passes here any request it could not parse, e.g. a `tools/call` whose `arguments` is not an object:
+    /// answer invalid params saying what is wrong (rmcp's default is "method not found" naming only the method).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        match request.method.as_str() {
+            "tools/call" => Err(ErrorData::invalid_params(
+                crate::args::malformed_call_params(request.params.as_ref()),
+                None,
+            )),
+            method => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("Unknown method {method:?} (or its params could not be read)"),
+                None,
+            )),
+        }
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("mcp-devtools", env!("CARGO_PKG_VERSION")))

@@ -85,13 +85,15 @@ fn allowed_hosts(addr: SocketAddr, extra: &[String]) -> Vec<String> {
 }
 
 /// The axum router: `/mcp` served by rmcp behind [`authenticate`]. `sessions_closed` ends every MCP session when
-/// cancelled; `in_flight` tracks tool calls.
+/// cancelled; `in_flight` tracks tool calls; `requests` tracks `POST`s until their answer is sent
+/// ([`crate::drain`]).
 pub fn router(
     app: Arc<App>,
     auth: Auth,
     addr: SocketAddr,
     sessions_closed: CancellationToken,
     in_flight: TaskTracker,
+    requests: TaskTracker,
 ) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed_hosts(addr, &app.settings.deploy.allowed_hosts))
@@ -104,6 +106,7 @@ pub fn router(
     Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(Arc::new(auth), authenticate))
+        .layer(middleware::from_fn_with_state(requests, crate::drain::track_posts))
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves, then waits up to the grace period for calls in flight,
@@ -121,7 +124,15 @@ pub async fn serve(
     let grace = Duration::from_secs(app.settings.deploy.shutdown_grace_seconds);
     let sessions_closed = CancellationToken::new();
     let in_flight = TaskTracker::new();
-    let router = router(app, auth, addr, sessions_closed.clone(), in_flight.clone());
+    let requests = TaskTracker::new();
+    let router = router(
+        app,
+        auth,
+        addr,
+        sessions_closed.clone(),
+        in_flight.clone(),
+        requests.clone(),
+    );
     let stop = CancellationToken::new();
     tokio::spawn({
         let stop = stop.clone();
@@ -142,7 +153,13 @@ pub async fn serve(
                 "shutting down: finishing calls in flight"
             );
             in_flight.close();
-            if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
+            requests.close();
+            // Every tool call has returned and every POST's answer has been sent (or the grace period is over).
+            let drained = async {
+                in_flight.wait().await;
+                requests.wait().await;
+            };
+            if tokio::time::timeout(grace, drained).await.is_err() {
                 tracing::warn!(
                     grace_seconds = grace.as_secs(),
                     "calls still in flight after the grace period"

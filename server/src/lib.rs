@@ -10,6 +10,7 @@ pub mod cascade;
 pub mod cli;
 pub mod config;
 pub mod deploy_settings;
+pub mod drain;
 pub mod gate;
 pub mod handler;
 pub mod http;

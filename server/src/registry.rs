@@ -86,7 +86,7 @@ pub const SETTINGS: &[SettingDef] = &[
     SettingDef::value(
         config::UPSTREAM_TIMEOUT,
         "upstream-timeout-seconds",
-        "Timeout of one upstream request, seconds; clamped 1..=300",
+        "Timeout of one upstream call (every attempt and retry wait), seconds; clamped 1..=300",
         Some("30"),
     ),
     SettingDef::value(
@@ -147,7 +147,7 @@ pub const SETTINGS: &[SettingDef] = &[
     SettingDef::value(
         config::HTTP_CACHE_ENABLED,
         "http-cache-enabled",
-        "Use the HTTP cache for circleci_get: true/false/1/0/yes/no/on/off",
+        "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off",
         Some("true"),
     ),
     SettingDef::value(
@@ -168,6 +168,56 @@ pub const SETTINGS: &[SettingDef] = &[
         "Cache freshness when a response gives none, seconds; clamped 1..=3600",
         Some("60"),
     ),
+    SettingDef::value(
+        config::ATLASSIAN_SITE_NAME,
+        "atlassian-site-name",
+        "Atlassian Cloud site name: your-domain for https://your-domain.atlassian.net (Jira and Confluence base)",
+        None,
+    ),
+    SettingDef::value(
+        config::JIRA_BASE_URL,
+        "jira-base-url",
+        "Jira base URL, overriding the site (Data Center)",
+        Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net"),
+    ),
+    SettingDef::value(
+        config::CONFLUENCE_BASE_URL,
+        "confluence-base-url",
+        "Confluence base URL, overriding the site (Data Center)",
+        Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net/wiki"),
+    ),
+    SettingDef::value(
+        config::BITBUCKET_BASE_URL,
+        "bitbucket-base-url",
+        "Bitbucket API base URL",
+        Some("https://api.bitbucket.org"),
+    ),
+    SettingDef::value(
+        config::ATLASSIAN_USER_EMAIL,
+        "atlassian-user-email",
+        "Atlassian account e-mail: the Basic-auth user for Jira, Confluence (and Bitbucket by default)",
+        None,
+    ),
+    SettingDef::value(
+        config::ATLASSIAN_API_TOKEN,
+        "atlassian-api-token",
+        "Atlassian API token for ATLASSIAN_USER_EMAIL; prefer the environment or a file over this flag",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
+        config::ATLASSIAN_BITBUCKET_USERNAME,
+        "atlassian-bitbucket-username",
+        "Bitbucket user name for an app password (used instead of the e-mail and API token when set)",
+        None,
+    ),
+    SettingDef::value(
+        config::ATLASSIAN_BITBUCKET_APP_PASSWORD,
+        "atlassian-bitbucket-app-password",
+        "Bitbucket app password for ATLASSIAN_BITBUCKET_USERNAME; prefer the environment or a file over this flag",
+        None,
+    )
+    .secret(),
     SettingDef::value(
         deploy::HTTP_ADDR,
         "http",

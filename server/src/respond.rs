@@ -50,17 +50,9 @@ where
             prepare_text(data, meta, jq, view.format, view.text_from).map(|text| (text, None))
         }
     });
-    let (text, sealed) = match tokio::time::timeout(PIPELINE_TIMEOUT, work).await {
-        Err(_) => {
-            return error(format!(
-                "The jq expression ran longer than {} s and was abandoned: simplify it or select less data.",
-                PIPELINE_TIMEOUT.as_secs()
-            ));
-        }
-        Ok(Err(join)) => return error(format!("Internal error while preparing the result: {join}")),
-        Ok(Ok(Err(EnvelopeError::Projection(err)))) => return error(format!("The jq expression failed: {err}")),
-        Ok(Ok(Err(err))) => return error(format!("Internal error while preparing the result: {err}")),
-        Ok(Ok(Ok(prepared))) => prepared,
+    let (text, sealed) = match finish(work).await {
+        Ok(prepared) => prepared,
+        Err(result) => return result,
     };
     let Some(sealed) = sealed else {
         return success_result(text, None);
@@ -86,6 +78,41 @@ where
     match envelope.into_value() {
         Ok(value) => success_result(text, Some(value)),
         Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
+    }
+}
+
+/// Builds the text-only success result of a write tool (CONTRACT §3: no `structuredContent`, whatever the switch):
+/// `data` projected by the optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare body
+/// ([`TextSource::Data`]). A bad `jq` gives an error result that names the problem.
+pub async fn text_only(data: Value, view: &View) -> CallToolResult {
+    let view = view.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        prepare_text(
+            data,
+            mcp_envelope::NoMeta {},
+            view.jq.as_deref(),
+            view.format,
+            TextSource::Data,
+        )
+    });
+    match finish(work).await {
+        Ok(text) => success_result(text, None),
+        Err(result) => result,
+    }
+}
+
+/// Waits for the pipeline on its blocking thread, at most [`PIPELINE_TIMEOUT`]; a timeout, a failed projection or
+/// a server defect becomes the error result to return.
+async fn finish<T>(work: tokio::task::JoinHandle<Result<T, EnvelopeError>>) -> Result<T, CallToolResult> {
+    match tokio::time::timeout(PIPELINE_TIMEOUT, work).await {
+        Err(_) => Err(error(format!(
+            "The jq expression ran longer than {} s and was abandoned: simplify it or select less data.",
+            PIPELINE_TIMEOUT.as_secs()
+        ))),
+        Ok(Err(join)) => Err(error(format!("Internal error while preparing the result: {join}"))),
+        Ok(Ok(Err(EnvelopeError::Projection(err)))) => Err(error(format!("The jq expression failed: {err}"))),
+        Ok(Ok(Err(err))) => Err(error(format!("Internal error while preparing the result: {err}"))),
+        Ok(Ok(Ok(prepared))) => Ok(prepared),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The official TypeScript and Python MCP SDK clients drive the binary through every case in
 //! `tests/clients/cases.json` and must accept every result (they validate `structuredContent` against
-//! `outputSchema` themselves). The upstream serves the GitHub scenario and the CircleCI one (under `/api/v2`).
+//! `outputSchema` themselves). The upstream serves the GitHub scenario, the CircleCI one (under `/api/v2`) and the Atlassian one.
 //! `scripts/test` installs both SDKs (npm ci; a venv from the pinned requirements).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -22,6 +22,8 @@ async fn run(program: &Path, script: &Path, upstream: &str) -> Output {
         .env("UPSTREAM_URL", upstream)
         .env_remove("GITHUB_TOKEN")
         .env_remove("CIRCLECI_TOKEN")
+        .env_remove("ATLASSIAN_API_TOKEN")
+        .env_remove("ATLASSIAN_BITBUCKET_APP_PASSWORD")
         .output()
         .await
         .unwrap_or_else(|err| {
@@ -52,6 +54,7 @@ async fn typescript_sdk_client_accepts_every_result() {
     );
     let upstream = RecordedUpstream::github().await.unwrap();
     upstream.mount_circleci().await.unwrap();
+    upstream.mount_atlassian().await.unwrap();
     let output = run(Path::new("node"), &dir.join("run.mjs"), &upstream.uri()).await;
     report("TypeScript SDK", &output);
 }
@@ -67,6 +70,7 @@ async fn python_sdk_client_accepts_every_result() {
     );
     let upstream = RecordedUpstream::github().await.unwrap();
     upstream.mount_circleci().await.unwrap();
+    upstream.mount_atlassian().await.unwrap();
     let output = run(&python, &dir.join("run.py"), &upstream.uri()).await;
     report("Python SDK", &output);
 }

@@ -122,6 +122,41 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             "circleci_get",
             json!({"path": "/api/v2/project/gh/octo-org/missing/pipeline"}),
         ),
+        (
+            "jira_search_json_jq",
+            "jira_get",
+            json!({"path": "/rest/api/3/search/jql", "outputFormat": "json",
+                   "queryParams": {"jql": "project = EX", "fields": "summary,status"},
+                   "jq": "{keys: [.issues[].key], nextPageToken, isLast}"}),
+        ),
+        (
+            "jira_issue_toon",
+            "jira_get",
+            json!({"path": "/rest/api/3/issue/ED-1", "jq": "{key, summary: .fields.summary, description: .fields.description}"}),
+        ),
+        (
+            "jira_error_404",
+            "jira_get",
+            json!({"path": "/rest/api/3/issue/EX-404"}),
+        ),
+        (
+            "conf_pages_toon",
+            "conf_get",
+            json!({"path": "/wiki/api/v2/pages", "queryParams": {"limit": "3"},
+                   "jq": "{titles: [.results[].title], next: ._links.next}"}),
+        ),
+        ("conf_error_404", "conf_get", json!({"path": "/wiki/api/v2/pages/1"})),
+        (
+            "bb_pullrequests_json",
+            "bb_get",
+            json!({"path": "/repositories/octo-org/octo-repo/pullrequests", "outputFormat": "json",
+                   "jq": "[.values[] | {id, title, state, draft}]"}),
+        ),
+        (
+            "bb_diff_toon",
+            "bb_get",
+            json!({"path": "/repositories/octo-org/octo-repo/diff/feature..main"}),
+        ),
     ]
 }
 
@@ -129,17 +164,22 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
 async fn switch_off_equals_switch_on_without_structured_fields() {
     let upstream = RecordedUpstream::github().await.unwrap();
     upstream.mount_circleci().await.unwrap();
-    let circleci_base = format!("{}/api/v2", upstream.uri());
-    let circleci = [
+    upstream.mount_atlassian().await.unwrap();
+    let uri = upstream.uri();
+    let circleci_base = format!("{uri}/api/v2");
+    let wiki = format!("{uri}/wiki");
+    let mut extra = vec![
         ("CIRCLECI_API_BASE", circleci_base.as_str()),
         ("CIRCLECI_TOKEN", "test-token"),
+        ("JIRA_BASE_URL", uri.as_str()),
+        ("CONFLUENCE_BASE_URL", wiki.as_str()),
+        ("BITBUCKET_BASE_URL", uri.as_str()),
+        ("ATLASSIAN_USER_EMAIL", "mia@example.com"),
+        ("ATLASSIAN_API_TOKEN", "test-token"),
     ];
-    let mut off = RawSession::start(server_env(&upstream.uri(), &circleci)).await;
-    let mut on = RawSession::start(server_env(
-        &upstream.uri(),
-        &[circleci[0], circleci[1], ("MCP_STRUCTURED_OUTPUT", "true")],
-    ))
-    .await;
+    let mut off = RawSession::start(server_env(&uri, &extra)).await;
+    extra.push(("MCP_STRUCTURED_OUTPUT", "true"));
+    let mut on = RawSession::start(server_env(&uri, &extra)).await;
 
     let list_off = off.list_tools().await;
     let list_on = on.list_tools().await;
@@ -152,7 +192,15 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
     );
     let stripped = without(on_value, |v| {
         for tool in v["result"]["tools"].as_array_mut().unwrap() {
-            assert!(tool.as_object_mut().unwrap().remove("outputSchema").is_some());
+            let name = tool["name"].as_str().unwrap().to_owned();
+            let is_write = ["_post", "_put", "_patch", "_delete"]
+                .iter()
+                .any(|verb| name.ends_with(verb));
+            let had_schema = tool.as_object_mut().unwrap().remove("outputSchema").is_some();
+            assert_eq!(
+                had_schema, !is_write,
+                "{name}: every tool but the writes advertises outputSchema"
+            );
         }
     });
     assert_eq!(stripped, list_off, "tools/list differs only by outputSchema");
@@ -186,6 +234,10 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
             insta::assert_snapshot!(
                 format!("call_{name}_on"),
                 serde_json::to_string_pretty(&value_on).unwrap()
+            );
+            insta::assert_snapshot!(
+                format!("call_{name}_off"),
+                serde_json::to_string_pretty(&value_off).unwrap()
             );
         }
     }

@@ -59,6 +59,9 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         Ok(args) => args,
         Err(err) => return respond::error(err.to_string()),
     };
+    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+        return respond::error(err.to_string());
+    }
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
     let request = GetRequest {
         path: &args.path,

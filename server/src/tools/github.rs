@@ -5,6 +5,7 @@ use mcp_envelope::{OutputFormat, PageMeta};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use super::{OutputContract, ToolSpec, input_schema, read_only};
 use crate::app::App;
@@ -126,9 +127,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
 
 /// Runs `github_list_workflow_runs`.
 pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let parsed = args::parse::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments)
-        .and_then(|args| paging(LIST_WORKFLOW_RUNS, args.per_page, args.page).map(|p| (args, p)));
-    let (args, (per_page, page)) = match parsed {
+    let (args, per_page, page) = match parse_paged::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments).await {
         Ok(parsed) => parsed,
         Err(err) => return respond::error(err.to_string()),
     };
@@ -159,9 +158,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
 
 /// Runs `github_list_workflow_jobs`.
 pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let parsed = args::parse::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments)
-        .and_then(|args| paging(LIST_WORKFLOW_JOBS, args.per_page, args.page).map(|p| (args, p)));
-    let (args, (per_page, page)) = match parsed {
+    let (args, per_page, page) = match parse_paged::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments).await {
         Ok(parsed) => parsed,
         Err(err) => return respond::error(err.to_string()),
     };
@@ -185,6 +182,45 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         &view,
     )
     .await
+}
+
+/// The arguments both paged tools share.
+trait PagedArgs {
+    /// `perPage` and `page` as given.
+    fn paging(&self) -> (Option<u64>, Option<u64>);
+    /// The `jq` expression, if any.
+    fn jq(&self) -> Option<&str>;
+}
+
+impl PagedArgs for ListWorkflowRunsArgs {
+    fn paging(&self) -> (Option<u64>, Option<u64>) {
+        (self.per_page, self.page)
+    }
+    fn jq(&self) -> Option<&str> {
+        self.jq.as_deref()
+    }
+}
+
+impl PagedArgs for ListWorkflowJobsArgs {
+    fn paging(&self) -> (Option<u64>, Option<u64>) {
+        (self.per_page, self.page)
+    }
+    fn jq(&self) -> Option<&str> {
+        self.jq.as_deref()
+    }
+}
+
+/// Parses a paged tool's arguments, validates `perPage`/`page` and compiles `jq`, so that nothing is sent upstream
+/// for bad arguments. Returns the arguments with `perPage` and `page` narrowed to the adapter's types.
+async fn parse_paged<T: DeserializeOwned + PagedArgs>(
+    tool: &'static str,
+    arguments: Option<JsonObject>,
+) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
+    let parsed = args::parse::<T>(tool, arguments)?;
+    let (per_page, page) = parsed.paging();
+    let (per_page, page) = paging(tool, per_page, page)?;
+    args::check_jq(tool, parsed.jq()).await?;
+    Ok((parsed, per_page, page))
 }
 
 /// Validates `perPage` (1..=100) and `page` (>= 1) and narrows them to the adapter's types.

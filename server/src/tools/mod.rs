@@ -2,6 +2,7 @@
 //! handler. `tools/list` and `tools/call` are answered from here.
 
 mod artifact_read;
+mod atlassian;
 mod circleci;
 mod github;
 
@@ -24,6 +25,8 @@ pub enum OutputContract {
     ArtifactChunk,
     /// `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}` (`circleci_get`).
     CircleCi,
+    /// `{data, incomplete?}` (`jira_get`, `conf_get`, `bb_get`; the text is the bare body).
+    Atlassian,
 }
 
 impl OutputContract {
@@ -32,6 +35,7 @@ impl OutputContract {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
             OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
             OutputContract::CircleCi => mcp_envelope::circleci_output_schema(),
+            OutputContract::Atlassian => mcp_envelope::atlassian_output_schema(),
         }
     }
 }
@@ -87,6 +91,9 @@ pub fn catalog() -> Vec<ToolSpec> {
         circleci::spec(),
         artifact_read::spec(),
     ]
+    .into_iter()
+    .chain(atlassian::specs())
+    .collect()
 }
 
 /// Runs tool `name`; `None` when no such tool exists.
@@ -101,7 +108,7 @@ pub async fn call(
         github::LIST_WORKFLOW_JOBS => github::list_workflow_jobs(app, principal, arguments).await,
         circleci::NAME => circleci::call(app, principal, arguments).await,
         artifact_read::NAME => artifact_read::call(app, principal, arguments).await,
-        _ => return None,
+        _ => return atlassian::call(app, principal, name, arguments).await,
     };
     Some(result)
 }
