@@ -184,11 +184,11 @@ impl HttpClient {
         let response = request
             .send()
             .await
-            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+            .map_err(|e| HttpError::transport(self.vendor, e, timeout))?;
         let status = response.status();
         let headers = response.headers().clone();
         let url = response.url().clone();
-        let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
+        let body = read_capped(self.vendor, response, self.max_body_bytes, timeout).await?;
         tracing::debug!(
             target: "adapters_http",
             vendor = self.vendor.name,

@@ -13,13 +13,15 @@ use crate::vendor::Vendor;
 /// Parses and checks an API base URL: absolute `http`/`https`, no query, fragment or embedded credentials.
 /// A trailing slash is optional.
 ///
-/// Errors: [`HttpError::InvalidSetting`] naming `vendor.base_setting` (an embedded password is never echoed).
+/// Errors: [`HttpError::InvalidSetting`] naming `vendor.base_setting`; the raw value is never echoed (it may hold a
+/// token in its query or userinfo).
 pub fn parse_base(vendor: Vendor, raw: &str) -> Result<Url, HttpError> {
     let invalid = |detail: String| HttpError::InvalidSetting {
         setting: vendor.base_setting.to_owned(),
         detail,
     };
-    let url = Url::parse(raw.trim()).map_err(|e| invalid(format!("`{raw}` is not an absolute URL ({e})")))?;
+    // The raw value is never echoed: a mistyped base may hold a token in its query or userinfo.
+    let url = Url::parse(raw.trim()).map_err(|e| invalid(format!("it is not an absolute URL ({e})")))?;
     if !url.username().is_empty() || url.password().is_some() {
         return Err(invalid(format!(
             "must not contain credentials; set {} instead",
@@ -27,10 +29,13 @@ pub fn parse_base(vendor: Vendor, raw: &str) -> Result<Url, HttpError> {
         )));
     }
     if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
-        return Err(invalid(format!("`{raw}` must be an http or https URL")));
+        return Err(invalid(format!("scheme `{}` is not http or https", url.scheme())));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(invalid(format!("`{raw}` must not have a query or fragment")));
+        return Err(invalid(format!(
+            "the URL for {} must not have a query or fragment",
+            url.host_str().unwrap_or("?")
+        )));
     }
     Ok(url)
 }

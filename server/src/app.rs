@@ -17,10 +17,11 @@ pub struct App {
     pub settings: Settings,
     /// Where oversized structured values go.
     pub store: Arc<dyn ArtifactStore>,
-    /// The GitHub adapter.
-    pub github: GithubClient,
-    /// The CircleCI adapter, using [`App::http_cache`].
-    pub circleci: CircleciClient,
+    /// The GitHub adapter, or why it could not be built from the settings (e.g. a malformed `GITHUB_API_BASE`):
+    /// then only the GitHub tools fail, at call time, with this text.
+    pub github: Result<GithubClient, String>,
+    /// The CircleCI adapter, using [`App::http_cache`], or why it could not be built (only `circleci_get` fails).
+    pub circleci: Result<CircleciClient, String>,
     /// The Jira, Confluence and Bitbucket clients, using [`App::http_cache`] (a product missing a setting fails at
     /// call time).
     pub atlassian: Atlassian,
@@ -28,6 +29,10 @@ pub struct App {
     pub http_cache: HttpCache,
     /// The call policy (`MCP_POLICY_FILE`); `None`: every call is allowed.
     pub policy: Option<Policy>,
+    /// Permits for result pipelines (projection, rendering) awaited at once: one per CPU, at least two, so large
+    /// results queue instead of all competing for the cores. A permit is released when its result is ready or its
+    /// wait times out; a runaway `jq` thread that outlives the timeout no longer holds one.
+    pub pipelines: Arc<tokio::sync::Semaphore>,
 }
 
 impl App {
@@ -35,8 +40,9 @@ impl App {
     /// clients. Must run inside a tokio runtime.
     ///
     /// # Errors
-    /// The artifact directory cannot be created or read, an HTTP client cannot be built, or the policy file is
-    /// unreadable or malformed ([`crate::policy::PolicyError`]).
+    /// The artifact directory cannot be created or read, or the policy file is unreadable or malformed
+    /// ([`crate::policy::PolicyError`]). A vendor client that cannot be built from its settings does not stop the
+    /// server: it is logged once and its tools fail at call time naming the setting.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         let store: Arc<dyn ArtifactStore> = match &settings.artifact_backend {
             ArtifactBackend::Memory => Arc::new(MemoryStore::new(settings.artifact_store)),
@@ -47,9 +53,10 @@ impl App {
             ),
         };
         spawn_sweeper(store.clone(), settings.artifact_store.sweep_interval);
-        let github = GithubClient::new(settings.github.clone())?;
+        let github = GithubClient::new(settings.github.clone()).map_err(|err| unusable("GitHub", err));
         let http_cache = HttpCache::new(settings.http_cache);
-        let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))?;
+        let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))
+            .map_err(|err| unusable("CircleCI", err));
         let atlassian = Atlassian::new(&settings.atlassian, Some(http_cache.clone()));
         let policy = settings.deploy.policy_file.as_deref().map(Policy::load).transpose()?;
         Ok(App {
@@ -60,6 +67,18 @@ impl App {
             atlassian,
             http_cache,
             policy,
+            pipelines: Arc::new(tokio::sync::Semaphore::new(pipeline_permits())),
         })
     }
+}
+
+/// Logs (once, at start-up) that a vendor's client cannot be built, and keeps the text for its tools' errors.
+fn unusable(vendor: &str, err: impl std::fmt::Display) -> String {
+    tracing::warn!(vendor, error = %err, "the {vendor} tools are unavailable until the settings are fixed");
+    err.to_string()
+}
+
+/// One pipeline per available CPU, at least two.
+fn pipeline_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
 }

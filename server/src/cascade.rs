@@ -217,14 +217,38 @@ fn read_dotenv(path: &Path) -> Result<BTreeMap<String, String>, CascadeError> {
     if !path.is_file() {
         return Ok(BTreeMap::new());
     }
-    let error = |err: dotenvy::Error| CascadeError::DotEnv {
+    let error = |err: dotenvy::Error, entries: usize| CascadeError::DotEnv {
         path: path.to_path_buf(),
-        message: err.to_string(),
+        message: dotenv_message(&err, entries),
     };
-    dotenvy::from_path_iter(path)
-        .map_err(error)?
-        .map(|item| item.map_err(error))
-        .collect()
+    let mut values = BTreeMap::new();
+    for item in dotenvy::from_path_iter(path).map_err(|err| error(err, 0))? {
+        let (key, value) = item.map_err(|err| error(err, values.len()))?;
+        values.insert(key, value);
+    }
+    Ok(values)
+}
+
+/// dotenvy's message without the offending line, which may hold a secret (`GITHUB_TOKEN="ab` …).
+fn dotenv_message(err: &dotenvy::Error, valid_entries: usize) -> String {
+    match err {
+        dotenvy::Error::LineParse(_, index) => format!(
+            "the entry after {valid_entries} valid entries does not parse (at character {index}); the line is not \
+             shown because it may hold a secret"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A TOML parser message without its source snippet (the `|`-prefixed lines quote the file, which may hold a
+/// secret): e.g. `TOML parse error at line 3, column 16: invalid basic string`.
+fn without_snippet(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.contains('|'))
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 fn read_config_file(path: &Path) -> Result<BTreeMap<String, String>, CascadeError> {
@@ -233,7 +257,7 @@ fn read_config_file(path: &Path) -> Result<BTreeMap<String, String>, CascadeErro
             .extract()
             .map_err(|err| CascadeError::Malformed {
                 path: path.to_path_buf(),
-                message: err.to_string(),
+                message: without_snippet(&err.to_string()),
             })?;
     let mut values = BTreeMap::new();
     for (key, value) in raw {
@@ -376,6 +400,19 @@ mod tests {
         fx.write(".env", "NOT A LINE\n");
         let err = fx.load(&[], &[], None).err().unwrap().to_string();
         assert!(err.contains(".env"), "{err}");
+    }
+
+    #[test]
+    fn parse_errors_never_quote_the_offending_line() {
+        let fx = Fixture::new();
+        let file = fx.write("bad.toml", "GITHUB_TOKEN = \"ghp_unterminated_secret\n");
+        let err = fx.load(&[], &[], Some(file)).err().unwrap().to_string();
+        assert!(err.contains("bad.toml") && err.contains("line 1"), "{err}");
+        assert!(!err.contains("ghp_unterminated_secret"), "{err}");
+        fx.write(".env", "A=1\nGITHUB_TOKEN=\"ghp_dotenv_secret\n");
+        let err = fx.load(&[], &[], None).err().unwrap().to_string();
+        assert!(err.contains(".env") && err.contains("after 1 valid entries"), "{err}");
+        assert!(!err.contains("ghp_dotenv_secret"), "{err}");
     }
 
     #[test]

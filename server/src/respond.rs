@@ -42,6 +42,12 @@ where
     let structured_output = app.settings.structured_output;
     let bound = app.settings.max_bytes;
     let view = view.clone();
+    // Held until the result is ready or the wait times out (not by the blocking thread: a runaway jq program must
+    // not keep its permit forever).
+    let _permit = match pipeline_permit(app).await {
+        Ok(permit) => permit,
+        Err(busy) => return error(busy),
+    };
     let work = tokio::task::spawn_blocking(move || {
         let jq = view.jq.as_deref();
         if structured_output {
@@ -52,7 +58,7 @@ where
     });
     let (text, sealed) = match finish(work).await {
         Ok(prepared) => prepared,
-        Err(result) => return result,
+        Err(reason) => return error(reason),
     };
     let Some(sealed) = sealed else {
         return success_result(text, None);
@@ -83,35 +89,71 @@ where
 
 /// Builds the text-only success result of a write tool (CONTRACT §3: no `structuredContent`, whatever the switch):
 /// `data` projected by the optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare body
-/// ([`TextSource::Data`]). A bad `jq` gives an error result that names the problem.
-pub async fn text_only(data: Value, view: &View) -> CallToolResult {
-    let view = view.clone();
+/// ([`TextSource::Data`]).
+///
+/// The write has already happened upstream (`status` is its 2xx status), so a `jq` that fails at run time or runs
+/// too long does not turn it into an error — a caller would retry and repeat the write. The result is then a
+/// success whose text says the write succeeded and only the projection failed, followed by the unprojected body.
+pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> CallToolResult {
+    let format = view.format;
+    let jq = view.jq.clone();
+    let unprojected = jq.as_ref().map(|_| data.clone());
+    let reason = match pipeline_permit(app).await {
+        Err(busy) => busy,
+        Ok(_permit) => {
+            let work = tokio::task::spawn_blocking(move || {
+                prepare_text(data, mcp_envelope::NoMeta {}, jq.as_deref(), format, TextSource::Data)
+            });
+            match finish(work).await {
+                Ok(text) => return success_result(text, None),
+                Err(reason) => reason,
+            }
+        }
+    };
+    let Some(unprojected) = unprojected else {
+        return error(reason);
+    };
     let work = tokio::task::spawn_blocking(move || {
-        prepare_text(
-            data,
-            mcp_envelope::NoMeta {},
-            view.jq.as_deref(),
-            view.format,
-            TextSource::Data,
-        )
+        prepare_text(unprojected, mcp_envelope::NoMeta {}, None, format, TextSource::Data)
     });
     match finish(work).await {
-        Ok(text) => success_result(text, None),
-        Err(result) => result,
+        Ok(body) => success_result(
+            format!(
+                "The write succeeded (HTTP {status}); only the jq projection of its response failed: {reason}. \
+                 Do not repeat the write. The unprojected response follows.\n{body}"
+            ),
+            None,
+        ),
+        Err(render) => success_result(
+            format!("The write succeeded (HTTP {status}); its response could not be shown: {reason}; {render}"),
+            None,
+        ),
+    }
+}
+
+/// Waits (at most [`PIPELINE_TIMEOUT`]) for a permit to run a pipeline; the error text says the server is busy.
+async fn pipeline_permit(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, String> {
+    match tokio::time::timeout(PIPELINE_TIMEOUT, app.pipelines.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(format!(
+            "the server is busy preparing other results (waited {} s): try again shortly, with a narrower jq",
+            PIPELINE_TIMEOUT.as_secs()
+        )),
     }
 }
 
 /// Waits for the pipeline on its blocking thread, at most [`PIPELINE_TIMEOUT`]; a timeout, a failed projection or
-/// a server defect becomes the error result to return.
-async fn finish<T>(work: tokio::task::JoinHandle<Result<T, EnvelopeError>>) -> Result<T, CallToolResult> {
+/// a server defect becomes the message of the error to report.
+async fn finish<T>(work: tokio::task::JoinHandle<Result<T, EnvelopeError>>) -> Result<T, String> {
     match tokio::time::timeout(PIPELINE_TIMEOUT, work).await {
-        Err(_) => Err(error(format!(
-            "The jq expression ran longer than {} s and was abandoned: simplify it or select less data.",
+        Err(_) => Err(format!(
+            "preparing the result took longer than {} s and was abandoned (a jq program that runs too long, or a \
+             very large body): simplify the jq or select less data",
             PIPELINE_TIMEOUT.as_secs()
-        ))),
-        Ok(Err(join)) => Err(error(format!("Internal error while preparing the result: {join}"))),
-        Ok(Ok(Err(EnvelopeError::Projection(err)))) => Err(error(format!("The jq expression failed: {err}"))),
-        Ok(Ok(Err(err))) => Err(error(format!("Internal error while preparing the result: {err}"))),
+        )),
+        Ok(Err(join)) => Err(format!("Internal error while preparing the result: {join}")),
+        Ok(Ok(Err(EnvelopeError::Projection(err)))) => Err(format!("The jq expression failed: {err}")),
+        Ok(Ok(Err(err))) => Err(format!("Internal error while preparing the result: {err}")),
         Ok(Ok(Ok(prepared))) => Ok(prepared),
     }
 }

@@ -338,6 +338,21 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
     .await;
     assert_eq!(text(&approved), "approved");
     assert!(approved.structured_content.is_none());
+    // A jq that fails at run time after the write happened must not look like a failed write.
+    let projected = call(
+        &client,
+        "jira_post",
+        json!({"path": "/rest/api/3/issue", "jq": ".key | error(\"boom\")",
+               "body": {"fields": {"summary": "Once"}}}),
+    )
+    .await;
+    assert_ne!(projected.is_error, Some(true), "{}", text(&projected));
+    assert!(
+        text(&projected).starts_with("The write succeeded (HTTP 201); only the jq projection"),
+        "{}",
+        text(&projected)
+    );
+    assert!(text(&projected).contains("boom") && text(&projected).contains("Do not repeat the write"));
     assert_eq!(
         requests(
             &upstream,

@@ -287,3 +287,27 @@ async fn missing_token_fails_at_call_time_without_a_request() {
     assert!(upstream.server().received_requests().await.unwrap().is_empty());
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_malformed_base_url_fails_only_that_vendors_tools_without_echoing_it() {
+    let upstream = RecordedUpstream::start().await;
+    let bad_base = "not a url?token=ghp_in_the_base";
+    let client = connect(server_env(&upstream.uri(), &[("GITHUB_API_BASE", bad_base)])).await;
+    let result = call(&client, "github_list_workflow_runs", repo_args("octo-repo", json!({}))).await;
+    assert_eq!(result.is_error, Some(true));
+    let message = text(&result);
+    assert!(message.contains("GITHUB_API_BASE"), "{message}");
+    assert!(
+        !message.contains("ghp_in_the_base"),
+        "the raw setting is not echoed: {message}"
+    );
+    // The rest of the server works.
+    let other = call(
+        &client,
+        "artifact_read",
+        json!({"artifactId": "ffffffffffffffffffffffffffffffff"}),
+    )
+    .await;
+    assert_eq!(text(&other), "Artifact not found or expired");
+    client.cancel().await.unwrap();
+}

@@ -55,6 +55,8 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         .await
     {
         Ok(chunk) => chunk,
+        // CONTRACT §5: another principal's, unknown, malformed and expired ids all get exactly this text.
+        Err(err) if err.is_not_found() => return respond::error(mcp_artifacts::NOT_FOUND_MESSAGE),
         Err(err) => return respond::error(format!("{NAME} failed: {err}")),
     };
     let result = ArtifactReadResult::from(chunk);

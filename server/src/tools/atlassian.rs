@@ -378,7 +378,7 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
             if def.verb == Verb::Get {
                 respond::structured(app, principal, response.data, NoMeta {}, &call.view).await
             } else {
-                respond::text_only(response.data, &call.view).await
+                respond::text_only(app, response.data, response.status, &call.view).await
             }
         }
         Err(err) => {

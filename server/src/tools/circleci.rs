@@ -69,7 +69,11 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         fresh: args.fresh.unwrap_or(false),
         partition: principal.as_str(),
     };
-    match app.circleci.get(&request).await {
+    let circleci = match &app.circleci {
+        Ok(circleci) => circleci,
+        Err(setup) => return respond::error(format!("{NAME} failed: {setup}")),
+    };
+    match circleci.get(&request).await {
         Ok(response) => {
             crate::handler::record_upstream_status(Some(200));
             let meta = CacheMeta {

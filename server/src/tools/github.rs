@@ -150,7 +150,10 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         app,
         principal,
         LIST_WORKFLOW_RUNS,
-        app.github.list_workflow_runs(&params).await,
+        match &app.github {
+            Ok(github) => github.list_workflow_runs(&params).await,
+            Err(setup) => return respond::error(format!("{LIST_WORKFLOW_RUNS} failed: {setup}")),
+        },
         &view,
     )
     .await
@@ -178,7 +181,10 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         app,
         principal,
         LIST_WORKFLOW_JOBS,
-        app.github.list_workflow_jobs(&params).await,
+        match &app.github {
+            Ok(github) => github.list_workflow_jobs(&params).await,
+            Err(setup) => return respond::error(format!("{LIST_WORKFLOW_JOBS} failed: {setup}")),
+        },
         &view,
     )
     .await
