@@ -110,7 +110,7 @@ impl ProductClient {
             http.send(request.method.clone(), url, request.body).await?
         };
         let response = http.check_status(response)?;
-        let data = response.json_or_text(http.vendor())?;
+        let data = response.parse_json_or_text(http.vendor()).await?;
         Ok(AtlassianResponse {
             status: response.status.as_u16(),
             data,

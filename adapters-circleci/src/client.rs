@@ -95,7 +95,7 @@ impl CircleciClient {
         };
         let fetched = self.http.get_cached(url, cache).await?;
         let response = self.http.check_status(fetched.response)?;
-        let body = response.json(VENDOR)?;
+        let body = response.parse_json(VENDOR).await?;
         Ok(CircleciResponse {
             body,
             cache: fetched.cache,

@@ -145,7 +145,7 @@ impl GithubClient {
         if !response.status.is_success() {
             return Err(GithubError::from_response(status, &response.headers, &response.body));
         }
-        let body = response.json(VENDOR).map_err(GithubError::from_http)?;
+        let body = response.parse_json(VENDOR).await.map_err(GithubError::from_http)?;
         Ok(Page {
             body,
             next_page: next_page_from_headers(&response.headers),

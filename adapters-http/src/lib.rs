@@ -44,7 +44,7 @@ pub use config::{
     RedirectPolicy, default_user_agent, max_body_bytes_from_setting, whole_number_setting,
 };
 pub use error::HttpError;
-pub use response::RawResponse;
+pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{
     Classifier, MAX_ATTEMPTS, MIN_WAIT, RetryPolicy, RetryTimer, Verdict, requested_wait, standard_verdict,
 };

@@ -21,7 +21,42 @@ pub struct RawResponse {
     pub url: Url,
 }
 
+/// Bodies longer than this many bytes are parsed on a blocking thread ([`RawResponse::parse_json`]), so a
+/// multi-megabyte page does not hold up an async worker for the time it takes to parse.
+pub const BLOCKING_PARSE_BYTES: usize = 256 * 1024;
+
 impl RawResponse {
+    /// [`RawResponse::json`] from async code: bodies over [`BLOCKING_PARSE_BYTES`] are parsed on tokio's blocking
+    /// pool. Same result and errors as [`RawResponse::json`].
+    pub async fn parse_json(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
+        self.parse_off_runtime(vendor, move |response| response.json(vendor))
+            .await
+    }
+
+    /// [`RawResponse::json_or_text`] from async code (large bodies parsed on tokio's blocking pool).
+    pub async fn parse_json_or_text(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
+        self.parse_off_runtime(vendor, move |response| response.json_or_text(vendor))
+            .await
+    }
+
+    async fn parse_off_runtime(
+        &self,
+        vendor: Vendor,
+        parse: impl FnOnce(&RawResponse) -> Result<serde_json::Value, HttpError> + Send + 'static,
+    ) -> Result<serde_json::Value, HttpError> {
+        if self.body.len() <= BLOCKING_PARSE_BYTES {
+            return parse(self);
+        }
+        let response = self.clone();
+        tokio::task::spawn_blocking(move || parse(&response))
+            .await
+            .map_err(|join| HttpError::InvalidJson {
+                vendor,
+                status: self.status.as_u16(),
+                detail: format!("parsing was interrupted: {join}"),
+            })?
+    }
+
     /// The `Content-Type` header value, if present and text.
     pub fn content_type(&self) -> Option<&str> {
         self.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok())
@@ -110,6 +145,25 @@ mod tests {
             body: Bytes::from_static(body.as_bytes()),
             url: Url::parse("https://h.example/x").unwrap(),
         }
+    }
+
+    #[tokio::test]
+    async fn large_bodies_parse_off_the_runtime_with_the_same_result() {
+        let items: Vec<String> = (0..40_000u64)
+            .map(|i| format!("{{\"id\":{}}}", 9_007_199_254_740_993u64 + i))
+            .collect();
+        let body: &'static str = Box::leak(format!("[{}]", items.join(",")).into_boxed_str());
+        assert!(body.len() > BLOCKING_PARSE_BYTES);
+        let large = response(200, Some("application/json"), body);
+        assert_eq!(large.parse_json(V).await.unwrap(), large.json(V).unwrap());
+        assert_eq!(
+            large.parse_json(V).await.unwrap()[0]["id"].as_u64(),
+            Some(9_007_199_254_740_993)
+        );
+        let broken = response(200, Some("application/json"), &body[..body.len() - 1]);
+        assert!(matches!(broken.parse_json(V).await, Err(HttpError::InvalidJson { .. })));
+        let small = response(200, Some("text/plain"), "hello");
+        assert_eq!(small.parse_json_or_text(V).await.unwrap(), serde_json::json!("hello"));
     }
 
     #[test]
