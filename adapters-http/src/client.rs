@@ -184,11 +184,12 @@ impl HttpClient {
         let response = request
             .send()
             .await
-            .map_err(|e| HttpError::transport(self.vendor, e, timeout))?;
+            // An attempt gets what is left of the call's budget, so when it times out the whole budget is spent: report it.
+            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
         let status = response.status();
         let headers = response.headers().clone();
         let url = response.url().clone();
-        let body = read_capped(self.vendor, response, self.max_body_bytes, timeout).await?;
+        let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
         tracing::debug!(
             target: "adapters_http",
             vendor = self.vendor.name,

@@ -8,14 +8,19 @@
 //! digit (integers never go through `f64`; see `convert`).
 //!
 //! # Runaway programs
-//! jaq has no step or time budget, so a program such as
-//! `[range(1e12)]` runs until it is stopped or runs out of memory. This
-//! module limits what it can without preemption: the expression length
-//! ([`MAX_EXPRESSION_BYTES`]), the number of outputs it collects
-//! ([`MAX_COUNTED_OUTPUTS`]; an endless stream like `repeat(1)` stops there),
-//! and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). A server should
-//! run [`Projection::apply`] on a blocking thread with a timeout
-//! (e.g. `tokio::task::spawn_blocking` + `tokio::time::timeout`).
+//! jaq has no step, time or memory budget, so a program such as
+//! `last(range(1e15))` runs until it is stopped and `[range(1e12)]` or
+//! `"x" * 1000000000` until it runs out of memory (an allocation failure
+//! aborts the process). This module limits what it can without preemption:
+//! the expression length ([`MAX_EXPRESSION_BYTES`]), the number of outputs it
+//! collects ([`MAX_COUNTED_OUTPUTS`]; an endless stream like `repeat(1)` stops
+//! there), and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). Time
+//! and memory it cannot bound: a server that applies programs from callers
+//! should run the projection in a separate process it can kill and limit (a
+//! thread with a timeout only stops the *waiting*). The `mcp-devtools` server
+//! does so: a short-lived `--jq-worker` child with `setrlimit` limits on
+//! address space and CPU time, killed at its timeout
+//! (`server/src/projection_worker.rs`).
 //!
 //! # Stack depth
 //! jaq (and the JMESPath parser) recurse once per nesting level of the

@@ -29,7 +29,7 @@ impl RecordedUpstream {
         }
     }
 
-    /// Starts a fake upstream serving the GitHub Actions scenario described in [`github::mount`].
+    /// Starts a fake upstream serving the GitHub Actions scenario described in the `github` module.
     ///
     /// # Errors
     /// A fixture that does not load (a build defect).

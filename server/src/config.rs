@@ -16,6 +16,7 @@ use mcp_artifacts::{Quota, StoreConfig};
 use mcp_envelope::SizeBound;
 
 use crate::deploy_settings::DeploySettings;
+use crate::projection_worker::JqWorker;
 
 /// `MCP_STRUCTURED_OUTPUT`: advertise `outputSchema` and return `structuredContent` (default off).
 pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
@@ -46,6 +47,11 @@ pub const UPSTREAM_TIMEOUT: &str = "MCP_UPSTREAM_TIMEOUT_SECONDS";
 pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
 /// `CIRCLECI_TOKEN`: the CircleCI personal API token, sent as `Circle-Token` (a secret: never logged or shown).
 pub const CIRCLECI_TOKEN: &str = adapters_circleci::ENV_TOKEN;
+/// `MCP_JQ_TIMEOUT_SECONDS`: wall-clock time one `jq` projection (in its worker process) may take, seconds
+/// (default 10, clamped 1..=60).
+pub const JQ_TIMEOUT: &str = crate::projection_worker::ENV_TIMEOUT;
+/// `MCP_JQ_MAX_MEMORY_MIB`: memory one `jq` projection may use for its data, MiB (default 2048, clamped 64..=65536).
+pub const JQ_MAX_MEMORY: &str = crate::projection_worker::ENV_MAX_MEMORY;
 /// `HTTP_MAX_BODY_BYTES`: largest upstream response body, bytes (default 32 MiB, clamped 1024..=1 GiB).
 pub const HTTP_MAX_BODY_BYTES: &str = adapters_http::ENV_MAX_BODY_BYTES;
 /// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` and the Atlassian reads (default true).
@@ -104,6 +110,8 @@ pub struct Settings {
     pub atlassian: AtlassianConfig,
     /// Transport, authentication, policy file, enterprise mode and log filter.
     pub deploy: DeploySettings,
+    /// How `jq` projections run: a child process with a time and a memory limit (`MCP_JQ_*`).
+    pub jq_worker: JqWorker,
 }
 
 impl Settings {
@@ -205,6 +213,8 @@ impl Settings {
         let (http_cache, cache_warnings) = CacheConfig::from_lookup(cache_enabled, &lookup);
         warnings.extend(cache_warnings);
 
+        let jq_worker = JqWorker::from_lookup(&lookup, max_body_bytes, &mut warnings);
+
         let settings = Settings {
             structured_output,
             max_bytes,
@@ -215,6 +225,7 @@ impl Settings {
             http_cache,
             atlassian,
             deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
+            jq_worker,
         };
         (settings, warnings)
     }

@@ -84,7 +84,7 @@ fn allowed_hosts(addr: SocketAddr, extra: &[String]) -> Vec<String> {
     hosts
 }
 
-/// The axum router: `/mcp` served by rmcp behind [`authenticate`]. `sessions_closed` ends every MCP session when
+/// The axum router: `/mcp` served by rmcp behind bearer authentication (`authenticate`). `sessions_closed` ends every MCP session when
 /// cancelled; `in_flight` tracks tool calls; `requests` tracks `POST`s until their answer is sent
 /// ([`crate::drain`]).
 pub fn router(

@@ -16,6 +16,7 @@ pub mod handler;
 pub mod http;
 pub mod policy;
 pub mod principal;
+pub mod projection_worker;
 pub mod registry;
 pub mod respond;
 pub mod tokens;

@@ -9,8 +9,17 @@ use mcp_devtools_server::cascade::{Cascade, CascadeInputs, default_config_path};
 use mcp_devtools_server::{Settings, cli, serve};
 use tracing_subscriber::EnvFilter;
 
+fn main() -> ExitCode {
+    // A jq worker (`--jq-worker`, see `projection_worker`) serves one projection and exits: no settings, logging or
+    // runtime, whose threads would count against its memory limit.
+    if let Some(code) = mcp_devtools_server::projection_worker::worker::run_if_requested() {
+        return code;
+    }
+    serve_main()
+}
+
 #[tokio::main]
-async fn main() -> ExitCode {
+async fn serve_main() -> ExitCode {
     let args = match cli::parse(std::env::args_os()) {
         Ok(args) => args,
         Err(err) => err.exit(),

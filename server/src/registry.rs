@@ -145,6 +145,18 @@ pub const SETTINGS: &[SettingDef] = &[
         Some("33554432"),
     ),
     SettingDef::value(
+        config::JQ_TIMEOUT,
+        "jq-timeout-seconds",
+        "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60",
+        Some("10"),
+    ),
+    SettingDef::value(
+        config::JQ_MAX_MEMORY,
+        "jq-max-memory-mib",
+        "Memory one jq projection may use for its data, MiB; clamped 64..=65536",
+        Some("2048"),
+    ),
+    SettingDef::value(
         config::HTTP_CACHE_ENABLED,
         "http-cache-enabled",
         "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off",

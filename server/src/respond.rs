@@ -1,6 +1,7 @@
 //! From a tool's data to its MCP result: projection, text rendering and truncation, the size bound and artifacts
-//! (CONTRACT §2, §4, §5, §6), on top of [`mcp_envelope::prepare`]. Tools call [`structured`] on success and
-//! [`error`] on failure.
+//! (CONTRACT §2, §4, §5, §6), on top of [`mcp_envelope::prepare()`]. Tools call [`structured`] on success and
+//! [`error`] on failure. A `jq` projection runs in a limited child process ([`crate::projection_worker`]) before the
+//! rest of the pipeline, which then runs without one.
 
 use std::time::Duration;
 
@@ -14,8 +15,9 @@ use serde_json::Value;
 use crate::app::App;
 use crate::principal::Principal;
 
-/// How long projection and rendering of one result may take before the call fails. jaq has no step budget, so a
-/// runaway `jq` program is stopped from waiting here (its blocking thread runs on until the program ends).
+/// How long rendering and sealing one result (after the `jq` projection) may take before the call fails, and how long
+/// a call waits for a pipeline permit. The projection has its own limit, `MCP_JQ_TIMEOUT_SECONDS`, after which its
+/// worker process is killed ([`crate::projection_worker::JqWorker::timeout`]).
 pub const PIPELINE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the caller asked to see the result.
@@ -42,18 +44,21 @@ where
     let structured_output = app.settings.structured_output;
     let bound = app.settings.max_bytes;
     let view = view.clone();
-    // Held until the result is ready or the wait times out (not by the blocking thread: a runaway jq program must
-    // not keep its permit forever).
+    // Held until the result is ready or the wait times out, the jq worker's run included: at most one worker per
+    // permit, so their memory limits add up to a known bound.
     let _permit = match pipeline_permit(app).await {
         Ok(permit) => permit,
         Err(busy) => return error(busy),
     };
+    let data = match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
+        Ok(projected) => projected,
+        Err(failed) => return error(failed.error.to_string()),
+    };
     let work = tokio::task::spawn_blocking(move || {
-        let jq = view.jq.as_deref();
         if structured_output {
-            prepare(data, meta, jq, view.format, view.text_from, &bound).map(|p| (p.text, Some(p.sealed)))
+            prepare(data, meta, None, view.format, view.text_from, &bound).map(|p| (p.text, Some(p.sealed)))
         } else {
-            prepare_text(data, meta, jq, view.format, view.text_from).map(|text| (text, None))
+            prepare_text(data, meta, None, view.format, view.text_from).map(|text| (text, None))
         }
     });
     let (text, sealed) = match finish(work).await {
@@ -96,27 +101,27 @@ where
 /// success whose text says the write succeeded and only the projection failed, followed by the unprojected body.
 pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> CallToolResult {
     let format = view.format;
-    let jq = view.jq.clone();
-    let unprojected = jq.as_ref().map(|_| data.clone());
-    let reason = match pipeline_permit(app).await {
-        Err(busy) => busy,
-        Ok(_permit) => {
-            let work = tokio::task::spawn_blocking(move || {
-                prepare_text(data, mcp_envelope::NoMeta {}, jq.as_deref(), format, TextSource::Data)
-            });
-            match finish(work).await {
-                Ok(text) => return success_result(text, None),
-                Err(reason) => reason,
+    let has_jq = view.jq.as_deref().is_some_and(|jq| !jq.trim().is_empty());
+    let (reason, unprojected) = match pipeline_permit(app).await {
+        Err(busy) => (busy, data),
+        Ok(_permit) => match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
+            Ok(projected) => {
+                return match render_data(projected, format).await {
+                    Ok(text) => success_result(text, None),
+                    Err(render) if has_jq => success_result(
+                        format!("The write succeeded (HTTP {status}); its response could not be shown: {render}"),
+                        None,
+                    ),
+                    Err(render) => error(render),
+                };
             }
-        }
+            Err(failed) => (failed.error.to_string(), failed.data),
+        },
     };
-    let Some(unprojected) = unprojected else {
+    if !has_jq {
         return error(reason);
-    };
-    let work = tokio::task::spawn_blocking(move || {
-        prepare_text(unprojected, mcp_envelope::NoMeta {}, None, format, TextSource::Data)
-    });
-    match finish(work).await {
+    }
+    match render_data(unprojected, format).await {
         Ok(body) => success_result(
             format!(
                 "The write succeeded (HTTP {status}); only the jq projection of its response failed: {reason}. \
@@ -131,6 +136,14 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
     }
 }
 
+/// The text of `data` alone ([`TextSource::Data`], no projection), rendered on a blocking thread (see [`finish`]).
+async fn render_data(data: Value, format: OutputFormat) -> Result<String, String> {
+    finish(tokio::task::spawn_blocking(move || {
+        prepare_text(data, mcp_envelope::NoMeta {}, None, format, TextSource::Data)
+    }))
+    .await
+}
+
 /// Waits (at most [`PIPELINE_TIMEOUT`]) for a permit to run a pipeline; the error text says the server is busy.
 async fn pipeline_permit(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, String> {
     match tokio::time::timeout(PIPELINE_TIMEOUT, app.pipelines.clone().acquire_owned()).await {
@@ -142,13 +155,13 @@ async fn pipeline_permit(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit,
     }
 }
 
-/// Waits for the pipeline on its blocking thread, at most [`PIPELINE_TIMEOUT`]; a timeout, a failed projection or
-/// a server defect becomes the message of the error to report.
+/// Waits for the pipeline on its blocking thread, at most [`PIPELINE_TIMEOUT`]; a timeout or a server defect becomes
+/// the message of the error to report.
 async fn finish<T>(work: tokio::task::JoinHandle<Result<T, EnvelopeError>>) -> Result<T, String> {
     match tokio::time::timeout(PIPELINE_TIMEOUT, work).await {
         Err(_) => Err(format!(
-            "preparing the result took longer than {} s and was abandoned (a jq program that runs too long, or a \
-             very large body): simplify the jq or select less data",
+            "preparing the result took longer than {} s and was abandoned (a very large body): select less data, \
+             e.g. with a narrower jq",
             PIPELINE_TIMEOUT.as_secs()
         )),
         Ok(Err(join)) => Err(format!("Internal error while preparing the result: {join}")),
