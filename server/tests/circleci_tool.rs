@@ -67,19 +67,6 @@ async fn circleci_tool(client: &rmcp::service::RunningService<rmcp::RoleClient, 
     tool
 }
 
-fn is_rfc3339_millis_utc(s: &str) -> bool {
-    // e.g. 2026-10-07T16:20:11.402Z
-    s.len() == 24
-        && s.bytes().enumerate().all(|(i, b)| match i {
-            4 | 7 => b == b'-',
-            10 => b == b'T',
-            13 | 16 => b == b':',
-            19 => b == b'.',
-            23 => b == b'Z',
-            _ => b.is_ascii_digit(),
-        })
-}
-
 #[tokio::test]
 async fn second_identical_call_is_a_hit_and_upstream_is_asked_once() {
     let upstream = RecordedUpstream::start().await;
@@ -93,7 +80,7 @@ async fn second_identical_call_is_a_hit_and_upstream_is_asked_once() {
     assert_eq!(first["cache"]["hit"], json!(false));
     assert_eq!(first["cache"]["ageMs"], json!(0));
     let fetched_at = first["cache"]["fetchedAt"].as_str().unwrap().to_owned();
-    assert!(is_rfc3339_millis_utc(&fetched_at), "{fetched_at}");
+    assert!(common::is_rfc3339_millis_utc(&fetched_at), "{fetched_at}");
 
     let second = structured(&call(&client, TOOL, json!({"path": "/api/v2/me"})).await);
     assert_valid(&tool, &second);

@@ -24,17 +24,7 @@ fn parse_exact(line: &str) -> Value {
 /// Replaces every `fetchedAt` timestamp (the time of the upstream read, different in each session) with
 /// `<fetchedAt>`, so lines of two sessions compare and snapshots are stable. Leaves every other byte alone.
 fn redact_fetched_at(line: &str) -> String {
-    let is_stamp = |s: &str| {
-        s.len() == 24
-            && s.bytes().enumerate().all(|(i, b)| match i {
-                4 | 7 => b == b'-',
-                10 => b == b'T',
-                13 | 16 => b == b':',
-                19 => b == b'.',
-                23 => b == b'Z',
-                _ => b.is_ascii_digit(),
-            })
-    };
+    let is_stamp = common::is_rfc3339_millis_utc;
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(at) = rest.find("fetchedAt") {

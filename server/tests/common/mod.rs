@@ -92,3 +92,9 @@ pub fn repo_args(repo: &str, more: Value) -> Value {
     }
     args
 }
+
+/// Whether `s` is an RFC 3339 UTC timestamp with milliseconds, e.g. `2026-10-07T16:20:11.402Z` (CONTRACT §3
+/// `cache.fetchedAt`): it parses as a timestamp (jiff) and has exactly that shape.
+pub fn is_rfc3339_millis_utc(s: &str) -> bool {
+    s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(19) == Some(&b'.') && s.parse::<jiff::Timestamp>().is_ok()
+}
