@@ -101,26 +101,31 @@ where
 /// success whose text says the write succeeded and only the projection failed, followed by the unprojected body.
 pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> CallToolResult {
     let format = view.format;
-    let has_jq = view.jq.as_deref().is_some_and(|jq| !jq.trim().is_empty());
+    let shown = |reason: String| {
+        success_result(
+            format!("The write succeeded (HTTP {status}); its response could not be shown: {reason}"),
+            None,
+        )
+    };
+    if view.jq.as_deref().is_none_or(|jq| jq.trim().is_empty()) {
+        // No projection: nothing here can turn the finished write into an error.
+        return match render_data(data, format).await {
+            Ok(text) => success_result(text, None),
+            Err(render) => shown(render),
+        };
+    }
     let (reason, unprojected) = match pipeline_permit(app).await {
         Err(busy) => (busy, data),
         Ok(_permit) => match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
             Ok(projected) => {
                 return match render_data(projected, format).await {
                     Ok(text) => success_result(text, None),
-                    Err(render) if has_jq => success_result(
-                        format!("The write succeeded (HTTP {status}); its response could not be shown: {render}"),
-                        None,
-                    ),
-                    Err(render) => error(render),
+                    Err(render) => shown(render),
                 };
             }
             Err(failed) => (failed.error.to_string(), failed.data),
         },
     };
-    if !has_jq {
-        return error(reason);
-    }
     match render_data(unprojected, format).await {
         Ok(body) => success_result(
             format!(
@@ -129,10 +134,7 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
             ),
             None,
         ),
-        Err(render) => success_result(
-            format!("The write succeeded (HTTP {status}); its response could not be shown: {reason}; {render}"),
-            None,
-        ),
+        Err(render) => shown(format!("{reason}; {render}")),
     }
 }
 
