@@ -15,6 +15,9 @@ pub const HTTP_NO_AUTH: &str = "MCP_HTTP_NO_AUTH";
 pub const HTTP_TOKENS_FILE: &str = "MCP_HTTP_TOKENS_FILE";
 /// `MCP_HTTP_ALLOWED_HOSTS`: comma-separated `Host` header values accepted (DNS-rebinding guard).
 pub const HTTP_ALLOWED_HOSTS: &str = "MCP_HTTP_ALLOWED_HOSTS";
+/// `MCP_HTTP_ALLOWED_ORIGINS`: comma-separated browser origins (`scheme://host[:port]`, port `*` for any) accepted in
+/// an `Origin` header, beside the loopback origins a loopback bind allows (CONTRACT §9).
+pub const HTTP_ALLOWED_ORIGINS: &str = "MCP_HTTP_ALLOWED_ORIGINS";
 /// `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`: how long SIGINT/SIGTERM waits for calls in flight, seconds (default 30).
 pub const HTTP_SHUTDOWN_GRACE: &str = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS";
 /// `MCP_POLICY_FILE`: TOML policy file (rules allow / deny / approval_required); unset = every call allowed.
@@ -38,6 +41,8 @@ pub struct DeploySettings {
     pub tokens_file: Option<PathBuf>,
     /// Extra accepted `Host` values (empty: loopback names plus the bound address).
     pub allowed_hosts: Vec<String>,
+    /// Extra accepted `Origin` values (empty: loopback origins on a loopback bind, none otherwise).
+    pub allowed_origins: Vec<String>,
     /// Grace period for calls in flight at SIGINT/SIGTERM, seconds (clamped 1..=600).
     pub shutdown_grace_seconds: u64,
     /// The policy file, if any.
@@ -61,6 +66,17 @@ impl DeploySettings {
                 ));
                 false
             }),
+        };
+        let list = |name: &str| -> Vec<String> {
+            present(name)
+                .map(|raw| {
+                    raw.split(',')
+                        .map(str::trim)
+                        .filter(|h| !h.is_empty())
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default()
         };
         let http_addr = present(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) => Some(addr),
@@ -90,15 +106,8 @@ impl DeploySettings {
             http_addr,
             no_auth: flag(HTTP_NO_AUTH, warnings),
             tokens_file: present(HTTP_TOKENS_FILE).map(PathBuf::from),
-            allowed_hosts: present(HTTP_ALLOWED_HOSTS)
-                .map(|raw| {
-                    raw.split(',')
-                        .map(str::trim)
-                        .filter(|h| !h.is_empty())
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            allowed_hosts: list(HTTP_ALLOWED_HOSTS),
+            allowed_origins: list(HTTP_ALLOWED_ORIGINS),
             shutdown_grace_seconds,
             policy_file: present(POLICY_FILE).map(PathBuf::from),
             enterprise_mode: flag(ENTERPRISE_MODE, warnings),
@@ -148,9 +157,11 @@ mod tests {
             (HTTP_ADDR, "127.0.0.1:8080"),
             (HTTP_NO_AUTH, "true"),
             (HTTP_ALLOWED_HOSTS, "mcp.example.com, mcp.example.com:443"),
+            (HTTP_ALLOWED_ORIGINS, "https://app.example.com, ,http://localhost:*"),
         ]);
         assert_eq!(s.http_addr, Some("127.0.0.1:8080".parse().unwrap()));
         assert!(s.no_auth);
         assert_eq!(s.allowed_hosts, vec!["mcp.example.com", "mcp.example.com:443"]);
+        assert_eq!(s.allowed_origins, vec!["https://app.example.com", "http://localhost:*"]);
     }
 }

@@ -19,6 +19,7 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt;
 use http::{StatusCode, header};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -84,6 +85,22 @@ fn allowed_hosts(addr: SocketAddr, extra: &[String]) -> Vec<String> {
     hosts
 }
 
+/// The `Origin` values accepted (CONTRACT §9, MCP "Streamable HTTP" security warning against DNS rebinding):
+/// `http(s)` on any port of the loopback names when bound to a loopback address, and `extra`. Requests without an
+/// `Origin` header (non-browser clients) are not affected; any other `Origin` gets `403` from rmcp.
+fn allowed_origins(addr: SocketAddr, extra: &[String]) -> Vec<String> {
+    let mut origins = Vec::new();
+    if addr.ip().is_loopback() {
+        for scheme in ["http", "https"] {
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                origins.push(format!("{scheme}://{host}:*"));
+            }
+        }
+    }
+    origins.extend(extra.iter().cloned());
+    origins
+}
+
 /// The axum router: `/mcp` served by rmcp behind bearer authentication (`authenticate`). `sessions_closed` ends every MCP session when
 /// cancelled; `in_flight` tracks tool calls; `requests` tracks `POST`s until their answer is sent
 /// ([`crate::drain`]).
@@ -97,6 +114,8 @@ pub fn router(
 ) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed_hosts(addr, &app.settings.deploy.allowed_hosts))
+        .with_allowed_origins(allowed_origins(addr, &app.settings.deploy.allowed_origins))
+        .enforce_origin_validation()
         .with_cancellation_token(sessions_closed);
     let service = StreamableHttpService::new(
         move || Ok(DevtoolsServer::for_http(app.clone(), in_flight.clone())),
@@ -166,6 +185,12 @@ pub async fn serve(
                 );
             }
             sessions_closed.cancel();
+        }
+    });
+    // TCP_NODELAY (CONTRACT §9): a response written in several pieces must not wait for the client's delayed ACK.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "could not set TCP_NODELAY on an accepted connection");
         }
     });
     let server = axum::serve(listener, router).with_graceful_shutdown(stop.clone().cancelled_owned());
@@ -247,6 +272,17 @@ mod tests {
         assert_eq!(bearer_token(&headers("Bearer ")), None);
         assert_eq!(bearer_token(&headers("Bearerabc")), None);
         assert_eq!(bearer_token(&http::HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn loopback_origins_only_on_a_loopback_bind() {
+        let extra = vec!["https://app.example.com".to_string()];
+        let on_loopback = allowed_origins("127.0.0.1:8080".parse().unwrap(), &extra);
+        assert!(on_loopback.contains(&"http://localhost:*".to_string()));
+        assert!(on_loopback.contains(&"https://[::1]:*".to_string()));
+        assert!(on_loopback.contains(&"https://app.example.com".to_string()));
+        let public = allowed_origins("0.0.0.0:8080".parse().unwrap(), &extra);
+        assert_eq!(public, extra);
     }
 
     #[test]

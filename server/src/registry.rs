@@ -256,6 +256,13 @@ pub const SETTINGS: &[SettingDef] = &[
         None,
     ),
     SettingDef::value(
+        deploy::HTTP_ALLOWED_ORIGINS,
+        "allowed-origins",
+        "Comma-separated browser origins (scheme://host[:port|:*]) accepted in an Origin header; loopback origins \
+         are always accepted on a loopback bind; other origins get 403",
+        None,
+    ),
+    SettingDef::value(
         deploy::HTTP_SHUTDOWN_GRACE,
         "shutdown-grace-seconds",
         "On SIGINT/SIGTERM, wait this long for calls in flight, seconds; clamped 1..=600",
