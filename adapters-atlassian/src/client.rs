@@ -1,6 +1,6 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
-use adapters_http::{CacheRequest, HttpCache, HttpClient, HttpConfig, HttpError, RedirectPolicy};
+use adapters_http::{CacheRequest, HttpCache, HttpClient, HttpConfig, HttpError, Payload, RedirectPolicy};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -26,14 +26,15 @@ pub struct Request<'a> {
     pub partition: &'a str,
 }
 
-/// A successful answer: the status and the body as data.
+/// A successful answer: the status and the body as the vendor sent it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AtlassianResponse {
     /// The 2xx status.
     pub status: u16,
-    /// The body as JSON with exact integers; a non-JSON body (a Bitbucket diff) is a JSON string; a `204` or an
-    /// empty body is `{}` (see [`adapters_http::RawResponse::json_or_text`]).
-    pub data: serde_json::Value,
+    /// The body: JSON with exact integers, of any depth; a text body (a Bitbucket diff) as a JSON string decoded per
+    /// its charset; a `204` or an empty body as `{}`; a binary body (an image, an archive) as bytes with its media
+    /// type (see [`adapters_http::decode::payload`]).
+    pub body: Payload,
 }
 
 /// One product's client, or the reason it cannot be used (a missing or invalid setting), reported at call time.
@@ -83,7 +84,8 @@ impl ProductClient {
     /// Errors: [`AtlassianError::MissingSetting`] / [`HttpError::InvalidSetting`] (nothing sent);
     /// [`HttpError::InvalidPath`] and [`HttpError::ForeignHost`] (nothing sent, so no credential leaves);
     /// [`HttpError::Status`] with the vendor's error body verbatim (also for a redirect to another host, which is
-    /// not followed); [`HttpError::InvalidJson`], [`HttpError::BodyTooLarge`], [`HttpError::Transport`].
+    /// not followed); [`HttpError::WriteRedirected`] for a write answered by 301/302/303 (not followed, nothing
+    /// re-sent); [`HttpError::InvalidJson`], [`HttpError::BodyTooLarge`], [`HttpError::Transport`].
     pub async fn send(&self, request: &Request<'_>) -> Result<AtlassianResponse, AtlassianError> {
         let http = self.http.as_ref().map_err(Clone::clone)?;
         if request.path.trim().is_empty() {
@@ -110,10 +112,10 @@ impl ProductClient {
             http.send(request.method.clone(), url, request.body).await?
         };
         let response = http.check_status(response)?;
-        let data = response.parse_json_or_text(http.vendor()).await?;
+        let body = response.parse_payload(http.vendor()).await?;
         Ok(AtlassianResponse {
             status: response.status.as_u16(),
-            data,
+            body,
         })
     }
 }

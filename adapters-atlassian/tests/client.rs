@@ -60,7 +60,9 @@ async fn get(client: &Atlassian, product: Product, path: &str, query: &[(&str, &
     send(client, product, Method::GET, path, query, None)
         .await
         .unwrap()
-        .data
+        .body
+        .into_data()
+        .unwrap()
 }
 
 #[tokio::test]
@@ -260,11 +262,11 @@ async fn writes_send_json_and_204_or_empty_gives_an_empty_object() {
     )
     .await
     .unwrap();
-    assert_eq!((put.status, put.data), (204, json!({})));
+    assert_eq!((put.status, put.body.into_data().unwrap()), (204, json!({})));
     let patch = send(&client, Product::Bitbucket, Method::PATCH, "/x", &[], None)
         .await
         .unwrap();
-    assert_eq!(patch.data, json!({}));
+    assert_eq!(patch.body.into_data().unwrap(), json!({}));
     server.verify().await;
 }
 

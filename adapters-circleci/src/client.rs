@@ -1,6 +1,6 @@
 //! [`CircleciClient`]: `GET` any API v2 path.
 
-use adapters_http::{Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, RedirectPolicy};
+use adapters_http::{Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, Payload, RedirectPolicy};
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 
 use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR};
@@ -24,9 +24,10 @@ pub struct GetRequest<'a> {
 /// A successful `GET`: the body and where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CircleciResponse {
-    /// The JSON body as parsed by `serde_json` (exact integers, key order kept). CircleCI's own continuation
-    /// (`next_page_token`) stays inside it.
-    pub body: serde_json::Value,
+    /// The body: JSON (exact integers, key order kept, any depth; CircleCI's own continuation `next_page_token`
+    /// stays inside it), a text body as a JSON string decoded per its charset, or a binary body as bytes with its
+    /// media type (see [`adapters_http::decode::payload`]).
+    pub body: Payload,
     /// Cache hit or fresh fetch, age, and when the body was read upstream.
     pub cache: CacheStatus,
 }
@@ -95,7 +96,7 @@ impl CircleciClient {
         };
         let fetched = self.http.get_cached(url, cache).await?;
         let response = self.http.check_status(fetched.response)?;
-        let body = response.parse_json(VENDOR).await?;
+        let body = response.parse_payload(VENDOR).await?;
         Ok(CircleciResponse {
             body,
             cache: fetched.cache,

@@ -35,7 +35,7 @@ async fn first_call_misses_second_within_ttl_hits_with_age_and_same_fetched_at()
     assert!(!first.cache.hit);
     assert_eq!(first.cache.age_ms(), 0);
     assert_eq!(first.cache.fetched_at_rfc3339(), "2026-10-07T16:20:11.402Z");
-    assert_eq!(first.body["login"], "octocat");
+    assert_eq!(first.body.as_data().unwrap()["login"], "octocat");
 
     clock.advance_ms(1500);
     let second = get(&client, "/api/v2/me", "alice", false).await;

@@ -33,9 +33,9 @@ async fn sends_the_token_as_circle_token_and_keeps_exact_numbers() {
     .await;
     let expected: serde_json::Value =
         serde_json::from_slice(fixture("circleci/pipelines").expect("fixture").body).expect("fixture JSON");
-    assert_eq!(got.body, expected);
+    assert_eq!(got.body.as_data(), Some(&expected));
     assert!(
-        got.body["next_page_token"].is_string(),
+        got.body.as_data().unwrap()["next_page_token"].is_string(),
         "the continuation stays inside data"
     );
     assert!(!got.cache.hit);

@@ -171,6 +171,12 @@ impl GithubError {
                 retry_after_secs: status.retry_after_secs,
             },
             HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
+            // GitHub is only read (GET), so this never happens; kept as the upstream's answer.
+            err @ HttpError::WriteRedirected { status, .. } => Self::Upstream {
+                status,
+                message: err.to_string(),
+                retry_after_secs: None,
+            },
             HttpError::BodyTooLarge { limit_bytes, .. } => Self::BodyTooLarge { limit_bytes },
             HttpError::Transport { detail, .. } => Self::Transport { detail },
         }

@@ -36,6 +36,9 @@ pub struct Fetched {
 #[derive(Clone)]
 pub struct HttpClient {
     http: reqwest::Client,
+    /// The client for writes (every method but GET and HEAD): same settings, but a 301/302/303 is never followed
+    /// (see [`write_redirect_policy`]).
+    http_write: reqwest::Client,
     vendor: Vendor,
     base: Url,
     auth: Option<(HeaderName, HeaderValue)>,
@@ -75,15 +78,20 @@ impl HttpClient {
             setting: "user_agent".to_owned(),
             detail: "contains characters not allowed in an HTTP header".to_owned(),
         })?;
-        let http = reqwest::Client::builder()
-            .default_headers(config.default_headers)
-            .user_agent(user_agent)
-            .timeout(config.timeout)
-            .redirect(redirect_policy(config.redirects))
-            .build()
-            .map_err(|e| HttpError::transport(vendor, e, config.timeout))?;
+        let build = |policy: redirect::Policy| {
+            reqwest::Client::builder()
+                .default_headers(config.default_headers.clone())
+                .user_agent(user_agent.clone())
+                .timeout(config.timeout)
+                .redirect(policy)
+                .build()
+                .map_err(|e| HttpError::transport(vendor, e, config.timeout))
+        };
+        let http = build(redirect_policy(config.redirects))?;
+        let http_write = build(write_redirect_policy(config.redirects))?;
         Ok(Self {
             http,
+            http_write,
             vendor,
             base,
             auth,
@@ -136,7 +144,13 @@ impl HttpClient {
     /// (see [`crate::retry`]). Other methods are sent once. After any method other than GET or HEAD, this
     /// vendor's cache entries are cleared (whether or not it succeeded).
     ///
+    /// Writes never turn into reads (CONTRACT §8): a 301, 302 or 303 answering any method other than GET or HEAD is
+    /// not followed (following it would re-send the request as a GET and report the GET's body as the write's
+    /// answer); a 307 or 308 on the same origin is followed with the same method and body, as RFC 9110 §15.4
+    /// requires.
+    ///
     /// Errors: [`HttpError::ForeignHost`] when `url` is not on the base's origin (nothing sent);
+    /// [`HttpError::WriteRedirected`] for a write answered by 301/302/303 (nothing re-sent);
     /// [`HttpError::BodyTooLarge`]; [`HttpError::Transport`] (connect, TLS, timeout, reset; never retried).
     pub async fn send(
         &self,
@@ -156,11 +170,24 @@ impl HttpClient {
             })
             .await;
         }
-        let result = self.exchange(method, url, body, self.timeout).await;
+        let result = self.exchange(method.clone(), url, body, self.timeout).await;
         if let Some(cache) = &self.cache {
             cache.clear_vendor(self.vendor.name);
         }
-        result
+        let response = result?;
+        if is_method_changing_redirect(response.status.as_u16()) {
+            let location = response
+                .headers
+                .get(http::header::LOCATION)
+                .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+            return Err(HttpError::WriteRedirected {
+                vendor: self.vendor,
+                method: method.to_string(),
+                status: response.status.as_u16(),
+                location,
+            });
+        }
+        Ok(response)
     }
 
     /// One attempt, bounded by `timeout` (connect, send and the whole body): the time left in the call. A timeout
@@ -174,7 +201,12 @@ impl HttpClient {
     ) -> Result<RawResponse, HttpError> {
         let path = url.path().to_owned();
         tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
-        let mut request = self.http.request(method, url).timeout(timeout);
+        let client = if method == Method::GET || method == Method::HEAD {
+            &self.http
+        } else {
+            &self.http_write
+        };
+        let mut request = client.request(method, url).timeout(timeout);
         if let Some((name, value)) = &self.auth {
             request = request.header(name, value.clone());
         }
@@ -258,6 +290,25 @@ impl HttpClient {
             self.error_message,
         )))
     }
+}
+
+/// True for the redirects after which a client may (and reqwest does) re-send a write as a `GET`: 301, 302 and 303
+/// (RFC 9110 §15.4.2-4).
+fn is_method_changing_redirect(status: u16) -> bool {
+    matches!(status, 301..=303)
+}
+
+/// The reqwest redirect policy of the write client: as [`redirect_policy`], except that a 301, 302 or 303 is never
+/// followed (it is returned, and [`HttpClient::send`] reports it), so a write is never re-sent as a read.
+fn write_redirect_policy(policy: RedirectPolicy) -> redirect::Policy {
+    let reads = redirect_policy(policy);
+    redirect::Policy::custom(move |attempt| {
+        if is_method_changing_redirect(attempt.status().as_u16()) {
+            attempt.stop()
+        } else {
+            reads.redirect(attempt)
+        }
+    })
 }
 
 /// The reqwest redirect policy for a [`RedirectPolicy`].

@@ -46,6 +46,27 @@ pub enum HttpError {
     #[error("{0}")]
     Status(StatusError),
 
+    /// A write (any method but `GET`/`HEAD`) answered by a 301, 302 or 303 redirect (CONTRACT §8). It was not
+    /// followed: following it would re-send the request as a `GET`. Nothing was re-sent.
+    #[error(
+        "the {} API answered the {method} with {status} {}{}: the redirect was not followed and nothing was re-sent \
+         (following a {status} turns a write into a GET). The upstream may or may not have applied the write: check \
+         before repeating it, and send it to the new location if that is where it belongs",
+        .vendor.name,
+        http::StatusCode::from_u16(*.status).ok().and_then(|s| s.canonical_reason()).unwrap_or("Redirect"),
+        .location.as_deref().map(|l| format!(" to Location `{l}`")).unwrap_or_else(|| " without a Location".to_owned())
+    )]
+    WriteRedirected {
+        /// The upstream.
+        vendor: Vendor,
+        /// The request method, e.g. `POST`.
+        method: String,
+        /// The redirect status: 301, 302 or 303.
+        status: u16,
+        /// The `Location` header as sent (relative or absolute), when present.
+        location: Option<String>,
+    },
+
     /// A 2xx body that is not the JSON it should be.
     #[error("{} API {status} returned a body that is not valid JSON: {detail}", .vendor.name)]
     InvalidJson {
@@ -89,6 +110,7 @@ impl HttpError {
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Status(err) => Some(err.status),
+            Self::WriteRedirected { status, .. } => Some(*status),
             Self::InvalidJson { status, .. } => Some(*status),
             _ => None,
         }

@@ -7,7 +7,8 @@
 //! | [`auth`] | [`Auth`]: none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
 //! | [`config`] | [`HttpConfig`], the body-size cap setting `HTTP_MAX_BODY_BYTES`, [`RedirectPolicy`] |
 //! | [`target`] | API base URL parsing and request URLs (path + query, percent-encoded exactly once by `url`) |
-//! | [`body`](mod@body) | reading a response body as a stream, stopping past the cap |
+//! | [`body`](mod@body) | reading a response body as a stream (decompressed: gzip, br, zstd), stopping past the cap |
+//! | [`decode`] | [`Payload`]: a body as the vendor sent it: JSON of any depth, text per its charset, or bytes |
 //! | [`response`] | [`RawResponse`]: status, headers, body bytes, content type; JSON with exact integers |
 //! | [`status`] | [`StatusClass`] and [`StatusError`]: the classification of non-2xx answers, vendor message kept |
 //! | [`error`] | [`HttpError`]: everything this layer reports |
@@ -28,6 +29,7 @@ pub mod body;
 pub mod cache;
 pub mod client;
 pub mod config;
+pub mod decode;
 pub mod error;
 pub mod response;
 pub mod retry;
@@ -43,6 +45,7 @@ pub use config::{
     DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, ENV_MAX_BODY_BYTES, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
     RedirectPolicy, default_user_agent, max_body_bytes_from_setting, whole_number_setting,
 };
+pub use decode::{Binary, Payload};
 pub use error::HttpError;
 pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{

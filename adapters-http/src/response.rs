@@ -4,6 +4,7 @@ use bytes::Bytes;
 use http::{HeaderMap, StatusCode, header};
 use url::Url;
 
+use crate::decode::{self, Payload};
 use crate::error::HttpError;
 use crate::vendor::Vendor;
 
@@ -33,17 +34,17 @@ impl RawResponse {
             .await
     }
 
-    /// [`RawResponse::json_or_text`] from async code (large bodies parsed on tokio's blocking pool).
-    pub async fn parse_json_or_text(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
-        self.parse_off_runtime(vendor, move |response| response.json_or_text(vendor))
+    /// [`RawResponse::payload`] from async code (large bodies decoded on tokio's blocking pool).
+    pub async fn parse_payload(&self, vendor: Vendor) -> Result<Payload, HttpError> {
+        self.parse_off_runtime(vendor, move |response| response.payload(vendor))
             .await
     }
 
-    async fn parse_off_runtime(
+    async fn parse_off_runtime<T: Send + 'static>(
         &self,
         vendor: Vendor,
-        parse: impl FnOnce(&RawResponse) -> Result<serde_json::Value, HttpError> + Send + 'static,
-    ) -> Result<serde_json::Value, HttpError> {
+        parse: impl FnOnce(&RawResponse) -> Result<T, HttpError> + Send + 'static,
+    ) -> Result<T, HttpError> {
         if self.body.len() <= BLOCKING_PARSE_BYTES {
             return parse(self);
         }
@@ -73,43 +74,29 @@ impl RawResponse {
             .unwrap_or(false)
     }
 
-    /// The body parsed as JSON with `serde_json`: integers stay exact (`u64`/`i64`, so ids above 2^53 keep every
-    /// digit) and object keys keep their order.
+    /// The body parsed as JSON (UTF-8, any nesting depth: see [`decode::parse_json`]): integers stay exact
+    /// (ids above 2^53 keep every digit) and object keys keep their order.
     ///
     /// Errors: [`HttpError::InvalidJson`] naming `vendor` and the status.
     pub fn json(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
-        serde_json::from_slice(&self.body).map_err(|e| HttpError::InvalidJson {
+        decode::parse_json(&self.body).map_err(|e| HttpError::InvalidJson {
             vendor,
             status: self.status.as_u16(),
             detail: e.to_string(),
         })
     }
 
-    /// The body as a JSON value, for pass-through tools that hand any answer back as data (CONTRACT §3,
-    /// Atlassian):
-    ///
-    /// - an empty or white-space-only body (a `204 No Content`, or a `200`/`201` without content) is `{}`;
-    /// - a JSON media type ([`RawResponse::is_json`]) is parsed like [`RawResponse::json`] (exact integers);
-    /// - no `Content-Type`: parsed when it is valid JSON, else as text (below);
-    /// - any other media type (`text/plain` diffs, raw files, HTML) is a JSON string holding the body, decoded as
-    ///   UTF-8 (invalid sequences become U+FFFD), so `jq: "length"` counts its characters.
+    /// The body as the upstream sent it, for tools that hand any answer back (CONTRACT §3, §8): JSON as a value,
+    /// text decoded per its charset as a JSON string, anything else as [`Payload::Binary`] with its media type.
+    /// See [`decode::payload`] for the rules.
     ///
     /// Errors: [`HttpError::InvalidJson`] when a JSON media type carries a body that does not parse.
-    pub fn json_or_text(&self, vendor: Vendor) -> Result<serde_json::Value, HttpError> {
-        if self.body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(serde_json::Value::Object(serde_json::Map::new()));
-        }
-        if self.is_json() {
-            return self.json(vendor);
-        }
-        if self.content_type().is_none()
-            && let Ok(value) = serde_json::from_slice(&self.body)
-        {
-            return Ok(value);
-        }
-        Ok(serde_json::Value::String(
-            String::from_utf8_lossy(&self.body).into_owned(),
-        ))
+    pub fn payload(&self, vendor: Vendor) -> Result<Payload, HttpError> {
+        decode::payload(self.content_type(), &self.body).map_err(|e| HttpError::InvalidJson {
+            vendor,
+            status: self.status.as_u16(),
+            detail: e.to_string(),
+        })
     }
 
     /// Approximate memory held by this response, in bytes: body, header names and values, URL.
@@ -163,44 +150,41 @@ mod tests {
         let broken = response(200, Some("application/json"), &body[..body.len() - 1]);
         assert!(matches!(broken.parse_json(V).await, Err(HttpError::InvalidJson { .. })));
         let small = response(200, Some("text/plain"), "hello");
-        assert_eq!(small.parse_json_or_text(V).await.unwrap(), serde_json::json!("hello"));
+        assert_eq!(
+            small.parse_payload(V).await.unwrap(),
+            Payload::Data(serde_json::json!("hello"))
+        );
     }
 
     #[test]
-    fn json_or_text_forms() {
+    fn payload_forms() {
+        let data = |r: RawResponse| match r.payload(V).unwrap() {
+            Payload::Data(value) => value,
+            Payload::Binary(binary) => panic!("binary {binary:?}"),
+        };
         let empty = serde_json::json!({});
-        assert_eq!(response(204, None, "").json_or_text(V).unwrap(), empty);
-        assert_eq!(
-            response(200, Some("application/json"), " \n").json_or_text(V).unwrap(),
-            empty
-        );
+        assert_eq!(data(response(204, None, "")), empty);
+        assert_eq!(data(response(200, Some("application/json"), " \n")), empty);
         let big = response(
             200,
             Some("application/json;charset=UTF-8"),
             r#"{"id":18446744073709551615}"#,
         );
-        assert_eq!(big.json_or_text(V).unwrap()["id"].as_u64(), Some(u64::MAX));
+        assert_eq!(data(big)["id"].as_u64(), Some(u64::MAX));
         let diff = "diff --git a/x b/x\n+{\"a\":1}\n";
-        let text = response(200, Some("text/plain; charset=utf-8"), diff)
-            .json_or_text(V)
-            .unwrap();
-        assert_eq!(text, serde_json::Value::String(diff.to_owned()));
-        let plain_json = response(200, Some("text/plain"), "[1]").json_or_text(V).unwrap();
         assert_eq!(
-            plain_json,
+            data(response(200, Some("text/plain; charset=utf-8"), diff)),
+            serde_json::Value::String(diff.to_owned())
+        );
+        assert_eq!(
+            data(response(200, Some("text/plain"), "[1]")),
             serde_json::json!("[1]"),
             "the media type decides, not the look of the body"
         );
-        assert_eq!(
-            response(200, None, "[1, 2]").json_or_text(V).unwrap(),
-            serde_json::json!([1, 2])
-        );
-        assert_eq!(
-            response(200, None, "hello").json_or_text(V).unwrap(),
-            serde_json::json!("hello")
-        );
+        assert_eq!(data(response(200, None, "[1, 2]")), serde_json::json!([1, 2]));
+        assert_eq!(data(response(200, None, "hello")), serde_json::json!("hello"));
         assert!(matches!(
-            response(200, Some("application/json"), "{oops").json_or_text(V),
+            response(200, Some("application/json"), "{oops").payload(V),
             Err(HttpError::InvalidJson { status: 200, .. })
         ));
     }

@@ -6,8 +6,17 @@ use std::fmt;
 pub const DEFAULT_MAX_BYTES: usize = 262_144;
 /// Smallest accepted bound in bytes (16 KiB); smaller settings are clamped up.
 pub const MIN_MAX_BYTES: usize = 16_384;
-/// Largest accepted bound in bytes (16 MiB); larger settings are clamped down.
-pub const MAX_MAX_BYTES: usize = 16_777_216;
+/// Largest accepted bound in bytes (15 MiB, 15,728,640); larger settings are
+/// clamped down. rmcp-based clients refuse a JSON-RPC line over
+/// [`CLIENT_MAX_MESSAGE_BYTES`] (16 MiB); one result carries the structured
+/// value (at most this bound), the text (at most
+/// [`crate::TEXT_LIMIT_BYTES`] plus a short note, at most 6 bytes per byte
+/// once JSON-escaped) and the JSON-RPC envelope, so 1 MiB is left for the
+/// text and envelope and every result fits in one line a client accepts.
+pub const MAX_MAX_BYTES: usize = 15 * 1024 * 1024;
+/// The largest JSON-RPC message rmcp-based clients accept, in bytes (16 MiB).
+/// [`MAX_MAX_BYTES`] leaves room below it for the rest of a result.
+pub const CLIENT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// Name of the setting, as it appears in warnings.
 pub const MAX_BYTES_SETTING: &str = "MCP_STRUCTURED_MAX_BYTES";
 
@@ -18,7 +27,7 @@ pub const MAX_BYTES_SETTING: &str = "MCP_STRUCTURED_MAX_BYTES";
 pub struct SizeBound(usize);
 
 impl SizeBound {
-    /// A bound of `bytes`, clamped to `16384..=16777216`. The warning is
+    /// A bound of `bytes`, clamped to `16384..=15728640`. The warning is
     /// `Some` when the value had to be clamped; log it once.
     pub fn new(bytes: u64) -> (SizeBound, Option<BoundWarning>) {
         let used = usize::try_from(bytes)
@@ -78,7 +87,7 @@ impl SizeBound {
 
     /// A bound outside the clamped range, for tests of the oversized path
     /// with small values. Not for production use: the contract clamps to
-    /// `16384..=16777216`.
+    /// `16384..=15728640`.
     #[doc(hidden)]
     pub fn unclamped_for_tests(bytes: usize) -> SizeBound {
         SizeBound(bytes)
@@ -151,7 +160,7 @@ mod tests {
 
     #[test]
     fn in_range_values_are_kept() {
-        for v in [16_384u64, 100_000, 16_777_216] {
+        for v in [16_384u64, 100_000, 15_728_640] {
             let (b, w) = SizeBound::new(v);
             assert_eq!(b.bytes() as u64, v);
             assert!(w.is_none());

@@ -130,10 +130,11 @@ pub struct CacheInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct NoMeta {}
 
-/// Why `data` is not the whole result (CONTRACT §5).
+/// Why `data` is not the whole result (CONTRACT §5, §8).
 ///
-/// Wire: `{"reason", "bytes", "limitBytes", "artifactId"}`; `artifactId` is
-/// always present and `null` only when saving the artifact failed.
+/// Wire: `{"reason", "bytes", "limitBytes", "artifactId", "mimeType"?}`;
+/// `artifactId` is always present and `null` only when saving the artifact
+/// failed; `mimeType` is present only for `reason: "binary"`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Incomplete {
@@ -147,6 +148,10 @@ pub struct Incomplete {
     /// Id to pass to `artifact_read` to get the full value; `null` only if
     /// saving the artifact failed.
     pub artifact_id: Option<String>,
+    /// The upstream media type of a binary body (e.g. `image/png`), the
+    /// artifact's type; present only for `reason: "binary"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
 }
 
 impl Incomplete {
@@ -158,16 +163,36 @@ impl Incomplete {
             bytes: 0,
             limit_bytes: 0,
             artifact_id: None,
+            mime_type: None,
+        }
+    }
+
+    /// The `binary` marker (CONTRACT §8): the upstream body of `bytes` bytes
+    /// is not text, so it was saved byte for byte as an artifact of type
+    /// `mime_type` instead of being turned into a string; `limit_bytes` is
+    /// the structured bound in force. `artifact_id` is `None` only when saving
+    /// failed.
+    pub fn binary(bytes: u64, limit_bytes: u64, artifact_id: Option<String>, mime_type: String) -> Self {
+        Self {
+            reason: IncompleteReason::Binary,
+            bytes,
+            limit_bytes,
+            artifact_id,
+            mime_type: Some(mime_type),
         }
     }
 }
 
-/// Reason carried by [`Incomplete`]. Wire: `"size"` or `"unavailable"`.
+/// Reason carried by [`Incomplete`]. Wire: `"size"`, `"binary"` or `"unavailable"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum IncompleteReason {
     /// The value was larger than `MCP_STRUCTURED_MAX_BYTES`; it is saved as an artifact.
     Size,
+    /// The upstream body is not text (an image, an archive, text invalid in
+    /// its charset): it is saved byte for byte as an artifact with its media
+    /// type (CONTRACT §8).
+    Binary,
     /// Server defect: a tool that advertised a schema had no value.
     Unavailable,
 }
@@ -221,6 +246,7 @@ mod tests {
             bytes: 10,
             limit_bytes: 5,
             artifact_id: Some("x".into()),
+            mime_type: None,
         });
         let a = env.to_value().unwrap();
         let b = env.clone().into_value().unwrap();

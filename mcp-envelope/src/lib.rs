@@ -11,6 +11,7 @@
 //! | [`envelope`] | `{data, ...meta, incomplete?}` types |
 //! | [`schema`] | `outputSchema` generation and normalisation |
 //! | [`bound`] | `MCP_STRUCTURED_MAX_BYTES` |
+//! | [`nesting`] | depth of a value and freeing it, without recursion |
 //! | [`seal`](mod@seal) | inline vs oversized, never clipped |
 //! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |
 //! | [`render`](mod@render) | TOON / pretty JSON text |
@@ -21,6 +22,7 @@
 pub mod bound;
 pub mod envelope;
 pub mod error;
+pub mod nesting;
 pub mod prepare;
 pub mod project;
 pub mod render;
@@ -36,7 +38,7 @@ pub use envelope::{
     PageMeta, PagedEnvelope,
 };
 pub use error::EnvelopeError;
-pub use prepare::{Prepared, TextSource, prepare, prepare_text};
+pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
 pub use project::{Dialect, Projection, ProjectionError, project};
 pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
 pub use schema::{

@@ -62,7 +62,8 @@ pub struct Prepared<M> {
 /// 1. project `data` with `jq` ([`crate::project()`]; `None`/blank = none);
 /// 2. build the [`Envelope`] `{data, ...meta}`;
 /// 3. render the text from the full envelope or from `data` (`source`),
-///    in `format`, and truncate it to [`TEXT_LIMIT_BYTES`];
+///    in `format` (compact JSON when `data` nests deeper than
+///    [`INDENTED_MAX_DEPTH`]), and truncate it to [`TEXT_LIMIT_BYTES`];
 /// 4. seal the envelope against `bound` (the compact serialization is
 ///    computed once and, when oversized, kept as the artifact bytes).
 ///
@@ -106,14 +107,28 @@ pub fn prepare_text<M: Serialize>(
     Ok(text_of(&envelope, format, source)?.0)
 }
 
+/// Deepest `data` (nesting levels) rendered as indented text (TOON, pretty JSON): 1,000. Indentation grows with the
+/// depth, so the text of a deeper value would grow with the square of its depth; such a value's text is its compact
+/// JSON instead (still truncated by [`TEXT_LIMIT_BYTES`]; parsing it gives the same value).
+pub const INDENTED_MAX_DEPTH: usize = 1_000;
+
 fn text_of<M: Serialize>(
     envelope: &Envelope<M>,
     format: OutputFormat,
     source: TextSource,
 ) -> Result<(String, bool), EnvelopeError> {
-    let rendered = match source {
-        TextSource::Envelope => render_serialize(envelope, format)?,
-        TextSource::Data => render_serialize(&envelope.data, format)?,
+    let rendered = if crate::nesting::depth(&envelope.data) > INDENTED_MAX_DEPTH {
+        // Indented text grows with the square of the depth (a million levels: terabytes of spaces).
+        match source {
+            TextSource::Envelope => serde_json::to_string(envelope),
+            TextSource::Data => serde_json::to_string(&envelope.data),
+        }
+        .map_err(crate::render::RenderError::from)?
+    } else {
+        match source {
+            TextSource::Envelope => render_serialize(envelope, format)?,
+            TextSource::Data => render_serialize(&envelope.data, format)?,
+        }
     };
     let full_len = rendered.len();
     let text = truncate_text(rendered, TEXT_LIMIT_BYTES);

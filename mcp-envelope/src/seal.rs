@@ -125,6 +125,7 @@ impl<M> PendingIncomplete<M> {
                 bytes: self.bytes,
                 limit_bytes: self.limit_bytes,
                 artifact_id,
+                mime_type: None,
             }),
         }
     }

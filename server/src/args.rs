@@ -1,5 +1,7 @@
 //! Tool argument parsing: JSON object → typed struct, with errors that name the argument.
 
+pub mod integer;
+
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 

@@ -32,6 +32,24 @@ pub use config::Settings;
 pub use handler::DevtoolsServer;
 pub use principal::Principal;
 
+/// Stack size of every thread of the server's tokio runtime (async workers and the blocking pool), bytes: 256 MiB of
+/// reserved address space, committed only as far as it is used. Serializing, rendering and freeing a JSON value take
+/// one stack frame per nesting level, in rmcp's transport as well as here, so this bounds the depth of a result
+/// ([`respond::MAX_RESULT_DEPTH`]); a body nested deeper is still parsed, and projected with `jq` (CONTRACT §8).
+pub const RUNTIME_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// The multi-threaded tokio runtime the server runs on: all drivers enabled, every thread with a stack of
+/// [`RUNTIME_STACK_BYTES`].
+///
+/// # Errors
+/// The runtime cannot be started (threads or the I/O driver).
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(RUNTIME_STACK_BYTES)
+        .build()
+}
+
 /// Serves one MCP session over stdin/stdout until the client disconnects.
 ///
 /// # Errors

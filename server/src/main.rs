@@ -18,8 +18,19 @@ fn main() -> ExitCode {
     serve_main()
 }
 
-#[tokio::main]
-async fn serve_main() -> ExitCode {
+/// Runs [`serve_async`] on the server's runtime ([`mcp_devtools_server::runtime`]: large thread stacks, so deeply
+/// nested results are serialized without overflowing one).
+fn serve_main() -> ExitCode {
+    match mcp_devtools_server::runtime() {
+        Ok(runtime) => runtime.block_on(async { tokio::spawn(serve_async()).await.unwrap_or(ExitCode::FAILURE) }),
+        Err(err) => {
+            eprintln!("mcp-devtools: could not start the async runtime: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_async() -> ExitCode {
     let args = match cli::parse(std::env::args_os()) {
         Ok(args) => args,
         Err(err) => err.exit(),

@@ -51,6 +51,16 @@ pub const CPU_GRACE_SECONDS: u64 = 2;
 
 const MIB: u64 = 1024 * 1024;
 
+/// `value` as compact JSON, serialized on a stack that grows on the heap as needed (`serde_stacker`), so data of any
+/// nesting depth reaches the worker (CONTRACT §8).
+fn encode_any_depth<T: Serialize>(value: &T) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    value.serialize(serde_stacker::Serializer::new(&mut serde_json::Serializer::new(
+        &mut out,
+    )))?;
+    Ok(out)
+}
+
 /// How `jq` projections run: the worker program and its limits. Part of [`crate::Settings`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JqWorker {
@@ -195,13 +205,20 @@ impl JqWorker {
         let data = Arc::new(data);
         let result = self.run(data.clone(), jq).await;
         let data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
-        result.map_err(|error| Unprojected { error, data })
+        match result {
+            Ok(projected) => {
+                // The input may nest deeper than a recursive drop can go (CONTRACT §8).
+                mcp_envelope::nesting::drop_flat(data);
+                Ok(projected)
+            }
+            Err(error) => Err(Unprojected { error, data }),
+        }
     }
 
     async fn run(&self, data: Arc<Value>, jq: &str) -> Result<Value, JqWorkerError> {
         let jq = jq.to_owned();
         // Encoding a body of tens of MiB takes a while: not on an async worker thread.
-        let request = tokio::task::spawn_blocking(move || serde_json::to_vec(&Request { jq, data: &*data }))
+        let request = tokio::task::spawn_blocking(move || encode_any_depth(&Request { jq, data: &*data }))
             .await
             .map_err(|join| JqWorkerError::Internal(format!("encoding the request failed: {join}")))?
             .map_err(|err| JqWorkerError::Internal(format!("encoding the request failed: {err}")))?;
@@ -232,9 +249,10 @@ impl JqWorker {
         if !status.success() {
             return Err(self.stopped(status));
         }
-        let response = tokio::task::spawn_blocking(move || serde_json::from_slice::<Response>(&output))
-            .await
-            .map_err(|join| JqWorkerError::Internal(format!("reading the answer failed: {join}")))?;
+        let response =
+            tokio::task::spawn_blocking(move || adapters_http::decode::from_slice_any_depth::<Response>(&output))
+                .await
+                .map_err(|join| JqWorkerError::Internal(format!("reading the answer failed: {join}")))?;
         match response {
             Ok(Response::Ok(value)) => Ok(value),
             Ok(Response::Error(message)) => Err(JqWorkerError::Projection(message)),

@@ -67,7 +67,7 @@ pub const SETTINGS: &[SettingDef] = &[
     SettingDef::value(
         config::STRUCTURED_MAX_BYTES,
         "structured-max-bytes",
-        "Bound on the compact structuredContent, bytes; clamped 16384..=16777216",
+        "Bound on the compact structuredContent, bytes; clamped 16384..=15728640",
         Some("262144"),
     ),
     SettingDef::value(

@@ -5,9 +5,12 @@
 
 use std::time::Duration;
 
+use adapters_http::Binary;
 use bytes::Bytes;
 use mcp_envelope::rmcp::{error_result, success_result};
-use mcp_envelope::{EnvelopeError, OutputFormat, Sealed, TextSource, prepare, prepare_text};
+use mcp_envelope::{
+    Envelope, EnvelopeError, Incomplete, OutputFormat, Sealed, TextSource, prepare, prepare_text, render_serialize,
+};
 use rmcp::model::CallToolResult;
 use serde::Serialize;
 use serde_json::Value;
@@ -52,7 +55,14 @@ where
     };
     let data = match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
         Ok(projected) => projected,
-        Err(failed) => return error(failed.error.to_string()),
+        Err(failed) => {
+            mcp_envelope::nesting::drop_flat(failed.data);
+            return error(failed.error.to_string());
+        }
+    };
+    let data = match check_depth(data) {
+        Ok(data) => data,
+        Err(too_deep) => return error(too_deep),
     };
     let work = tokio::task::spawn_blocking(move || {
         if structured_output {
@@ -72,17 +82,14 @@ where
         Sealed::Inline(envelope) => envelope,
         Sealed::Oversized(oversized) => {
             let (bytes, pending) = oversized.into_parts();
-            let artifact_id = match app
-                .store
-                .put(principal.as_str(), "application/json", Bytes::from(bytes))
-                .await
-            {
-                Ok(id) => Some(id.to_string()),
-                Err(err) => {
-                    tracing::warn!(error = %err, "saving an oversized result as an artifact failed; artifactId is null");
-                    None
-                }
-            };
+            let artifact_id = save(
+                app,
+                principal,
+                "application/json",
+                Bytes::from(bytes),
+                "an oversized result",
+            )
+            .await;
             pending.finish(artifact_id)
         }
     };
@@ -90,6 +97,74 @@ where
         Ok(value) => success_result(text, Some(value)),
         Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
     }
+}
+
+/// Builds the success result of a read whose upstream body is binary (CONTRACT §8): the bytes are saved as an
+/// artifact owned by `principal` with the upstream media type (never turned into a string), and the result is the
+/// envelope `{data: null, ...meta, incomplete: {reason: "binary", bytes, limitBytes, artifactId, mimeType}}` —
+/// `structuredContent` with the switch on, and the text (rendered from that envelope in the asked format, whatever
+/// the tool's usual text source, so the model sees the artifact id) either way. `jq` is not applied: there is no
+/// JSON to project. A failed save gives `artifactId: null` and a warning in the log.
+pub async fn binary<M: Serialize>(
+    app: &App,
+    principal: &Principal,
+    body: Binary,
+    meta: M,
+    view: &View,
+) -> CallToolResult {
+    let bytes = u64::try_from(body.bytes.len()).unwrap_or(u64::MAX);
+    let artifact_id = save(app, principal, &body.media_type, body.bytes, "a binary upstream body").await;
+    let envelope = Envelope {
+        data: Value::Null,
+        meta,
+        incomplete: Some(Incomplete::binary(
+            bytes,
+            u64::try_from(app.settings.max_bytes.bytes()).unwrap_or(u64::MAX),
+            artifact_id,
+            body.media_type,
+        )),
+    };
+    let text = match render_serialize(&envelope, view.format) {
+        Ok(text) => text,
+        Err(err) => return error(format!("Internal error while preparing the result: {err}")),
+    };
+    if !app.settings.structured_output {
+        return success_result(text, None);
+    }
+    match envelope.into_value() {
+        Ok(value) => success_result(text, Some(value)),
+        Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
+    }
+}
+
+/// Saves `bytes` as an artifact of `mime_type` owned by `principal`: its id, or `None` (with a warning naming
+/// `what`) when saving failed.
+async fn save(app: &App, principal: &Principal, mime_type: &str, bytes: Bytes, what: &str) -> Option<String> {
+    match app.store.put(principal.as_str(), mime_type, bytes).await {
+        Ok(id) => Some(id.to_string()),
+        Err(err) => {
+            tracing::warn!(error = %err, "saving {what} as an artifact failed; artifactId is null");
+            None
+        }
+    }
+}
+
+/// The text-only result of a write whose response body is binary: the write succeeded (`status`); the body was
+/// saved as an artifact (never turned into a string) and the text names its id, media type and size.
+pub async fn write_binary(app: &App, principal: &Principal, body: Binary, status: u16) -> CallToolResult {
+    let bytes = body.bytes.len();
+    let saved = save(app, principal, &body.media_type, body.bytes, "a binary upstream body").await;
+    let where_ = match saved {
+        Some(id) => format!("saved as artifact {id} (read it with artifact_read)"),
+        None => "could not be saved".to_owned(),
+    };
+    success_result(
+        format!(
+            "The write succeeded (HTTP {status}); its response body is binary ({}, {bytes} bytes) and was {where_}.",
+            body.media_type
+        ),
+        None,
+    )
 }
 
 /// Builds the text-only success result of a write tool (CONTRACT §3: no `structuredContent`, whatever the switch):
@@ -109,6 +184,10 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
     };
     if view.jq.as_deref().is_none_or(|jq| jq.trim().is_empty()) {
         // No projection: nothing here can turn the finished write into an error.
+        let data = match check_depth(data) {
+            Ok(data) => data,
+            Err(too_deep) => return shown(too_deep),
+        };
         return match render_data(data, format).await {
             Ok(text) => success_result(text, None),
             Err(render) => shown(render),
@@ -126,6 +205,10 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
             Err(failed) => (failed.error.to_string(), failed.data),
         },
     };
+    let unprojected = match check_depth(unprojected) {
+        Ok(data) => data,
+        Err(too_deep) => return shown(format!("{reason}; {too_deep}")),
+    };
     match render_data(unprojected, format).await {
         Ok(body) => success_result(
             format!(
@@ -136,6 +219,26 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
         ),
         Err(render) => shown(format!("{reason}; {render}")),
     }
+}
+
+/// Deepest result (nesting levels of `data`) a tool returns: 100,000. Rendering, serializing (here and in rmcp's
+/// transport) and freeing a value take stack frames per level, which [`crate::RUNTIME_STACK_BYTES`] holds up to this
+/// depth with a wide margin. A deeper body is still parsed and can be projected with `jq` (CONTRACT §8); shown whole,
+/// it is an error that says so.
+pub const MAX_RESULT_DEPTH: usize = 100_000;
+
+/// `data` when it nests at most [`MAX_RESULT_DEPTH`] levels; otherwise it is freed (without recursion) and the error
+/// text says to select a part with `jq`.
+fn check_depth(data: Value) -> Result<Value, String> {
+    let depth = mcp_envelope::nesting::depth(&data);
+    if depth <= MAX_RESULT_DEPTH {
+        return Ok(data);
+    }
+    mcp_envelope::nesting::drop_flat(data);
+    Err(format!(
+        "the response nests {depth} levels deep, more than the {MAX_RESULT_DEPTH} a result can carry: select a \
+         shallower part with jq (e.g. \"flatten\" or a path)"
+    ))
 }
 
 /// The text of `data` alone ([`TextSource::Data`], no projection), rendered on a blocking thread (see [`finish`]).

@@ -69,8 +69,12 @@ fn parse_limits(args: &[OsString]) -> Option<(u64, u64)> {
     Some((number(address_space)?, number(cpu_seconds)?))
 }
 
+/// The request on stdin, of any nesting depth (CONTRACT §8: a body nested deeper than serde_json's default 128
+/// levels is still projected).
 fn read_request() -> serde_json::Result<Request<Value>> {
-    serde_json::from_reader(std::io::stdin().lock())
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(serde_json::Error::io)?;
+    adapters_http::decode::from_slice_any_depth(&bytes)
 }
 
 #[cfg(unix)]

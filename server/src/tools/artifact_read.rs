@@ -21,8 +21,10 @@ pub struct ArtifactReadArgs {
     /// The `incomplete.artifactId` of an oversized result.
     pub artifact_id: String,
     /// Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub offset: Option<u64>,
     /// Most bytes to return in this chunk (default 65536, clamped to 1..=1048576).
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub max_bytes: Option<u64>,
 }
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use adapters_atlassian::{Product, Request};
+use adapters_http::Payload;
 use http::Method;
 use mcp_envelope::{NoMeta, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
@@ -375,10 +376,11 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
     match app.atlassian.product(def.product).send(&request).await {
         Ok(response) => {
             crate::handler::record_upstream_status(Some(response.status));
-            if def.verb == Verb::Get {
-                respond::structured(app, principal, response.data, NoMeta {}, &call.view).await
-            } else {
-                respond::text_only(app, response.data, response.status, &call.view).await
+            match (def.verb == Verb::Get, response.body) {
+                (true, Payload::Data(data)) => respond::structured(app, principal, data, NoMeta {}, &call.view).await,
+                (true, Payload::Binary(body)) => respond::binary(app, principal, body, NoMeta {}, &call.view).await,
+                (false, Payload::Data(data)) => respond::text_only(app, data, response.status, &call.view).await,
+                (false, Payload::Binary(body)) => respond::write_binary(app, principal, body, response.status).await,
             }
         }
         Err(err) => {

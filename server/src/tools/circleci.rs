@@ -14,6 +14,7 @@ use crate::app::App;
 use crate::args;
 use crate::principal::Principal;
 use crate::respond::{self, View};
+use adapters_http::Payload;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";
@@ -88,7 +89,10 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                 format: args.output_format.unwrap_or_default(),
                 text_from: TextSource::Envelope,
             };
-            respond::structured(app, principal, response.body, meta, &view).await
+            match response.body {
+                Payload::Data(data) => respond::structured(app, principal, data, meta, &view).await,
+                Payload::Binary(body) => respond::binary(app, principal, body, meta, &view).await,
+            }
         }
         Err(err) => {
             crate::handler::record_upstream_status(err.status());

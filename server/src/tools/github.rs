@@ -23,8 +23,8 @@ pub const LIST_WORKFLOW_JOBS: &str = "github_list_workflow_jobs";
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum WorkflowIdArg {
-    /// The workflow's numeric id.
-    Id(u64),
+    /// The workflow's numeric id (a string of digits is read as the id too).
+    Id(#[serde(deserialize_with = "crate::args::integer::required")] u64),
     /// The workflow file name, e.g. `ci.yml`.
     FileName(String),
 }
@@ -50,9 +50,11 @@ pub struct ListWorkflowRunsArgs {
     pub actor: Option<String>,
     /// Runs per page, 1..=100 (GitHub's default 30).
     #[schemars(range(min = 1, max = 100))]
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub per_page: Option<u64>,
     /// Page number, from 1. Pass the previous result's `nextPage` to continue.
     #[schemars(range(min = 1))]
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub page: Option<u64>,
     /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
     /// e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
@@ -70,14 +72,17 @@ pub struct ListWorkflowJobsArgs {
     /// Repository name without `.git`.
     pub repo: String,
     /// The workflow run's id (`id` of a run from github_list_workflow_runs).
+    #[serde(deserialize_with = "crate::args::integer::required")]
     pub run_id: u64,
     /// `latest` (default): jobs of the latest attempt; `all`: jobs of every attempt.
     pub filter: Option<JobFilterArg>,
     /// Jobs per page, 1..=100 (GitHub's default 30).
     #[schemars(range(min = 1, max = 100))]
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub per_page: Option<u64>,
     /// Page number, from 1. Pass the previous result's `nextPage` to continue.
     #[schemars(range(min = 1))]
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub page: Option<u64>,
     /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
     /// e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.

@@ -67,8 +67,11 @@ impl RawSession {
                 .await
                 .expect("read")
                 .expect("the server closed stdout");
-            let value: Value = serde_json::from_str(&line).expect("the server wrote JSON");
-            if value["id"] == json!(id) {
+            // Any depth (CONTRACT §8): parsed on a growing stack and freed without recursion.
+            let value: Value = adapters_http::decode::parse_json(line.as_bytes()).expect("the server wrote JSON");
+            let answered = value["id"] == json!(id);
+            mcp_envelope::nesting::drop_flat(value);
+            if answered {
                 return line;
             }
         }

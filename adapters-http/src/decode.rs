@@ -1,0 +1,269 @@
+//! A response body as the vendor sent it (CONTRACT §8): JSON of any depth, text decoded per its charset, and
+//! anything else kept as bytes, never mangled into a string.
+//!
+//! | body | result |
+//! |---|---|
+//! | empty or white space only (a `204`, a `201` without content) | `Data({})` |
+//! | a JSON media type (`application/json`, any `+json`) | `Data(value)`, parsed as UTF-8 JSON whatever `charset` says (RFC 8259 §8.1) |
+//! | a text media type ([`is_text`]: `text/*`, XML, YAML, JavaScript, …) | `Data(string)`, decoded with `encoding_rs` per the `charset` parameter (default UTF-8; a byte-order mark wins, as in the WHATWG Encoding standard) |
+//! | text that is invalid in its charset, or whose charset is unknown | `Binary` |
+//! | any other media type (`image/*`, `application/octet-stream`, archives, PDF, …) | `Binary` with that media type |
+//! | no `Content-Type` | `Data(value)` when it parses as JSON, else `Data(string)` when it is UTF-8, else `Binary` as `application/octet-stream` |
+
+use bytes::Bytes;
+use encoding_rs::Encoding;
+use serde_json::Value;
+
+/// Media type given to a binary body that came without a usable `Content-Type`.
+pub const OCTET_STREAM: &str = "application/octet-stream";
+
+/// A decoded body: data, or bytes that are not text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    /// JSON, or text as a JSON string, or `{}` for an empty body.
+    Data(Value),
+    /// A body that is not text (or text invalid in its charset): to be kept byte for byte.
+    Binary(Binary),
+}
+
+impl Payload {
+    /// The data, `None` for a binary body.
+    pub fn as_data(&self) -> Option<&Value> {
+        match self {
+            Payload::Data(value) => Some(value),
+            Payload::Binary(_) => None,
+        }
+    }
+
+    /// The data, `None` for a binary body.
+    pub fn into_data(self) -> Option<Value> {
+        match self {
+            Payload::Data(value) => Some(value),
+            Payload::Binary(_) => None,
+        }
+    }
+}
+
+/// A body kept as bytes, with the media type the upstream declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binary {
+    /// The body, byte for byte.
+    pub bytes: Bytes,
+    /// The upstream `Content-Type` as sent (e.g. `image/png`), or [`OCTET_STREAM`] when there was none.
+    pub media_type: String,
+}
+
+/// Parses UTF-8 JSON of any nesting depth (serde_json without its 128-level recursion limit, on a stack that
+/// `serde_stacker` grows on the heap as needed), so a valid body never overflows the stack or fails for its depth.
+/// Integers keep their digits; object keys keep their order.
+///
+/// Errors: the parser's error (line and column) for anything that is not one JSON value.
+pub fn parse_json(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    from_slice_any_depth(bytes)
+}
+
+/// [`parse_json`] into any `T`: `serde_json::from_slice` without the recursion limit, on a growing stack.
+///
+/// Errors: the parser's error (line and column), or `T`'s.
+pub fn from_slice_any_depth<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    deserializer.disable_recursion_limit();
+    let value = T::deserialize(serde_stacker::Deserializer::new(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Decodes `body` by the rules in the [module docs](self), given the response's `Content-Type`.
+///
+/// Errors: the JSON parser's error when a JSON media type carries a body that does not parse.
+pub fn payload(content_type: Option<&str>, body: &Bytes) -> Result<Payload, serde_json::Error> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Payload::Data(Value::Object(serde_json::Map::new())));
+    }
+    let media = content_type.and_then(|ct| ct.parse::<mime::Mime>().ok());
+    let Some(media) = media else {
+        if let Ok(value) = parse_json(body) {
+            return Ok(Payload::Data(value));
+        }
+        return Ok(match std::str::from_utf8(body) {
+            Ok(text) => Payload::Data(Value::String(text.to_owned())),
+            Err(_) => binary(content_type, body),
+        });
+    };
+    if is_json(&media) {
+        return parse_json(body).map(Payload::Data);
+    }
+    if !is_text(&media) {
+        return Ok(binary(content_type, body));
+    }
+    let label = media
+        .get_param(mime::CHARSET)
+        .map_or("utf-8", |charset| charset.as_str());
+    Ok(match decode_text(label, body) {
+        Some(text) => Payload::Data(Value::String(text)),
+        None => binary(content_type, body),
+    })
+}
+
+/// `body` decoded from the encoding named `label` (a WHATWG label: `ISO-8859-1` is windows-1252, `latin1`, `utf-8`,
+/// `shift_jis`, …); a byte-order mark at the start overrides the label. `None` when the label is unknown or the
+/// bytes are not valid in that encoding (nothing is replaced by U+FFFD).
+pub fn decode_text(label: &str, body: &[u8]) -> Option<String> {
+    let declared = Encoding::for_label(label.trim().as_bytes())?;
+    let (encoding, bom) = Encoding::for_bom(body).unwrap_or((declared, 0));
+    let rest = body.get(bom..)?;
+    encoding
+        .decode_without_bom_handling_and_without_replacement(rest)
+        .map(std::borrow::Cow::into_owned)
+}
+
+fn binary(content_type: Option<&str>, body: &Bytes) -> Payload {
+    let media_type = content_type
+        .map(str::trim)
+        .filter(|ct| ct.parse::<mime::Mime>().is_ok())
+        .unwrap_or(OCTET_STREAM);
+    Payload::Binary(Binary {
+        bytes: body.clone(),
+        media_type: media_type.to_owned(),
+    })
+}
+
+/// `application/json` or any `+json` type.
+pub fn is_json(media: &mime::Mime) -> bool {
+    (media.type_() == mime::APPLICATION && media.subtype() == mime::JSON) || media.suffix() == Some(mime::JSON)
+}
+
+/// A media type whose body is text: `text/*`, `+xml`/`+yaml` types, and the textual `application/` types (XML,
+/// YAML, TOML, JavaScript, form data, GraphQL, SQL, shell scripts, patches, NDJSON).
+pub fn is_text(media: &mime::Mime) -> bool {
+    if media.type_() == mime::TEXT {
+        return true;
+    }
+    if media
+        .suffix()
+        .is_some_and(|suffix| matches!(suffix.as_str(), "xml" | "yaml"))
+    {
+        return true;
+    }
+    media.type_() == mime::APPLICATION
+        && matches!(
+            media.subtype().as_str(),
+            "xml"
+                | "yaml"
+                | "x-yaml"
+                | "toml"
+                | "javascript"
+                | "ecmascript"
+                | "x-javascript"
+                | "x-www-form-urlencoded"
+                | "graphql"
+                | "sql"
+                | "x-sh"
+                | "x-patch"
+                | "x-diff"
+                | "x-ndjson"
+                | "jsonl"
+                | "x-jsonlines"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn data(ct: Option<&str>, body: &'static [u8]) -> Value {
+        match payload(ct, &Bytes::from_static(body)).unwrap() {
+            Payload::Data(value) => value,
+            Payload::Binary(b) => panic!("binary: {b:?}"),
+        }
+    }
+
+    fn bin(ct: Option<&str>, body: &'static [u8]) -> Binary {
+        match payload(ct, &Bytes::from_static(body)).unwrap() {
+            Payload::Binary(b) => b,
+            Payload::Data(value) => panic!("data: {value}"),
+        }
+    }
+
+    #[test]
+    fn charsets_decode_per_declaration() {
+        let latin1 = b"caf\xe9\n";
+        assert_eq!(data(Some("text/plain; charset=ISO-8859-1"), latin1), "café\n");
+        assert_eq!(data(Some("text/plain; charset=\"latin1\""), latin1), "café\n");
+        assert_eq!(data(Some("text/csv;charset=windows-1252"), b"\x80 5"), "€ 5");
+        assert_eq!(data(Some("text/plain; charset=Shift_JIS"), b"\x93\xfa\x96\x7b"), "日本");
+        assert_eq!(data(Some("text/plain; charset=utf-16le"), b"h\0i\0"), "hi");
+        assert_eq!(data(Some("text/html"), "héllo".as_bytes()), "héllo");
+        assert_eq!(
+            data(Some("application/xml; charset=iso-8859-15"), b"<a>\xa4</a>"),
+            "<a>€</a>"
+        );
+        // A byte-order mark wins over the label, and is not part of the text.
+        assert_eq!(data(Some("text/plain; charset=latin1"), b"\xef\xbb\xbfok"), "ok");
+        // JSON is UTF-8 whatever the charset says.
+        assert_eq!(
+            data(Some("application/json; charset=ISO-8859-1"), "{\"a\":\"é\"}".as_bytes()),
+            serde_json::json!({"a": "é"})
+        );
+    }
+
+    #[test]
+    fn binary_bodies_stay_bytes() {
+        let png = bin(Some("image/png"), b"\x89PNG\r\n\x1a\n\0\0");
+        assert_eq!(png.media_type, "image/png");
+        assert_eq!(&png.bytes[..], b"\x89PNG\r\n\x1a\n\0\0");
+        for ct in [
+            "application/octet-stream",
+            "application/zip",
+            "application/pdf",
+            "application/gzip",
+            "audio/ogg",
+        ] {
+            assert_eq!(
+                bin(Some(ct), b"abc").media_type,
+                ct,
+                "even ASCII bytes under {ct} are binary"
+            );
+        }
+        // Text invalid in its charset, or in an unknown one.
+        assert_eq!(
+            bin(Some("text/plain; charset=utf-8"), b"caf\xe9").media_type,
+            "text/plain; charset=utf-8"
+        );
+        assert_eq!(
+            bin(Some("text/plain; charset=x-unknown"), b"abc").media_type,
+            "text/plain; charset=x-unknown"
+        );
+        // No content type: JSON, else UTF-8 text, else bytes.
+        assert_eq!(data(None, b"[1]"), serde_json::json!([1]));
+        assert_eq!(data(None, b"plain"), "plain");
+        assert_eq!(bin(None, b"\xff\xfe\x00").media_type, OCTET_STREAM);
+    }
+
+    #[test]
+    fn json_of_any_depth_parses() {
+        for depth in [130usize, 10_000, 200_000] {
+            let text = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+            let value = std::thread::Builder::new()
+                .stack_size(2 * 1024 * 1024)
+                .spawn(move || {
+                    let value = parse_json(text.as_bytes()).unwrap();
+                    // Measure (and dispose of) the value without recursion.
+                    let mut depth = 0;
+                    let mut cursor = value;
+                    while let Value::Array(mut items) = cursor {
+                        depth += 1;
+                        cursor = items.pop().unwrap();
+                    }
+                    (depth, cursor)
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert_eq!(value, (depth, serde_json::json!(1)));
+        }
+        assert!(parse_json(b"[[1]").is_err());
+        assert!(parse_json(b"[1] x").is_err());
+    }
+}

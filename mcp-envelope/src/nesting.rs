@@ -1,0 +1,66 @@
+//! Values nested arbitrarily deep (CONTRACT §8): measuring and freeing them without recursion, so that neither
+//! overflows a stack whatever the depth.
+
+use serde_json::Value;
+
+/// Drops `value` without recursion (an explicit work list instead of one stack frame per level), so a value nested
+/// millions of levels deep is freed without overflowing the stack.
+pub fn drop_flat(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// The nesting depth of `value` (a scalar is 0; `[]`, `{}` and `[1]` are 1; `[[1]]` is 2), measured without
+/// recursion.
+pub fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 1usize)];
+    while let Some((value, level)) = pending.pop() {
+        match value {
+            Value::Array(items) => {
+                deepest = deepest.max(level);
+                pending.extend(items.iter().map(|v| (v, level + 1)));
+            }
+            Value::Object(map) => {
+                deepest = deepest.max(level);
+                pending.extend(map.values().map(|v| (v, level + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn depth_and_drop_without_recursion() {
+        assert_eq!(depth(&json!(1)), 0);
+        assert_eq!(depth(&json!([])), 1);
+        assert_eq!(depth(&json!({"a": [1, {"b": {}}], "c": 2})), 3);
+        // Built without recursion; freed on a 2 MiB stack.
+        let handle = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| {
+                let mut deep = json!(1);
+                for _ in 0..300_000 {
+                    deep = Value::Array(vec![deep]);
+                }
+                let measured = depth(&deep);
+                drop_flat(deep);
+                measured
+            })
+            .unwrap();
+        assert_eq!(handle.join().unwrap(), 300_000);
+    }
+}
