@@ -47,7 +47,7 @@ mod tests {
     fn depth_and_drop_without_recursion() {
         assert_eq!(depth(&json!(1)), 0);
         assert_eq!(depth(&json!([])), 1);
-        assert_eq!(depth(&json!({"a": [1, {"b": {}}], "c": 2})), 3);
+        assert_eq!(depth(&json!({"a": [1, {"b": {}}], "c": 2})), 4);
         // Built without recursion; freed on a 2 MiB stack.
         let handle = std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)

@@ -16,7 +16,9 @@
 //! - Bitbucket: `GET /2.0/repositories/{workspace}` → `bitbucket/repositories` (absolute `next`);
 //!   `GET /2.0/repositories/{ws}/{repo}/pullrequests` → `bitbucket/pullrequests`;
 //!   `GET /2.0/repositories/{ws}/{repo}/diff/{spec}` → `bitbucket/diff` (`text/plain`);
-//!   `POST` / `DELETE /2.0/repositories/{ws}/{repo}/pullrequests/{id}/approve` → `200` [`approval`] / `204`.
+//!   `POST` / `DELETE /2.0/repositories/{ws}/{repo}/pullrequests/{id}/approve` → `200` [`approval`] / `204`;
+//!   `GET /2.0/repositories/{ws}/{repo}/src/{commit}/logo.png` → [`LOGO_PNG`] (`image/png`);
+//!   `GET /2.0/repositories/{ws}/{repo}/src/{commit}/latin1.txt` → [`LATIN1_TEXT`] (`text/plain; charset=ISO-8859-1`).
 
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex, query_param, query_param_contains};
@@ -33,6 +35,17 @@ pub const JIRA_PAGE2_TOKEN: &str =
 
 /// Number of issues in [`large_search`].
 pub const LARGE_SEARCH_ISSUES: usize = 100;
+
+/// A 1×1 transparent PNG (67 bytes): a binary file body (CONTRACT §8).
+pub const LOGO_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0a, 0x49,
+    0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00,
+    0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// `café` and a newline in ISO-8859-1 (`63 61 66 E9 0A`): a text body in a charset other than UTF-8.
+pub const LATIN1_TEXT: &[u8] = b"caf\xe9\n";
 
 /// Mounts the scenario on `server`.
 ///
@@ -140,6 +153,14 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
         (
             Mock::given(method("DELETE")).and(path_regex(format!("{repo}/pullrequests/[0-9]+/approve$"))),
             ResponseTemplate::new(204),
+        ),
+        (
+            Mock::given(method("GET")).and(path_regex(format!("{repo}/src/{SEGMENT}/logo.png$"))),
+            ResponseTemplate::new(200).set_body_raw(LOGO_PNG, "image/png"),
+        ),
+        (
+            Mock::given(method("GET")).and(path_regex(format!("{repo}/src/{SEGMENT}/latin1.txt$"))),
+            ResponseTemplate::new(200).set_body_raw(LATIN1_TEXT, "text/plain; charset=ISO-8859-1"),
         ),
     ];
     for (mock, response) in others {

@@ -71,7 +71,19 @@ impl ToolSpec {
 
 /// The input schema of an argument struct (object root, draft-07-safe keywords; optional arguments not required).
 pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
-    mcp_envelope::input_schema_for::<T>()
+    let mut schema = mcp_envelope::input_schema_for::<T>();
+    // `#[serde(default)]` on an optional argument (needed beside `deserialize_with`, see `crate::args::integer`)
+    // makes schemars write `"default": null`; an absent argument already means that, so it is left out.
+    if let Some(serde_json::Value::Object(properties)) = schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let serde_json::Value::Object(property) = property
+                && property.get("default") == Some(&serde_json::Value::Null)
+            {
+                property.shift_remove("default");
+            }
+        }
+    }
+    schema
 }
 
 /// Annotations of a read-only tool; `open_world` when it talks to an upstream service.

@@ -56,6 +56,11 @@ def check(case: dict, result: Any) -> None:
         assert inc and inc["reason"] == "size" and sc["data"] is None, f"expected the incomplete form: {str(sc)[:300]}"
         assert inc["bytes"] > inc["limitBytes"], "incomplete.bytes is not over limitBytes"
         assert isinstance(inc["artifactId"], str), "artifactId is not a string"
+    elif e.get("incomplete") == "binary":
+        inc = sc.get("incomplete")
+        assert inc and inc["reason"] == "binary" and sc["data"] is None, f"expected the binary form: {str(sc)[:300]}"
+        assert inc.get("mimeType") == e["mimeType"], f"mimeType={inc.get('mimeType')}, expected {e['mimeType']}"
+        assert inc["bytes"] == e["bytes"] and isinstance(inc["artifactId"], str), f"bad binary incomplete: {inc}"
     else:
         assert "incomplete" not in sc, f"unexpected incomplete: {sc.get('incomplete')}"
     if "dataPath" in e:
@@ -71,6 +76,7 @@ async def read_artifact(sc: dict, call_artifact_read) -> None:
     """Reads the artifact chunk by chunk until eof; the bytes must rebuild the full envelope."""
     chunks = []
     offset = 0
+    mime_type = None
     for _ in range(10000):
         r = await call_artifact_read({"artifactId": sc["incomplete"]["artifactId"], "offset": offset, "maxBytes": 7919})
         assert not r.is_error, f"artifact_read failed: {r.content[0].text}"
@@ -79,10 +85,15 @@ async def read_artifact(sc: dict, call_artifact_read) -> None:
         data = base64.b64decode(chunk["data"], validate=True)
         assert len(data) == chunk["nextOffset"] - chunk["offset"], "chunk length does not match its offsets"
         chunks.append(data)
+        mime_type = chunk["mimeType"]
         offset = chunk["nextOffset"]
         if chunk["eof"]:
             break
     full_bytes = b"".join(chunks)
     assert len(full_bytes) == sc["incomplete"]["bytes"], "artifact length differs from incomplete.bytes"
+    if sc["incomplete"]["reason"] == "binary":
+        # The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
+        assert mime_type == sc["incomplete"]["mimeType"], f"artifact mimeType {mime_type}, expected {sc['incomplete']['mimeType']}"
+        return
     full = json.loads(full_bytes.decode("utf-8"))
     assert full["data"] is not None and full.get("nextPage") == sc.get("nextPage"), "artifact is not the full envelope"

@@ -37,6 +37,11 @@ export function check(c, result) {
     if (!sc.incomplete || sc.incomplete.reason !== "size" || sc.data !== null) fail(`expected the incomplete form: ${JSON.stringify(sc).slice(0, 300)}`);
     if (sc.incomplete.bytes <= sc.incomplete.limitBytes) fail("incomplete.bytes is not over limitBytes");
     if (typeof sc.incomplete.artifactId !== "string") fail("artifactId is not a string");
+  } else if (e.incomplete === "binary") {
+    const inc = sc.incomplete;
+    if (!inc || inc.reason !== "binary" || sc.data !== null) fail(`expected the binary form: ${JSON.stringify(sc).slice(0, 300)}`);
+    if (inc.mimeType !== e.mimeType) fail(`mimeType=${inc.mimeType}, expected ${e.mimeType}`);
+    if (inc.bytes !== e.bytes || typeof inc.artifactId !== "string") fail(`bad binary incomplete: ${JSON.stringify(inc)}`);
   } else if ("incomplete" in sc) {
     fail(`unexpected incomplete: ${JSON.stringify(sc.incomplete)}`);
   }
@@ -52,6 +57,7 @@ export function check(c, result) {
 export async function readArtifact(c, sc, callArtifactRead) {
   const chunks = [];
   let offset = 0;
+  let mimeType;
   for (let i = 0; i < 10000; i++) {
     const r = await callArtifactRead({ artifactId: sc.incomplete.artifactId, offset, maxBytes: 7919 });
     if (r.isError) fail(`artifact_read failed: ${r.content[0].text}`);
@@ -60,11 +66,17 @@ export async function readArtifact(c, sc, callArtifactRead) {
     const bytes = Buffer.from(chunk.data, "base64");
     if (bytes.length !== chunk.nextOffset - chunk.offset) fail("chunk length does not match its offsets");
     chunks.push(bytes);
+    mimeType = chunk.mimeType;
     offset = chunk.nextOffset;
     if (chunk.eof) break;
   }
   const all = Buffer.concat(chunks);
   if (all.length !== sc.incomplete.bytes) fail(`artifact has ${all.length} bytes, incomplete.bytes says ${sc.incomplete.bytes}`);
+  if (sc.incomplete.reason === "binary") {
+    // The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
+    if (mimeType !== sc.incomplete.mimeType) fail(`artifact mimeType ${mimeType}, expected ${sc.incomplete.mimeType}`);
+    return;
+  }
   const full = JSON.parse(all.toString("utf8"));
   if (full.data === null || full.nextPage !== sc.nextPage) fail("artifact is not the full envelope");
 }
