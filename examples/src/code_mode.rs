@@ -10,16 +10,11 @@
 //!
 //! Run: `cargo run -p mcp-devtools-examples --bin code_mode` (add `-- --live --owner O --repo R` for the real API).
 
-use std::path::PathBuf;
-
-use anyhow::{Context, bail};
-use base64::Engine;
+use anyhow::Context;
 use clap::Parser;
+use mcp_devtools_examples::harness::{Client, call, connect, data_of, server_binary, text, with};
 use recorded_upstream::RecordedUpstream;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 /// Command-line options.
@@ -57,12 +52,12 @@ async fn main() -> anyhow::Result<()> {
         (Some(upstream), base, "recorded-upstream-token".to_string())
     };
     let binary = server_binary()?;
-    let client = connect(&binary, &base, &token).await?;
+    let client = connect(&binary, &[("GITHUB_API_BASE", base), ("GITHUB_TOKEN", token)]).await?;
     let repo = json!({"owner": options.owner, "repo": options.repo});
 
     // 1. The program: project on the server, read structuredContent as data, print only the findings.
     let mut printed = String::new();
-    let runs = call(
+    let runs = call_tool(
         &client,
         "github_list_workflow_runs",
         with(&repo, json!({"perPage": options.per_page, "jq": FAILED_RUNS})),
@@ -79,7 +74,7 @@ async fn main() -> anyhow::Result<()> {
     );
     for run in &failed_runs {
         let run_id = run["id"].as_u64().context("a run without a numeric id")?;
-        let jobs = call(
+        let jobs = call_tool(
             &client,
             "github_list_workflow_jobs",
             with(&repo, json!({"runId": run_id, "jq": FAILED_JOBS})),
@@ -107,7 +102,7 @@ async fn main() -> anyhow::Result<()> {
 
     // 2. The baseline: what a model reads calling the same tools directly (text blocks, no jq).
     let mut direct = text_len(
-        &call(
+        &call_tool(
             &client,
             "github_list_workflow_runs",
             with(&repo, json!({"perPage": options.per_page})),
@@ -116,7 +111,7 @@ async fn main() -> anyhow::Result<()> {
     );
     let mut direct_calls = 1;
     for run in &failed_runs {
-        let jobs = call(
+        let jobs = call_tool(
             &client,
             "github_list_workflow_jobs",
             with(&repo, json!({"runId": run["id"]})),
@@ -139,107 +134,11 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `base` with the fields of `more` added.
-fn with(base: &Value, more: Value) -> Value {
-    let mut args = base.clone();
-    if let (Some(args), Some(more)) = (args.as_object_mut(), more.as_object()) {
-        args.extend(more.clone());
-    }
-    args
-}
-
-/// The server binary: `$MCP_DEVTOOLS_BIN`, else `mcp-devtools` beside this program (built first when run by cargo).
-fn server_binary() -> anyhow::Result<PathBuf> {
-    if let Some(path) = std::env::var_os("MCP_DEVTOOLS_BIN") {
-        return Ok(PathBuf::from(path));
-    }
-    let here = std::env::current_exe()?;
-    let dir = here.parent().context("this program has no directory")?;
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        let mut build = std::process::Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "mcp-devtools-server", "--bin", "mcp-devtools"]);
-        if dir.ends_with("release") {
-            build.arg("--release");
-        }
-        if !build.status()?.success() {
-            bail!("building the mcp-devtools server failed");
-        }
-    }
-    let binary = dir.join("mcp-devtools");
-    if !binary.exists() {
-        bail!(
-            "{} not found: build it with `cargo build -p mcp-devtools-server` or set MCP_DEVTOOLS_BIN",
-            binary.display()
-        );
-    }
-    Ok(binary)
-}
-
-/// Starts the server as a child process with structured output on, talking to `base`.
-async fn connect(binary: &PathBuf, base: &str, token: &str) -> anyhow::Result<RunningService<RoleClient, ()>> {
-    let command = tokio::process::Command::new(binary).configure(|cmd| {
-        cmd.env("MCP_STRUCTURED_OUTPUT", "true")
-            .env("GITHUB_API_BASE", base)
-            .env("GITHUB_TOKEN", token)
-            .env("STREAMING_ARTIFACT_STORE", "memory")
-            .env("RUST_LOG", "warn");
-    });
-    Ok(().serve(TokioChildProcess::new(command)?).await?)
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> anyhow::Result<CallToolResult> {
-    let args = args.as_object().cloned().context("arguments must be an object")?;
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
-        .await?;
-    if result.is_error == Some(true) {
-        bail!("{tool} failed: {}", text(&result));
-    }
-    Ok(result)
-}
-
-/// `structuredContent.data`, or — when the value was over the bound — the full value read back with
-/// `artifact_read` (chunk by chunk until `eof`, then base64-decoded and joined).
-async fn data_of(client: &RunningService<RoleClient, ()>, result: &CallToolResult) -> anyhow::Result<Value> {
-    let structured = result
-        .structured_content
-        .as_ref()
-        .context("no structuredContent: is MCP_STRUCTURED_OUTPUT on?")?;
-    let Some(incomplete) = structured.get("incomplete") else {
-        return Ok(structured["data"].clone());
-    };
-    let artifact_id = incomplete["artifactId"]
-        .as_str()
-        .context("the oversized value could not be saved; narrow the jq")?;
-    let mut bytes = Vec::new();
-    let mut offset = 0;
-    loop {
-        let chunk = call(
-            client,
-            "artifact_read",
-            json!({"artifactId": artifact_id, "offset": offset, "maxBytes": 1_048_576}),
-        )
-        .await?;
-        let chunk = chunk
-            .structured_content
-            .context("artifact_read returned no structuredContent")?;
-        bytes.extend(base64::engine::general_purpose::STANDARD.decode(chunk["data"].as_str().unwrap_or_default())?);
-        offset = chunk["nextOffset"].as_u64().context("no nextOffset")?;
-        if chunk["eof"] == json!(true) {
-            break;
-        }
-    }
-    let full: Value = serde_json::from_slice(&bytes)?;
-    Ok(full["data"].clone())
-}
-
-fn text(result: &CallToolResult) -> String {
-    serde_json::to_value(&result.content)
-        .ok()
-        .and_then(|content| content[0]["text"].as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 fn text_len(result: &CallToolResult) -> usize {
     text(result).len()
+}
+
+/// [`call`] taking the arguments by value (an `isError` result is an error).
+async fn call_tool(client: &Client, tool: &str, args: Value) -> anyhow::Result<CallToolResult> {
+    call(client, tool, &args).await
 }

@@ -8,7 +8,9 @@
 //!   (2 issues with ADF descriptions, a `nextPageToken`), with `nextPageToken=`[`JIRA_PAGE2_TOKEN`] →
 //!   `jira/search-jql-page2` (the last page), with `maxResults=100` → [`large_search`] (100 issues, about 370 KB),
 //!   with a `jql` naming the field `universe` → `jira/error-400-jql`; `GET /rest/api/3/issue/ED-1` → `jira/issue`,
-//!   any other issue → `jira/error-404`; `POST /rest/api/3/issue` → `201` [`created_issue`]; `PUT` and `DELETE`
+//!   `GET /rest/api/3/issue/{key}` for an issue of the two search pages (`EX-5`, `EX-4`, `EX-1`: the keys the
+//!   GitHub runs' commit messages name) → that issue, its `fields` narrowed by the `fields` query parameter
+//!   ([`issue_with_fields`]), any other issue → `jira/error-404`; `POST /rest/api/3/issue` → `201` [`created_issue`]; `PUT` and `DELETE`
 //!   `/rest/api/3/issue/ED-1` → `204`.
 //! - Confluence: `GET /wiki/api/v2/pages` → `confluence/pages` (relative `_links.next`);
 //!   `GET /wiki/api/v2/pages/7700526` → `confluence/page-storage`, any other page → `confluence/error-404`;
@@ -22,7 +24,7 @@
 
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex, query_param, query_param_contains};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::fixture::fixture;
 
@@ -166,7 +168,63 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
     for (mock, response) in others {
         mock.respond_with(response).with_priority(1).mount(server).await;
     }
+    let mut issues = Vec::new();
+    for page in ["jira/search-jql-page1", "jira/search-jql-page2"] {
+        let body: Value = serde_json::from_slice(fixture(page)?.body)?;
+        issues.extend(body["issues"].as_array().cloned().unwrap_or_default());
+    }
+    let keys: Vec<&str> = issues.iter().filter_map(|issue| issue["key"].as_str()).collect();
+    Mock::given(method("GET"))
+        .and(path_regex(format!("^/rest/api/3/issue/({})$", keys.join("|"))))
+        .respond_with(SearchedIssue { issues })
+        .with_priority(2)
+        .mount(server)
+        .await;
     Ok(())
+}
+
+/// Answers `GET /rest/api/3/issue/{key}` with the issue `{key}` of the search pages, through
+/// [`issue_with_fields`].
+struct SearchedIssue {
+    issues: Vec<Value>,
+}
+
+impl Respond for SearchedIssue {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let key = request.url.path().rsplit('/').next().unwrap_or_default();
+        let fields = request
+            .url
+            .query_pairs()
+            .find(|(name, _)| name == "fields")
+            .map(|(_, value)| value.into_owned());
+        match self.issues.iter().find(|issue| issue["key"] == key) {
+            Some(issue) => ResponseTemplate::new(200).set_body_json(issue_with_fields(issue, fields.as_deref())),
+            None => ResponseTemplate::new(404),
+        }
+    }
+}
+
+/// `issue` with its `fields` narrowed as Jira's `fields` query parameter does: a comma-separated list of field
+/// names; `*all` and `*navigable` (or no parameter) keep every field; `-name` drops one. A named field the issue
+/// does not have is left out.
+pub fn issue_with_fields(issue: &Value, fields: Option<&str>) -> Value {
+    let mut issue = issue.clone();
+    let Some(fields) = fields else { return issue };
+    let names: Vec<&str> = fields
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .collect();
+    let keep_all = names.is_empty() || names.iter().any(|name| matches!(*name, "*all" | "*navigable"));
+    if let Some(map) = issue["fields"].as_object_mut() {
+        map.retain(|name, _| {
+            let dropped = names
+                .iter()
+                .any(|wanted| wanted.strip_prefix('-') == Some(name.as_str()));
+            !dropped && (keep_all || names.contains(&name.as_str()))
+        });
+    }
+    issue
 }
 
 /// A `search/jql` page of [`LARGE_SEARCH_ISSUES`] issues: the 2 issues of `jira/search-jql-page1` repeated with

@@ -5,22 +5,31 @@
 //! - owner `rate-limited` → `github/error-403-rate-limit`; owner `abuse` → `github/error-403-secondary-rate-limit`;
 //!   repo `missing` → `github/error-404`;
 //! - repo `empty-repo` runs → `github/actions-runs-empty`;
-//! - `/repos/{o}/{r}/actions/runs?per_page=100` → `github/runs-large` (100 runs, 1.2 MB);
+//! - `/repos/{o}/{r}/actions/runs?per_page=100` → `github/runs-large` (100 runs, 1.2 MB, `Link` rel=next page 2);
+//! - `/repos/{o}/{r}/actions/runs?per_page=100&page=2` → the body of `github/actions-runs` (the 4 older recorded
+//!   runs) as the **last** page: its recorded headers with a `Link` holding only `prev` and `first` (see
+//!   [`last_page_link`]);
 //! - `/repos/{o}/{r}/actions/runs` → `github/actions-runs` (4 runs, 48 KB, `Link` rel=next page 2);
 //! - `/repos/{o}/{r}/actions/workflows/{id}/runs` → `github/workflow-runs`;
-//! - `/repos/{o}/{r}/actions/runs/{id}/jobs` → `github/run-jobs-failure` when run `{id}` failed in one of the runs
-//!   fixtures, else `github/run-jobs`.
+//! - `/repos/{o}/{r}/actions/runs/{id}/jobs` → for a run of the runs fixtures, that run's own jobs, [`run_jobs`]
+//!   derived from `github/run-jobs` (its ids, URLs, SHA, branch and workflow name; one failed job when the run
+//!   failed); for any other run id, `github/run-jobs` as recorded (the jobs of run 3881497935).
 
-use crate::fixture::fixture;
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path_regex, query_param};
-use wiremock::{Mock, MockServer};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use crate::fixture::{Fixture, fixture};
+use crate::runs;
 
 const SEGMENT: &str = "[^/]+";
 
 /// Mounts the scenario on `server`.
 ///
 /// # Errors
-/// A fixture that does not load.
+/// A fixture that does not load or parse.
 pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
     let any = format!("^/repos/{SEGMENT}/{SEGMENT}/.*$");
     let mounts = [
@@ -77,21 +86,19 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
             .mount(server)
             .await;
     }
-    let failed = failed_run_ids()?;
-    if !failed.is_empty() {
-        let pattern = format!("^/repos/{SEGMENT}/{SEGMENT}/actions/runs/({})/jobs$", failed.join("|"));
-        Mock::given(method("GET"))
-            .and(path_regex(pattern))
-            .respond_with(fixture("github/run-jobs-failure")?.response())
-            .with_priority(3)
-            .mount(server)
-            .await;
-    }
+    Mock::given(method("GET"))
+        .and(path_regex(runs_path()))
+        .and(query_param("per_page", "100"))
+        .and(query_param("page", "2"))
+        .respond_with(last_page()?)
+        .with_priority(2)
+        .mount(server)
+        .await;
     Mock::given(method("GET"))
         .and(path_regex(format!(
             "^/repos/{SEGMENT}/{SEGMENT}/actions/runs/[0-9]+/jobs$"
         )))
-        .respond_with(fixture("github/run-jobs")?.response())
+        .respond_with(JobsOfRun::new()?)
         .with_priority(4)
         .mount(server)
         .await;
@@ -102,18 +109,144 @@ fn runs_path() -> String {
     format!("^/repos/{SEGMENT}/{SEGMENT}/actions/runs$")
 }
 
-/// Ids of the runs whose `conclusion` is `failure` in the two runs fixtures.
-fn failed_run_ids() -> anyhow::Result<Vec<String>> {
-    let mut ids = Vec::new();
-    for name in ["github/actions-runs", "github/runs-large"] {
-        let body: serde_json::Value = serde_json::from_slice(fixture(name)?.body)?;
-        let runs = body["workflow_runs"].as_array().cloned().unwrap_or_default();
-        ids.extend(
-            runs.iter()
-                .filter(|run| run["conclusion"] == "failure")
-                .filter_map(|run| run["id"].as_u64())
-                .map(|id| id.to_string()),
-        );
+/// The `Link` header of page 2 of the 100-run listing: only `prev` and `first` (page 1), so page 2 is the last.
+pub const fn last_page_link() -> &'static str {
+    "<https://api.github.com/repositories/146139403/actions/runs?per_page=100&page=1>; rel=\"prev\", \
+     <https://api.github.com/repositories/146139403/actions/runs?per_page=100&page=1>; rel=\"first\""
+}
+
+/// Page 2 of the 100-run listing: `github/actions-runs` with [`last_page_link`] in place of its recorded `Link`.
+fn last_page() -> anyhow::Result<ResponseTemplate> {
+    let recorded = fixture("github/actions-runs")?;
+    let headers = recorded
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            let value = if name.eq_ignore_ascii_case("link") {
+                last_page_link().to_string()
+            } else {
+                value.clone()
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    Ok(Fixture { headers, ..recorded }.response())
+}
+
+/// Answers `GET …/actions/runs/{id}/jobs` with the jobs of run `{id}` ([`run_jobs`]) when it is a run of the runs
+/// fixtures, else with `github/run-jobs` as recorded.
+struct JobsOfRun {
+    /// Serialized jobs body per run id.
+    bodies: HashMap<u64, Vec<u8>>,
+    recorded: Fixture,
+}
+
+impl JobsOfRun {
+    fn new() -> anyhow::Result<Self> {
+        let recorded = fixture("github/run-jobs")?;
+        let template: Value = serde_json::from_slice(recorded.body)?;
+        let mut bodies = HashMap::new();
+        for run in runs::all()? {
+            if let Some(id) = run["id"].as_u64() {
+                bodies.insert(id, serde_json::to_vec(&run_jobs(&template, &run))?);
+            }
+        }
+        Ok(Self { bodies, recorded })
     }
-    Ok(ids)
+}
+
+impl Respond for JobsOfRun {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let run_id = request
+            .url
+            .path_segments()
+            .and_then(|mut segments| segments.nth(5))
+            .and_then(|id| id.parse::<u64>().ok());
+        match run_id.and_then(|id| self.bodies.get(&id)) {
+            Some(body) => self.recorded.response().set_body_bytes(body.clone()),
+            None => self.recorded.response(),
+        }
+    }
+}
+
+/// The jobs of `run`, derived from `template` (the body of `github/run-jobs`): each job gets the id
+/// `run id × 10 + index`, the run's `run_id`, `run_url`, `head_sha`, `head_branch` and workflow name, and URLs
+/// built from them. When the run's `conclusion` is `failure`, job `run id % 3` failed: its step `Run tests` (or
+/// `Install tox` when `run id % 4 == 0`) failed and the later steps other than `Post …` / `Complete job` were
+/// skipped. `github/run-jobs-failure.json` is this function's output for run 2802600146, stored.
+pub fn run_jobs(template: &Value, run: &Value) -> Value {
+    let mut body = template.clone();
+    let run_id = run["id"].as_u64().unwrap_or_default();
+    let run_url = run["url"].as_str().unwrap_or_default();
+    let api_repo = run_url.split("/actions/runs/").next().unwrap_or_default();
+    let html_run = run["html_url"].as_str().unwrap_or_default();
+    let failed = run["conclusion"] == "failure";
+    let failing_job = run_id % 3;
+    let failing_step = if run_id.is_multiple_of(4) { "Install tox" } else { "Run tests" };
+    let jobs = body["jobs"]
+        .as_array_mut()
+        .map(|jobs| jobs.iter_mut())
+        .into_iter()
+        .flatten();
+    for (index, job) in (0u64..).zip(jobs) {
+        let id = run_id * 10 + index;
+        job["id"] = json!(id);
+        job["run_id"] = json!(run_id);
+        job["workflow_name"] = run["name"].clone();
+        job["head_branch"] = run["head_branch"].clone();
+        job["run_url"] = json!(run_url);
+        job["head_sha"] = run["head_sha"].clone();
+        job["url"] = json!(format!("{api_repo}/actions/jobs/{id}"));
+        job["html_url"] = json!(format!("{html_run}/job/{id}"));
+        job["check_run_url"] = json!(format!("{api_repo}/check-runs/{id}"));
+        if failed && index == failing_job {
+            job["conclusion"] = json!("failure");
+            fail_steps(job, failing_step);
+        }
+    }
+    body
+}
+
+/// Marks step `name` of `job` failed and the steps after it skipped, except the `Post …` and `Complete job` ones.
+fn fail_steps(job: &mut Value, name: &str) {
+    let mut after = false;
+    for step in job["steps"].as_array_mut().into_iter().flatten() {
+        let step_name = step["name"].as_str().unwrap_or_default().to_string();
+        if after && !step_name.starts_with("Post ") && step_name != "Complete job" {
+            step["conclusion"] = json!("skipped");
+        }
+        if step_name == name {
+            step["conclusion"] = json!("failure");
+            after = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_failure_fixture_is_the_derived_jobs_of_its_run() -> anyhow::Result<()> {
+        let template: Value = serde_json::from_slice(fixture("github/run-jobs")?.body)?;
+        let run = runs::all()?
+            .into_iter()
+            .find(|run| run["id"] == 2_802_600_146u64)
+            .ok_or_else(|| anyhow::anyhow!("run 2802600146 is in github/actions-runs"))?;
+        let derived = serde_json::to_vec(&run_jobs(&template, &run))?;
+        if std::env::var_os("RECORDED_UPSTREAM_WRITE_FIXTURES").is_some() {
+            std::fs::write(
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../tests/fixtures/github/run-jobs-failure.json"
+                ),
+                &derived,
+            )?;
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&derived),
+            String::from_utf8_lossy(fixture("github/run-jobs-failure")?.body)
+        );
+        Ok(())
+    }
 }

@@ -9,7 +9,8 @@
 pub mod atlassian;
 pub mod circleci;
 mod fixture;
-mod github;
+pub mod github;
+mod runs;
 
 pub use fixture::{Fixture, fixture, names};
 pub use wiremock;
@@ -74,6 +75,38 @@ impl RecordedUpstream {
     /// A fixture that does not load (a build defect).
     pub async fn mount_atlassian(&self) -> anyhow::Result<()> {
         atlassian::mount(&self.server).await
+    }
+
+    /// Starts a fake upstream serving every scenario at once (GitHub, CircleCI under `/api/v2`, Jira and Bitbucket
+    /// at the root, Confluence under `/wiki`). Their data agree: the CircleCI pipelines and the per-run GitHub jobs
+    /// are derived from the same runs (same commit SHAs), and the Jira keys the runs' commit messages name are
+    /// served by Jira (`EX-404`, named once, is missing on purpose).
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn all() -> anyhow::Result<Self> {
+        let upstream = Self::github().await?;
+        upstream.mount_circleci().await?;
+        upstream.mount_atlassian().await?;
+        Ok(upstream)
+    }
+
+    /// The settings that point the `mcp-devtools` server at this upstream, as (name, value) pairs: the base URLs of
+    /// every vendor and placeholder credentials (this upstream does not check them, except the GitHub token
+    /// `bad-token`, which gets a 401).
+    pub fn env(&self) -> Vec<(&'static str, String)> {
+        let uri = self.uri();
+        vec![
+            ("GITHUB_API_BASE", uri.clone()),
+            ("GITHUB_TOKEN", "recorded-upstream-token".into()),
+            ("CIRCLECI_API_BASE", format!("{uri}/api/v2")),
+            ("CIRCLECI_TOKEN", "recorded-upstream-token".into()),
+            ("JIRA_BASE_URL", uri.clone()),
+            ("CONFLUENCE_BASE_URL", format!("{uri}/wiki")),
+            ("BITBUCKET_BASE_URL", uri),
+            ("ATLASSIAN_USER_EMAIL", "mia@example.com".into()),
+            ("ATLASSIAN_API_TOKEN", "recorded-upstream-token".into()),
+        ]
     }
 
     /// The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash).

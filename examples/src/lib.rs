@@ -1,0 +1,3 @@
+//! Shared pieces of the example programs (see the `code_mode` and `triage` binaries).
+
+pub mod harness;
