@@ -182,7 +182,11 @@ pub fn run_jobs(template: &Value, run: &Value) -> Value {
     let html_run = run["html_url"].as_str().unwrap_or_default();
     let failed = run["conclusion"] == "failure";
     let failing_job = run_id % 3;
-    let failing_step = if run_id.is_multiple_of(4) { "Install tox" } else { "Run tests" };
+    let failing_step = if run_id.is_multiple_of(4) {
+        "Install tox"
+    } else {
+        "Run tests"
+    };
     let jobs = body["jobs"]
         .as_array_mut()
         .map(|jobs| jobs.iter_mut())

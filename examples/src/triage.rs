@@ -1,0 +1,286 @@
+//! A three-vendor triage as a code-mode program: for each failed GitHub Actions run, the failing job and step, the
+//! CircleCI pipeline built from the same commit (`vcs.revision` = the run's `head_sha`), and the Jira issues named
+//! in the run's head commit message with their status and assignee. The program reads `structuredContent` as data
+//! and prints one table; a model would have read every tool's text block instead.
+//!
+//! Handles what a harness meets: an oversized page (the 100-run page is 1.2 MB, over the structured bound, so it
+//! arrives as an artifact read back with `artifact_read`), `nextPage` (it reads pages until `null`, at most
+//! `--max-pages`), and `isError` results (a missing Jira issue, a CircleCI project that is not there) shown in the
+//! table instead of stopping the program.
+//!
+//! By default the server talks to the embedded recorded upstream (every vendor on one local server, consistent
+//! data). With `--live` it talks to the real APIs with the settings of this process's environment (`GITHUB_TOKEN`,
+//! `CIRCLECI_TOKEN`, `ATLASSIAN_SITE_NAME` or `JIRA_BASE_URL`, `ATLASSIAN_USER_EMAIL`, `ATLASSIAN_API_TOKEN`).
+//!
+//! It ends with the bytes table — the text blocks a model would have read making the same calls directly (each
+//! call without its `jq`), against the bytes this program printed — and a last line `ratio: N.Nx`.
+//!
+//! Run: `cargo run -p mcp-devtools-examples --bin triage` (add `-- --live --owner O --repo R` for real data).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use clap::Parser;
+use mcp_devtools_examples::harness::{Client, call_raw, connect, data_of, server_binary, text, with};
+use recorded_upstream::RecordedUpstream;
+use regex::Regex;
+use rmcp::model::CallToolResult;
+use serde_json::{Value, json};
+
+/// Command-line options.
+#[derive(Debug, Parser)]
+#[command(
+    about = "Triage failed GitHub Actions runs with CircleCI and Jira through mcp-devtools, as a code-mode program"
+)]
+struct Options {
+    /// Use the real APIs (settings from the environment) instead of the embedded recorded upstream.
+    #[arg(long)]
+    live: bool,
+    /// Repository owner.
+    #[arg(long, default_value = "octo-org")]
+    owner: String,
+    /// Repository name.
+    #[arg(long, default_value = "octo-repo")]
+    repo: String,
+    /// CircleCI project slug; default `gh/<owner>/<repo>`.
+    #[arg(long)]
+    circleci_project: Option<String>,
+    /// Runs per page (GitHub's perPage, 1..=100).
+    #[arg(long, default_value_t = 100)]
+    per_page: u32,
+    /// Most pages of runs to read.
+    #[arg(long, default_value_t = 3)]
+    max_pages: u32,
+    /// Most CircleCI pages to read per branch.
+    #[arg(long, default_value_t = 3)]
+    max_circleci_pages: u32,
+}
+
+/// The failing job of a run, its failed steps (GitHub `jobs`, projected on the server).
+const FAILED_JOB: &str = r#"[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]"#;
+/// A page of CircleCI pipelines, reduced to what the table needs.
+const PIPELINES: &str = r#"{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"#;
+/// A Jira issue's status and assignee (asked with `fields=status,assignee`).
+const ISSUE: &str = r#"{status: .fields.status.name, assignee: .fields.assignee.displayName}"#;
+
+/// Every call the program made (tool, arguments), to replay without `jq` for the baseline.
+#[derive(Default)]
+struct Calls(Vec<(String, Value)>);
+
+impl Calls {
+    async fn raw(&mut self, client: &Client, tool: &str, args: Value) -> anyhow::Result<CallToolResult> {
+        self.0.push((tool.to_string(), args.clone()));
+        call_raw(client, tool, &args).await
+    }
+
+    /// The text bytes a model reads making every recorded call itself, without `jq`.
+    async fn direct_text_bytes(&self, client: &Client) -> anyhow::Result<usize> {
+        let mut total = 0;
+        for (tool, args) in &self.0 {
+            let mut args = args.clone();
+            if let Some(map) = args.as_object_mut() {
+                map.remove("jq");
+            }
+            total += text(&call_raw(client, tool, &args).await?).len();
+        }
+        Ok(total)
+    }
+}
+
+/// One failed run and what the other vendors say about it.
+struct Row {
+    run: Value,
+    failing: String,
+    pipeline: String,
+    keys: Vec<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let options = Options::parse();
+    let (_upstream, env) = if options.live {
+        (None, Vec::new())
+    } else {
+        let upstream = RecordedUpstream::all().await?;
+        let env = upstream.env();
+        (Some(upstream), env)
+    };
+    let client = connect(&server_binary()?, &env).await?;
+    let mut calls = Calls::default();
+    let repo = json!({"owner": options.owner, "repo": options.repo});
+
+    // 1. Failed runs, page after page. No jq: the program keeps whole runs (it needs the head commit message), so
+    //    a 100-run page is over the structured bound and comes back as an artifact.
+    let mut failed = Vec::new();
+    let mut scanned = 0;
+    let mut page = Some(1u64);
+    let mut pages = 0;
+    while let Some(number) = page.filter(|_| pages < options.max_pages) {
+        let args = with(&repo, json!({"perPage": options.per_page, "page": number}));
+        let result = calls.raw(&client, "github_list_workflow_runs", args).await?;
+        if result.is_error == Some(true) {
+            anyhow::bail!("listing runs failed: {}", text(&result));
+        }
+        let data = data_of(&client, &result).await?;
+        let runs = data["workflow_runs"].as_array().cloned().unwrap_or_default();
+        scanned += runs.len();
+        failed.extend(runs.into_iter().filter(|run| run["conclusion"] == "failure"));
+        page = result.structured_content.as_ref().and_then(|s| s["nextPage"].as_u64());
+        pages += 1;
+    }
+
+    // 2. The failing job and step of each failed run.
+    let mut rows = Vec::new();
+    let keys_in = Regex::new(r"\b[A-Z][A-Z0-9]+-[0-9]+\b")?;
+    for run in failed {
+        let args = with(&repo, json!({"runId": run["id"], "jq": FAILED_JOB}));
+        let result = calls.raw(&client, "github_list_workflow_jobs", args).await?;
+        let failing = if result.is_error == Some(true) {
+            format!("error: {}", first_line(&text(&result)))
+        } else {
+            let jobs = data_of(&client, &result).await?;
+            let jobs = jobs.as_array().cloned().unwrap_or_default();
+            jobs.iter()
+                .map(|job| {
+                    let steps: Vec<&str> = job["steps"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    format!("{}: {}", job["name"].as_str().unwrap_or("?"), steps.join(", "))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let message = run["head_commit"]["message"].as_str().unwrap_or_default();
+        let keys: BTreeSet<String> = keys_in.find_iter(message).map(|key| key.as_str().to_string()).collect();
+        rows.push(Row {
+            run,
+            failing,
+            pipeline: String::new(),
+            keys: keys.into_iter().collect(),
+        });
+    }
+
+    // 3. CircleCI: the pipelines of each branch, matched on the commit.
+    let project = options
+        .circleci_project
+        .clone()
+        .unwrap_or_else(|| format!("gh/{}/{}", options.owner, options.repo));
+    let branches: BTreeSet<String> = rows
+        .iter()
+        .filter_map(|row| row.run["head_branch"].as_str().map(str::to_string))
+        .collect();
+    let mut pipeline_of: BTreeMap<String, String> = BTreeMap::new();
+    for branch in branches {
+        let wanted: BTreeSet<&str> = rows
+            .iter()
+            .filter(|row| row.run["head_branch"] == branch.as_str())
+            .filter_map(|row| row.run["head_sha"].as_str())
+            .collect();
+        let mut token: Option<String> = None;
+        for _ in 0..options.max_circleci_pages {
+            let mut query = json!({"branch": branch});
+            if let Some(token) = &token {
+                query["page-token"] = json!(token);
+            }
+            let args = json!({"path": format!("/project/{project}/pipeline"), "queryParams": query, "jq": PIPELINES});
+            let result = calls.raw(&client, "circleci_get", args).await?;
+            if result.is_error == Some(true) {
+                for sha in &wanted {
+                    pipeline_of.insert((*sha).to_string(), format!("error: {}", first_line(&text(&result))));
+                }
+                break;
+            }
+            let page = data_of(&client, &result).await?;
+            for item in page["items"].as_array().into_iter().flatten() {
+                if let Some(sha) = item["revision"].as_str().filter(|sha| wanted.contains(sha)) {
+                    pipeline_of
+                        .entry(sha.to_string())
+                        .or_insert_with(|| format!("#{} {}", item["number"], item["state"].as_str().unwrap_or("?")));
+                }
+            }
+            token = page["next"].as_str().map(str::to_string);
+            if token.is_none() || wanted.iter().all(|sha| pipeline_of.contains_key(*sha)) {
+                break;
+            }
+        }
+    }
+    for row in &mut rows {
+        let sha = row.run["head_sha"].as_str().unwrap_or_default();
+        row.pipeline = pipeline_of.get(sha).cloned().unwrap_or_else(|| "none".to_string());
+    }
+
+    // 4. Jira: status and assignee of every key named, once per key.
+    let keys: BTreeSet<String> = rows.iter().flat_map(|row| row.keys.clone()).collect();
+    let mut issues: BTreeMap<String, String> = BTreeMap::new();
+    for key in keys {
+        let args = json!({"path": format!("/rest/api/3/issue/{key}"),
+                          "queryParams": {"fields": "status,assignee"}, "jq": ISSUE});
+        let result = calls.raw(&client, "jira_get", args).await?;
+        let cell = if result.is_error == Some(true) {
+            let message = text(&result);
+            if message.contains("404") {
+                "not found".to_string()
+            } else {
+                format!("error: {}", first_line(&message))
+            }
+        } else {
+            let issue = data_of(&client, &result).await?;
+            format!(
+                "{}, {}",
+                issue["status"].as_str().unwrap_or("?"),
+                issue["assignee"].as_str().unwrap_or("unassigned")
+            )
+        };
+        issues.insert(key, cell);
+    }
+
+    // 5. The table: all the program prints for the model.
+    let mut printed = format!(
+        "{} failed of {scanned} runs of {}/{} ({pages} page(s)); CircleCI project {project}\n\n",
+        rows.len(),
+        options.owner,
+        options.repo
+    );
+    printed +=
+        "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira |\n|---|---|---|---|---|---|\n";
+    for row in &rows {
+        let jira: Vec<String> = row.keys.iter().map(|key| format!("{key} ({})", issues[key])).collect();
+        writeln!(
+            printed,
+            "| {} | {} | {} | {} | {} | {} |",
+            row.run["id"],
+            row.run["name"].as_str().unwrap_or("?"),
+            row.run["head_branch"].as_str().unwrap_or("?"),
+            row.failing,
+            row.pipeline,
+            if jira.is_empty() {
+                "-".to_string()
+            } else {
+                jira.join(", ")
+            }
+        )?;
+    }
+    print!("{printed}");
+
+    // 6. The baseline: the same calls made directly, each without its jq, as text blocks.
+    let direct = calls.direct_text_bytes(&client).await?;
+    client.cancel().await?;
+    let program = printed.len();
+    println!();
+    println!("| what a model reads | bytes |");
+    println!("|---|---|");
+    println!(
+        "| text blocks of the {} calls made directly (no jq) | {direct} |",
+        calls.0.len()
+    );
+    println!("| printed by this program | {program} |");
+    println!("ratio: {:.1}x", direct as f64 / program.max(1) as f64);
+    Ok(())
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
