@@ -1,9 +1,13 @@
-//! The Rust triage program, run as a user runs it (its binary, which starts the server against the embedded
-//! recorded upstream): it prints the table of every failed run with data from all three vendors, shows the missing
-//! Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls.
+//! The triage programs, run as a user runs them. The Rust one (its binary, which starts the server against the
+//! embedded recorded upstream) prints the table of every failed run with data from all three vendors, shows the
+//! missing Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls. The
+//! TypeScript and Python ones (official SDK clients; `scripts/test` installs them) print exactly the same.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use recorded_upstream::RecordedUpstream;
 
 /// The output of `triage` against the recorded upstream.
 fn triage_output() -> String {
@@ -56,4 +60,51 @@ fn triage_joins_the_three_vendors_and_reads_far_less() {
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("last line {last:?}"));
     assert!(ratio >= 50.0, "ratio {ratio}");
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs `program script` against the recorded upstream at `upstream` with the server next to the `triage` binary
+/// (built by the Rust program's first run).
+fn run_other(program: &Path, script: &Path, upstream: &str) -> String {
+    let server = Path::new(env!("CARGO_BIN_EXE_triage")).with_file_name("mcp-devtools");
+    let output = Command::new(program)
+        .arg(script)
+        .env("MCP_DEVTOOLS_BIN", &server)
+        .env("UPSTREAM_URL", upstream)
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err} (run scripts/test first)", program.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{} failed:\n{stdout}\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[tokio::test]
+async fn the_typescript_and_python_programs_print_the_same_as_the_rust_one() {
+    let rust = triage_output();
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let root = repo_root();
+    let ts = root.join("examples/code-mode-ts");
+    assert!(
+        ts.join("node_modules/@modelcontextprotocol/sdk").exists(),
+        "run scripts/test first: it runs npm ci in {}",
+        ts.display()
+    );
+    let typescript = run_other(Path::new("node"), &ts.join("triage.mjs"), &upstream.uri());
+    assert_eq!(typescript, rust, "TypeScript");
+    let python = root.join("tests/clients/python/.venv/bin/python");
+    assert!(
+        python.exists(),
+        "run scripts/test first: it creates {}",
+        python.display()
+    );
+    let python = run_other(&python, &root.join("examples/code-mode-py/triage.py"), &upstream.uri());
+    assert_eq!(python, rust, "Python");
 }

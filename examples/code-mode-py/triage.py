@@ -1,0 +1,275 @@
+"""A three-vendor triage as a code-mode program, on the official Python MCP SDK client: for each failed GitHub
+Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the run's
+`head_sha`), and the Jira issues named in the run's head commit message with their status and assignee. It reads
+`structuredContent` as data (types in tools.py, written from the tools' outputSchemas) and prints one table; a model
+calling the tools itself would have read every text block instead. The same task as the Rust `triage` example and
+../code-mode-ts/triage.mjs, with the same output.
+
+Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `scripts/test`,
+which creates the venv): tests/clients/python/.venv/bin/python examples/code-mode-py/triage.py [--live] [--owner O]
+[--repo R] [--circleci-project SLUG]
+
+Upstream: by default it starts target/debug/recorded-upstream (or $RECORDED_UPSTREAM_BIN), which serves recorded
+data for every vendor on 127.0.0.1, and points the server at it; with $UPSTREAM_URL set it uses that recorded
+upstream instead; with --live the server uses this process's environment (GITHUB_TOKEN, CIRCLECI_TOKEN,
+ATLASSIAN_SITE_NAME or JIRA_BASE_URL, ATLASSIAN_USER_EMAIL, ATLASSIAN_API_TOKEN). Server: $MCP_DEVTOOLS_BIN, else
+target/debug/mcp-devtools.
+"""
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any, cast
+
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from tools import (
+    ArtifactReadResult,
+    FailedJob,
+    IssueStatus,
+    PagedEnvelope,
+    PipelinePage,
+    WorkflowRun,
+    WorkflowRunsPage,
+)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FAILED_JOB = (
+    '[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]'
+)
+PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"
+ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}"
+JIRA_KEY = re.compile(r"\b[A-Z][A-Z0-9]+-[0-9]+\b")
+
+
+def recorded_env(uri: str) -> dict[str, str]:
+    """The settings that point the server at a recorded upstream whose base URL is `uri`."""
+    return {
+        "GITHUB_API_BASE": uri,
+        "GITHUB_TOKEN": "recorded-upstream-token",
+        "CIRCLECI_API_BASE": f"{uri}/api/v2",
+        "CIRCLECI_TOKEN": "recorded-upstream-token",
+        "JIRA_BASE_URL": uri,
+        "CONFLUENCE_BASE_URL": f"{uri}/wiki",
+        "BITBUCKET_BASE_URL": uri,
+        "ATLASSIAN_USER_EMAIL": "mia@example.com",
+        "ATLASSIAN_API_TOKEN": "recorded-upstream-token",
+    }
+
+
+def start_recorded_upstream() -> tuple[subprocess.Popen, dict[str, str]]:
+    """Starts the recorded-upstream binary and reads the NAME=value lines it prints (up to the empty line)."""
+    binary = os.environ.get("RECORDED_UPSTREAM_BIN", str(ROOT / "target/debug/recorded-upstream"))
+    if not Path(binary).exists():
+        sys.exit(f"{binary} not found: run `cargo build -p recorded-upstream` or set RECORDED_UPSTREAM_BIN")
+    # Its stdin is our pipe: when this program ends, the pipe closes and the upstream stops.
+    child = subprocess.Popen(
+        [binary, "--until-stdin-closes"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    env: dict[str, str] = {}
+    assert child.stdout is not None
+    for line in child.stdout:
+        line = line.rstrip("\n")
+        if line == "":
+            break
+        name, _, value = line.partition("=")
+        env[name] = value
+    return child, env
+
+
+def text_of(result: Any) -> str:
+    return result.content[0].text if result.content else ""
+
+
+def first_line(text: str) -> str:
+    return text.split("\n")[0]
+
+
+class Tools:
+    """The session, plus every call made (tool, arguments), replayed without jq for the baseline."""
+
+    def __init__(self, session: ClientSession):
+        self.session = session
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call(self, name: str, args: dict[str, Any]) -> Any:
+        """Calls a tool; the SDK validates structuredContent against the tool's outputSchema."""
+        self.calls.append((name, args))
+        return await self.session.call_tool(name, args)
+
+    async def data_of(self, result: Any) -> Any:
+        """structuredContent.data, or, when the value was over the bound (`incomplete`), the whole value read back
+        with artifact_read, chunk after chunk until eof."""
+        envelope = cast(PagedEnvelope, result.structured_content)
+        incomplete = envelope.get("incomplete")
+        if incomplete is None:
+            return envelope["data"]
+        artifact_id = incomplete["artifactId"]
+        if artifact_id is None:
+            raise RuntimeError("the oversized value could not be saved; narrow the jq")
+        chunks: list[bytes] = []
+        offset = 0
+        while True:
+            read = await self.session.call_tool(
+                "artifact_read", {"artifactId": artifact_id, "offset": offset, "maxBytes": 1048576}
+            )
+            if read.is_error:
+                raise RuntimeError(f"artifact_read failed: {text_of(read)}")
+            chunk = cast(ArtifactReadResult, read.structured_content)
+            chunks.append(base64.b64decode(chunk["data"]))
+            offset = chunk["nextOffset"]
+            if chunk["eof"]:
+                break
+        return json.loads(b"".join(chunks).decode("utf-8"))["data"]
+
+    async def direct_text_bytes(self) -> int:
+        """The text bytes a model reads making every recorded call itself, without jq."""
+        total = 0
+        for name, args in self.calls:
+            without_jq = {key: value for key, value in args.items() if key != "jq"}
+            total += len(text_of(await self.session.call_tool(name, without_jq)).encode("utf-8"))
+        return total
+
+
+async def triage(tools: Tools, options: argparse.Namespace) -> str:
+    """Runs the task and returns the table it prints."""
+    repo = {"owner": options.owner, "repo": options.repo}
+
+    # 1. Failed runs, page after page. No jq: the program keeps whole runs (it needs the head commit message), so a
+    #    100-run page is over the structured bound and comes back as an artifact.
+    failed: list[WorkflowRun] = []
+    scanned = pages = 0
+    page: int | None = 1
+    while page is not None and pages < options.max_pages:
+        result = await tools.call("github_list_workflow_runs", {**repo, "perPage": options.per_page, "page": page})
+        if result.is_error:
+            raise RuntimeError(f"listing runs failed: {text_of(result)}")
+        data = cast(WorkflowRunsPage, await tools.data_of(result))
+        scanned += len(data["workflow_runs"])
+        failed.extend(run for run in data["workflow_runs"] if run["conclusion"] == "failure")
+        page = cast(PagedEnvelope, result.structured_content)["nextPage"]
+        pages += 1
+
+    # 2. The failing job and step of each failed run; the Jira keys of its head commit message.
+    rows: list[dict[str, Any]] = []
+    for run in failed:
+        result = await tools.call("github_list_workflow_jobs", {**repo, "runId": run["id"], "jq": FAILED_JOB})
+        if result.is_error:
+            failing = f"error: {first_line(text_of(result))}"
+        else:
+            jobs = cast(list[FailedJob], await tools.data_of(result))
+            failing = "; ".join(f"{job['name']}: {', '.join(job['steps'])}" for job in jobs)
+        message = run["head_commit"]["message"] if run["head_commit"] else ""
+        rows.append({"run": run, "failing": failing, "pipeline": "", "keys": sorted(set(JIRA_KEY.findall(message)))})
+
+    # 3. CircleCI: the pipelines of each branch, matched on the commit.
+    project = options.circleci_project or f"gh/{options.owner}/{options.repo}"
+    pipeline_of: dict[str, str] = {}
+    for branch in sorted({row["run"]["head_branch"] for row in rows}):
+        wanted = {row["run"]["head_sha"] for row in rows if row["run"]["head_branch"] == branch}
+        token: str | None = None
+        for _ in range(options.max_circleci_pages):
+            query = {"branch": branch}
+            if token is not None:
+                query["page-token"] = token
+            result = await tools.call(
+                "circleci_get", {"path": f"/project/{project}/pipeline", "queryParams": query, "jq": PIPELINES}
+            )
+            if result.is_error:
+                for sha in wanted:
+                    pipeline_of[sha] = f"error: {first_line(text_of(result))}"
+                break
+            data = cast(PipelinePage, await tools.data_of(result))
+            for item in data["items"]:
+                if item["revision"] in wanted and item["revision"] not in pipeline_of:
+                    pipeline_of[item["revision"]] = f"#{item['number']} {item['state'] or '?'}"
+            token = data["next"]
+            if token is None or all(sha in pipeline_of for sha in wanted):
+                break
+    for row in rows:
+        row["pipeline"] = pipeline_of.get(row["run"]["head_sha"], "none")
+
+    # 4. Jira: status and assignee of every key named, once per key.
+    issues: dict[str, str] = {}
+    for key in sorted({key for row in rows for key in row["keys"]}):
+        result = await tools.call(
+            "jira_get",
+            {"path": f"/rest/api/3/issue/{key}", "queryParams": {"fields": "status,assignee"}, "jq": ISSUE},
+        )
+        if result.is_error:
+            message = text_of(result)
+            issues[key] = "not found" if "404" in message else f"error: {first_line(message)}"
+        else:
+            issue = cast(IssueStatus, await tools.data_of(result))
+            issues[key] = f"{issue['status'] or '?'}, {issue['assignee'] or 'unassigned'}"
+
+    # 5. The table: all the program prints for the model.
+    printed = (
+        f"{len(rows)} failed of {scanned} runs of {options.owner}/{options.repo} ({pages} page(s)); "
+        f"CircleCI project {project}\n\n"
+    )
+    printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira |\n|---|---|---|---|---|---|\n"
+    for row in rows:
+        run = row["run"]
+        jira = ", ".join(f"{key} ({issues[key]})" for key in row["keys"]) or "-"
+        printed += f"| {run['id']} | {run['name']} | {run['head_branch']} | {row['failing']} | {row['pipeline']} | {jira} |\n"
+    return printed
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--live", action="store_true", help="use the real APIs (settings from the environment)")
+    parser.add_argument("--owner", default="octo-org")
+    parser.add_argument("--repo", default="octo-repo")
+    parser.add_argument("--circleci-project", help="CircleCI project slug; default gh/<owner>/<repo>")
+    parser.add_argument("--per-page", type=int, default=100)
+    parser.add_argument("--max-pages", type=int, default=3)
+    parser.add_argument("--max-circleci-pages", type=int, default=3)
+    options = parser.parse_args()
+
+    upstream = None
+    if options.live:
+        env = dict(os.environ)
+    elif os.environ.get("UPSTREAM_URL"):
+        env = recorded_env(os.environ["UPSTREAM_URL"])
+    else:
+        upstream, env = start_recorded_upstream()
+    binary = os.environ.get("MCP_DEVTOOLS_BIN", str(ROOT / "target/debug/mcp-devtools"))
+    if not Path(binary).exists():
+        sys.exit(f"{binary} not found: run `cargo build -p mcp-devtools-server` or set MCP_DEVTOOLS_BIN")
+    env.update({"MCP_STRUCTURED_OUTPUT": "true", "STREAMING_ARTIFACT_STORE": "memory", "RUST_LOG": "warn"})
+    try:
+        async with AsyncExitStack() as stack:
+            read, write = await stack.enter_async_context(
+                stdio_client(StdioServerParameters(command=binary, args=[], env=env))
+            )
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            tools = Tools(session)
+            printed = await triage(tools, options)
+            sys.stdout.write(printed)
+            # 6. The baseline: the same calls made directly, each without its jq, as text blocks.
+            direct = await tools.direct_text_bytes()
+    finally:
+        if upstream is not None:
+            upstream.stdin.close()
+            upstream.wait(timeout=10)
+    program = len(printed.encode("utf-8"))
+    print()
+    print("| what a model reads | bytes |")
+    print("|---|---|")
+    print(f"| text blocks of the {len(tools.calls)} calls made directly (no jq) | {direct} |")
+    print(f"| printed by this program | {program} |")
+    print(f"ratio: {direct / max(program, 1):.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
