@@ -1,10 +1,12 @@
 //! A local fake upstream for tests and examples: a [`wiremock`] server on 127.0.0.1 that serves the recorded vendor
 //! responses in `tests/fixtures/` (embedded at compile time, so it works from any working directory).
 //!
-//! [`RecordedUpstream::github`] mounts a GitHub Actions scenario, [`RecordedUpstream::circleci`] a CircleCI one
-//! (under `/api/v2`, see [`circleci`]), [`RecordedUpstream::atlassian`] the Jira, Confluence and Bitbucket one (see
-//! [`atlassian`]); tests mount their own routes on
-//! [`RecordedUpstream::server`] with [`fixture`] responses when they need something else.
+//! [`RecordedUpstream::github`] mounts a GitHub Actions scenario (see [`github`]), [`RecordedUpstream::circleci`] a
+//! CircleCI one (under `/api/v2`, see [`circleci`]), [`RecordedUpstream::atlassian`] the Jira, Confluence and
+//! Bitbucket one (see [`atlassian`]), and [`RecordedUpstream::all`] all three on one server, where they tell one
+//! consistent story (the GitHub runs' commits have CircleCI pipelines and name Jira issues). Tests mount their own
+//! routes on [`RecordedUpstream::server`] with [`fixture`] responses when they need something else. The
+//! `recorded-upstream` binary serves [`RecordedUpstream::all`] and prints [`RecordedUpstream::env`].
 
 pub mod atlassian;
 pub mod circleci;
