@@ -20,6 +20,9 @@ pub const HTTP_ALLOWED_HOSTS: &str = "MCP_HTTP_ALLOWED_HOSTS";
 pub const HTTP_ALLOWED_ORIGINS: &str = "MCP_HTTP_ALLOWED_ORIGINS";
 /// `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`: how long SIGINT/SIGTERM waits for calls in flight, seconds (default 30).
 pub const HTTP_SHUTDOWN_GRACE: &str = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS";
+/// `MCP_MAX_REQUEST_BYTES`: the largest JSON-RPC message accepted, bytes: one stdio line or one HTTP `POST` body
+/// (default 4 MiB, clamped 1 KiB..=16 MiB; 16 MiB is rmcp's own stdio line limit).
+pub const MAX_REQUEST_BYTES: &str = "MCP_MAX_REQUEST_BYTES";
 /// `MCP_POLICY_FILE`: TOML policy file (rules allow / deny / approval_required); unset = every call allowed.
 pub const POLICY_FILE: &str = "MCP_POLICY_FILE";
 /// `MCP_ENTERPRISE_MODE`: every result carries `_meta["mcp-devtools/upstream"]` (default false).
@@ -29,6 +32,10 @@ pub const LOG_FILTER: &str = "RUST_LOG";
 
 /// Default of [`HTTP_SHUTDOWN_GRACE`], seconds.
 pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u64 = 30;
+/// Default of [`MAX_REQUEST_BYTES`], bytes (4 MiB, rmcp's default HTTP body limit).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+/// Range [`MAX_REQUEST_BYTES`] is clamped to, bytes.
+pub const MAX_REQUEST_BYTES_RANGE: std::ops::RangeInclusive<usize> = 1024..=16 * 1024 * 1024;
 
 /// How the server is reached and who may call it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,6 +52,8 @@ pub struct DeploySettings {
     pub allowed_origins: Vec<String>,
     /// Grace period for calls in flight at SIGINT/SIGTERM, seconds (clamped 1..=600).
     pub shutdown_grace_seconds: u64,
+    /// The largest JSON-RPC message accepted, bytes ([`MAX_REQUEST_BYTES`]; 0 in `Default` means the default).
+    pub max_request_bytes: usize,
     /// The policy file, if any.
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
@@ -54,6 +63,15 @@ pub struct DeploySettings {
 }
 
 impl DeploySettings {
+    /// The request-size limit, bytes: [`DeploySettings::max_request_bytes`], or [`DEFAULT_MAX_REQUEST_BYTES`]
+    /// when it is 0 (a `Default` value).
+    pub fn request_limit(&self) -> usize {
+        match self.max_request_bytes {
+            0 => DEFAULT_MAX_REQUEST_BYTES,
+            n => n,
+        }
+    }
+
     /// Reads the deployment settings through `lookup`, pushing one warning per malformed or clamped value.
     /// A malformed `MCP_HTTP_ADDR` is a warning too and leaves the server on stdio.
     pub fn from_lookup(lookup: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<String>) -> DeploySettings {
@@ -102,8 +120,28 @@ impl DeploySettings {
                 DEFAULT_SHUTDOWN_GRACE_SECONDS
             }
         };
+        let max_request_bytes = match present(MAX_REQUEST_BYTES).map(|raw| (raw.parse::<usize>(), raw)) {
+            None => DEFAULT_MAX_REQUEST_BYTES,
+            Some((Ok(n), _)) if MAX_REQUEST_BYTES_RANGE.contains(&n) => n,
+            Some((Ok(n), _)) => {
+                let used = n.clamp(*MAX_REQUEST_BYTES_RANGE.start(), *MAX_REQUEST_BYTES_RANGE.end());
+                warnings.push(format!(
+                    "{MAX_REQUEST_BYTES}={n} is outside {}..={}; using {used}",
+                    MAX_REQUEST_BYTES_RANGE.start(),
+                    MAX_REQUEST_BYTES_RANGE.end()
+                ));
+                used
+            }
+            Some((Err(_), raw)) => {
+                warnings.push(format!(
+                    "{MAX_REQUEST_BYTES}={raw:?} is not a whole number of bytes; using {DEFAULT_MAX_REQUEST_BYTES}"
+                ));
+                DEFAULT_MAX_REQUEST_BYTES
+            }
+        };
         DeploySettings {
             http_addr,
+            max_request_bytes,
             no_auth: flag(HTTP_NO_AUTH, warnings),
             tokens_file: present(HTTP_TOKENS_FILE).map(PathBuf::from),
             allowed_hosts: list(HTTP_ALLOWED_HOSTS),

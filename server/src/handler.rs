@@ -40,6 +40,12 @@ impl DevtoolsServer {
         }
     }
 
+    /// This handler, tracking its tool calls in `in_flight` (so a shutdown can wait for them).
+    pub fn with_in_flight(mut self, in_flight: TaskTracker) -> Self {
+        self.in_flight = Some(in_flight);
+        self
+    }
+
     /// A handler for streamable HTTP: the principal of each call is the [`Principal`] the auth middleware put in
     /// the HTTP request's extensions (rmcp passes the request's `http::request::Parts` to the handler). A call
     /// without one is refused. Calls are tracked in `in_flight` so shutdown can wait for them.
@@ -158,9 +164,19 @@ impl ServerHandler for DevtoolsServer {
             upstream_status = tracing::field::Empty,
             policy_effect = tracing::field::Empty,
         );
+        // `notifications/cancelled` (or the session ending) cancels `context.ct`: the call's future is dropped
+        // there, which closes its upstream connection and kills its jq worker (`kill_on_drop`). rmcp sends no
+        // answer for a cancelled request, so the error below is never seen by the client.
+        let cancelled = context.ct.clone();
         let call = async {
             let started = Instant::now();
-            let result = self.run(&principal, spec, request.arguments).await;
+            let result = tokio::select! {
+                result = self.run(&principal, spec, request.arguments) => result,
+                () = cancelled.cancelled() => {
+                    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "tool call cancelled");
+                    return Err(ErrorData::internal_error("the call was cancelled", None));
+                }
+            };
             let elapsed_ms = started.elapsed().as_millis() as u64;
             tracing::info!(
                 is_error = result.is_error.unwrap_or(false),

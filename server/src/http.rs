@@ -7,6 +7,10 @@
 //! - The authenticated [`Principal`] is put in the request's extensions; the handler reads it per call
 //!   ([`crate::handler::DevtoolsServer::for_http`]). The `Authorization` header is removed before rmcp sees the
 //!   request, so no later log can contain the token.
+//! - A session belongs to the principal that opened it: a request naming another principal's (or an unknown)
+//!   `Mcp-Session-Id` gets `404` ([`crate::session_owner`]).
+//! - Every `POST` body is checked first (size `MCP_MAX_REQUEST_BYTES`, JSON, depth, batches per revision):
+//!   [`crate::http_framing`].
 //! - SIGINT/SIGTERM ([`shutdown_signal`]): new connections stop, calls in flight finish (bounded by
 //!   `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`), then sessions close and the server exits.
 
@@ -30,7 +34,9 @@ use tokio_util::task::TaskTracker;
 use crate::app::App;
 use crate::deploy_settings::DeploySettings;
 use crate::handler::DevtoolsServer;
+use crate::http_framing::Framing;
 use crate::principal::Principal;
+use crate::session_owner::SessionOwners;
 use crate::tokens::{TokenTable, TokensError};
 
 /// Who may call over HTTP.
@@ -112,18 +118,31 @@ pub fn router(
     in_flight: TaskTracker,
     requests: TaskTracker,
 ) -> Router {
+    let limit = app.settings.deploy.request_limit();
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed_hosts(addr, &app.settings.deploy.allowed_hosts))
         .with_allowed_origins(allowed_origins(addr, &app.settings.deploy.allowed_origins))
         .enforce_origin_validation()
+        .with_max_request_body_bytes(limit)
         .with_cancellation_token(sessions_closed);
+    let sessions = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(
         move || Ok(DevtoolsServer::for_http(app.clone(), in_flight.clone())),
-        Arc::new(LocalSessionManager::default()),
+        sessions.clone(),
         config,
     );
+    let framing = Framing {
+        limit,
+        service: Arc::new(service.clone()),
+    };
+    // Outermost last: POST tracking, authentication, session ownership, message checks, rmcp.
     Router::new()
         .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(framing, crate::http_framing::check_posts))
+        .layer(middleware::from_fn_with_state(
+            SessionOwners::new(sessions),
+            crate::session_owner::bind_sessions,
+        ))
         .layer(middleware::from_fn_with_state(Arc::new(auth), authenticate))
         .layer(middleware::from_fn_with_state(requests, crate::drain::track_posts))
 }

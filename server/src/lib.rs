@@ -14,11 +14,15 @@ pub mod drain;
 pub mod gate;
 pub mod handler;
 pub mod http;
+pub mod http_framing;
+pub mod incoming;
 pub mod policy;
 pub mod principal;
 pub mod projection_worker;
 pub mod registry;
 pub mod respond;
+pub mod session_owner;
+pub mod stdio_framing;
 pub mod tokens;
 pub mod tools;
 pub mod vendor;
@@ -50,15 +54,39 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-/// Serves one MCP session over stdin/stdout until the client disconnects.
+/// Serves one MCP session over stdin/stdout until the client disconnects, or until SIGINT/SIGTERM: then calls in
+/// flight finish (bounded by `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`), their answers are written, and it returns.
+/// Every line passes [`stdio_framing`] first (size limit `MCP_MAX_REQUEST_BYTES`, parse errors answered).
 ///
 /// # Errors
 /// The store or clients cannot be built, or the transport fails.
 pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
+    let limit = settings.deploy.request_limit();
+    let grace = std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds);
     let app = Arc::new(App::new(settings).await?);
-    let server = DevtoolsServer::new(app, Principal::local_user());
-    let running = server.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let in_flight = tokio_util::task::TaskTracker::new();
+    let server = DevtoolsServer::new(app, Principal::local_user()).with_in_flight(in_flight.clone());
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    let running = server.serve(stdio_framing::spawn(stdin, stdout, limit)).await?;
+    let stop = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
+    tokio::select! {
+        quit = &mut waiting => {
+            quit?;
+            return Ok(());
+        }
+        () = http::shutdown_signal() => {}
+    }
+    tracing::info!(calls_in_flight = in_flight.len(), "shutting down: finishing calls in flight");
+    in_flight.close();
+    if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
+        tracing::warn!(grace_seconds = grace.as_secs(), "calls still in flight after the grace period");
+    }
+    // Let the last answers pass through rmcp and the framing layer to stdout.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    stop.cancel();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), waiting).await;
     Ok(())
 }
 

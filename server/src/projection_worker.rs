@@ -262,8 +262,9 @@ impl JqWorker {
         }
     }
 
-    /// The worker command: this executable (or [`JqWorker::program`]) `--jq-worker AS CPU`, empty environment,
-    /// stdin/stdout piped, stderr discarded, killed when dropped.
+    /// The worker command: this executable (or [`JqWorker::program`]) `--jq-worker AS CPU`, empty environment
+    /// (but [`worker::PARENT_PID_ENV`]), stdin/stdout piped, stderr discarded, killed when dropped (a cancelled call
+    /// drops it); on Linux it also dies with the server ([`worker`]'s parent-death signal).
     fn command(&self) -> Result<Command, JqWorkerError> {
         let program = match &self.program {
             Some(program) => program.clone(),
@@ -277,6 +278,7 @@ impl JqWorker {
             .arg(self.address_space_bytes().to_string())
             .arg(self.cpu_seconds().to_string())
             .env_clear()
+            .env(worker::PARENT_PID_ENV, std::process::id().to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

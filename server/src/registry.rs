@@ -269,6 +269,13 @@ pub const SETTINGS: &[SettingDef] = &[
         Some("30"),
     ),
     SettingDef::value(
+        deploy::MAX_REQUEST_BYTES,
+        "max-request-bytes",
+        "Largest JSON-RPC message accepted, bytes, on stdio (one line) and HTTP (one POST body) alike; \
+         clamped 1024..=16777216",
+        Some("4194304"),
+    ),
+    SettingDef::value(
         deploy::POLICY_FILE,
         "policy",
         "TOML policy file (allow / deny / approval_required rules); unset = every call allowed",

@@ -38,6 +38,10 @@ fn run(args: Vec<OsString>) -> ExitCode {
         eprintln!("mcp-devtools {FLAG}: expected ADDRESS_SPACE_BYTES CPU_SECONDS");
         return ExitCode::from(BAD_INVOCATION);
     };
+    if !die_with_parent() {
+        // The server is already gone: nobody will read the answer.
+        return ExitCode::FAILURE;
+    }
     let response = match limit_self(address_space, cpu_seconds) {
         Err(err) => Response::Internal(format!("the jq worker could not limit its resources: {err}")),
         Ok(()) => match read_request() {
@@ -98,6 +102,31 @@ fn limit_self(address_space: u64, cpu_seconds: u64) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn limit_self(_address_space: u64, _cpu_seconds: u64) -> std::io::Result<()> {
     Ok(())
+}
+
+/// Environment variable through which the server tells the worker its process id (the worker's environment is
+/// otherwise empty).
+pub const PARENT_PID_ENV: &str = "MCP_JQ_WORKER_PARENT_PID";
+
+/// Linux: asks the kernel to `SIGKILL` this worker when its parent ends (`prctl(PR_SET_PDEATHSIG)` through
+/// rustix), however the server ends, even by `SIGKILL`. Returns `false` when the parent named by
+/// [`PARENT_PID_ENV`] is already gone (the worker was re-parented before the request took effect). The signal
+/// follows the parent *thread* that started the worker: the server starts workers from its runtime's worker
+/// threads, which live as long as the server.
+#[cfg(target_os = "linux")]
+fn die_with_parent() -> bool {
+    use rustix::process::{Pid, Signal, getppid, set_parent_process_death_signal};
+    if let Err(err) = set_parent_process_death_signal(Some(Signal::KILL)) {
+        eprintln!("mcp-devtools {FLAG}: cannot set the parent-death signal: {err}");
+    }
+    let expected = std::env::var(PARENT_PID_ENV).ok().and_then(|pid| pid.parse::<i32>().ok());
+    expected.is_none_or(|pid| Pid::as_raw(getppid()) == pid)
+}
+
+/// Elsewhere the server's timeout and the worker's CPU limit bound a worker whose server is gone.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent() -> bool {
+    true
 }
 
 #[cfg(test)]

@@ -1,0 +1,171 @@
+//! The checks of [`crate::incoming`] for streamable HTTP: every `POST` body is read (at most
+//! [`crate::deploy_settings::MAX_REQUEST_BYTES`]) and checked before rmcp sees it.
+//!
+//! rmcp 3.11 answers a body that is not a JSON-RPC message with `415 Unsupported Media Type` and a plain-text
+//! reason, an over-long body with `413` and a different wording than stdio, and every batch with `415`. Here a
+//! faulty body gets `400 Bad Request` (`413 Payload Too Large` when over the limit) whose body is a JSON-RPC error
+//! response with `id: null`, the same text as on stdio (MCP "Streamable HTTP": the body MAY be a JSON-RPC error
+//! without id). A batch is answered per the session's protocol revision (the `MCP-Protocol-Version` header, absent
+//! meaning `2025-03-26` as the specification says): at `2025-03-26` each message is passed to rmcp in turn and
+//! the responses come back as one `application/json` array (`202 Accepted` when it holds no request); at later
+//! revisions, which removed batches, one `-32600` error.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http::{HeaderValue, Method, StatusCode, header};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::Value;
+
+use crate::handler::DevtoolsServer;
+use crate::incoming::{self, BATCH_REVISION, Kind, Rejection};
+
+/// The `MCP-Protocol-Version` header.
+const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The rmcp service the checked messages go to (batches call it once per message).
+pub type McpService = StreamableHttpService<DevtoolsServer, LocalSessionManager>;
+
+/// What [`check_posts`] needs: the size limit and the rmcp service (for batches).
+#[derive(Clone)]
+pub struct Framing {
+    /// The request-size limit, bytes.
+    pub limit: usize,
+    /// rmcp's service, for the messages of a batch.
+    pub service: Arc<McpService>,
+}
+
+/// Axum middleware (innermost, after authentication and session ownership): checks a `POST` body, answers a
+/// faulty one itself, splits a `2025-03-26` batch, passes any other body on unchanged.
+pub async fn check_posts(State(framing): State<Framing>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match Limited::new(body, framing.limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(err) if err.downcast_ref::<LengthLimitError>().is_some() => {
+            return rejected(StatusCode::PAYLOAD_TOO_LARGE, &Rejection::TooLarge { limit: framing.limit });
+        }
+        Err(err) => {
+            tracing::info!(error = %err, "the request body could not be read");
+            return (StatusCode::BAD_REQUEST, "the request body could not be read").into_response();
+        }
+    };
+    match incoming::parse(&bytes, framing.limit) {
+        Err(rejection) => rejected(StatusCode::BAD_REQUEST, &rejection),
+        Ok(Value::Array(items)) => batch(&framing, parts, items).await,
+        Ok(message) if !incoming::understood(&bytes) => {
+            let id = match incoming::kind(&message) {
+                Some(Kind::Request { id, .. }) => id,
+                _ => Value::Null,
+            };
+            tracing::warn!("answered an unusable message with an error");
+            json_response(StatusCode::BAD_REQUEST, &Rejection::Unrecognized.response(id))
+        }
+        Ok(_) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+    }
+}
+
+/// A JSON-RPC error response with `id: null` under `status`.
+fn rejected(status: StatusCode, rejection: &Rejection) -> Response {
+    tracing::warn!(code = rejection.code(), reason = %rejection, "answered an unusable message with an error");
+    json_response(status, &rejection.response(Value::Null))
+}
+
+fn json_response(status: StatusCode, value: &Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        serde_json::to_vec(value).unwrap_or_default(),
+    )
+        .into_response()
+}
+
+async fn batch(framing: &Framing, parts: http::request::Parts, items: Vec<Value>) -> Response {
+    let revision = parts
+        .headers
+        .get(VERSION_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or(BATCH_REVISION);
+    if revision != BATCH_REVISION {
+        let rejection = Rejection::BatchUnsupported {
+            revision: revision.to_string(),
+        };
+        return rejected(StatusCode::BAD_REQUEST, &rejection);
+    }
+    if items.is_empty() {
+        return rejected(StatusCode::BAD_REQUEST, &Rejection::EmptyBatch);
+    }
+    let mut responses = Vec::new();
+    for item in items {
+        let id = match incoming::kind(&item) {
+            None => {
+                responses.push(Rejection::NotAMessage.response(Value::Null));
+                continue;
+            }
+            Some(Kind::Request { id, .. }) => Some(id),
+            Some(_) => None,
+        };
+        let mut request = http::Request::builder()
+            .method(Method::POST)
+            .uri(parts.uri.clone())
+            .body(Body::from(serde_json::to_vec(&item).unwrap_or_default()))
+            .unwrap_or_default();
+        *request.headers_mut() = parts.headers.clone();
+        request.headers_mut().remove(header::CONTENT_LENGTH);
+        *request.extensions_mut() = parts.extensions.clone();
+        let response = framing.service.handle(request).await;
+        if let Some(id) = id {
+            responses.push(answer_of(response, &id).await);
+        }
+    }
+    if responses.is_empty() {
+        return StatusCode::ACCEPTED.into_response();
+    }
+    json_response(StatusCode::OK, &Value::Array(responses))
+}
+
+/// The JSON-RPC response to request `id` in one of rmcp's answers: an event stream (its `data:` message with that
+/// id), a JSON body, or an HTTP error turned into a JSON-RPC error.
+async fn answer_of(response: http::Response<http_body_util::combinators::BoxBody<Bytes, Infallible>>, id: &Value) -> Value {
+    let status = response.status();
+    let is_stream = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"));
+    let mut body = response.into_body();
+    let mut text = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame;
+        if let Ok(data) = frame.into_data() {
+            text.extend_from_slice(&data);
+        }
+        if is_stream && let Some(found) = find_in_events(&text, id) {
+            return found;
+        }
+    }
+    if !is_stream && status.is_success() && let Ok(value) = serde_json::from_slice::<Value>(&text) {
+        return value;
+    }
+    let reason = String::from_utf8_lossy(&text);
+    let rejection_text = format!("Invalid Request: {} {}", status.as_u16(), reason.trim());
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": incoming::INVALID_REQUEST, "message": rejection_text}})
+}
+
+/// The message answering `id` among the server-sent events in `text`, if complete.
+fn find_in_events(text: &[u8], id: &Value) -> Option<Value> {
+    let text = std::str::from_utf8(text).ok()?;
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim_start()).ok())
+        .find(|message| message.get("id") == Some(id) && message.get("method").is_none())
+}
