@@ -25,16 +25,69 @@ impl ArgumentError {
     }
 }
 
+/// Longest `owner` and `repo`, characters (GitHub allows 39 and 100).
+pub const MAX_NAME_CHARS: u32 = 100;
+/// Longest filter value (`branch`, `status`, `event`, `actor`), characters (git refs are practically shorter).
+pub const MAX_FILTER_CHARS: u32 = 255;
+/// Longest API `path`, characters.
+pub const MAX_PATH_CHARS: u32 = 4096;
+/// Longest `jq` expression, characters (the byte limit [`mcp_envelope::project::MAX_EXPRESSION_BYTES`] applies
+/// too, see [`check_jq`]).
+pub const MAX_JQ_CHARS: u32 = 65_536;
+
 /// Deserializes `arguments` (absent = `{}`) into `T`. Errors name the offending argument by its JSON path
-/// (e.g. `perPage: invalid type: string "x", expected u64`), or say which required argument is missing.
-pub fn parse<T: DeserializeOwned>(tool: &'static str, arguments: Option<JsonObject>) -> Result<T, ArgumentError> {
-    let value = serde_json::Value::Object(arguments.unwrap_or_default());
+/// (e.g. `perPage: invalid type: string "x", expected u64`), or say which required argument is missing. First,
+/// every top-level string argument is checked against the `maxLength` that `T`'s advertised input schema gives it
+/// (`owner is too long: 3145728 characters, at most 100`), so the schema and the check cannot drift apart.
+pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
+    tool: &'static str,
+    arguments: Option<JsonObject>,
+) -> Result<T, ArgumentError> {
+    let arguments = arguments.unwrap_or_default();
+    check_lengths::<T>(tool, &arguments)?;
+    let value = serde_json::Value::Object(arguments);
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner().to_string();
         let detail = if path == "." { inner } else { format!("{path}: {inner}") };
         ArgumentError::new(tool, detail)
     })
+}
+
+/// Checks each top-level string argument against its `maxLength` in `T`'s advertised input schema (characters).
+fn check_lengths<T: schemars::JsonSchema>(tool: &'static str, arguments: &JsonObject) -> Result<(), ArgumentError> {
+    use serde_json::Value;
+    // The very schema `tools/list` advertises; an optional argument's limit sits in its `anyOf` string branch.
+    let schema = crate::tools::input_schema::<T>();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    let max_length = |property: &Value| {
+        property.get("maxLength").and_then(Value::as_u64).or_else(|| {
+            property
+                .get("anyOf")?
+                .as_array()?
+                .iter()
+                .find_map(|branch| branch.get("maxLength").and_then(Value::as_u64))
+        })
+    };
+    for (name, value) in arguments {
+        let (Some(text), Some(max)) = (value.as_str(), properties.get(name).and_then(max_length)) else {
+            continue;
+        };
+        // Bytes bound characters from above: count characters only when the bytes are over.
+        if u64::try_from(text.len()).unwrap_or(u64::MAX) <= max {
+            continue;
+        }
+        let chars = text.chars().count();
+        if u64::try_from(chars).unwrap_or(u64::MAX) > max {
+            return Err(ArgumentError::new(
+                tool,
+                format!("{name} is too long: {chars} characters, at most {max}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks the `jq` argument (when given and not blank) compiles, so a bad expression is an argument error before

@@ -61,6 +61,11 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
         (RUNS, with(&runs, json!({"workflowId": -1})), "workflowId"),
         (RUNS, with(&runs, json!({"workflowId": true})), "workflowId"),
         (RUNS, with(&runs, json!({"branch": ["main"]})), "branch"),
+        (RUNS, with(&runs, json!({"owner": "o".repeat(3 << 20)})), "owner is too long"),
+        (RUNS, with(&runs, json!({"repo": "r".repeat(101)})), "repo is too long"),
+        (RUNS, with(&runs, json!({"branch": "b".repeat(256)})), "branch is too long"),
+        (JOBS, with(&jobs, json!({"owner": "ö".repeat(101)})), "owner is too long"),
+        (CIRCLECI, json!({"path": "/".repeat(4097)}), "path is too long"),
         (JOBS, json!({"owner": "o", "repo": "r"}), "runId"),
         (JOBS, json!({"repo": "r", "runId": 1}), "owner"),
         (JOBS, with(&jobs, json!({"runId": -1})), "runId"),
@@ -121,6 +126,7 @@ fn atlassian_cases(listed: &[String]) -> Vec<(String, Value, &'static str)> {
         let mut add = |args: Value, needle: &'static str| cases.push((tool.clone(), args, needle));
         add(json!({}), "path");
         add(json!({"path": ["rest"]}), "path");
+        add(json!({"path": "/x".repeat(2049)}), "path is too long");
         add(with(&base, json!({"queryParams": {"maxResults": 50}})), "queryParams");
         add(with(&base, json!({"queryParams": "a=b"})), "queryParams");
         for (more, needle) in view_cases() {

@@ -29,6 +29,7 @@ pub struct PathArgs {
     /// (Confluence; `/wiki` optional), `/repositories/{workspace}` (Bitbucket; `/2.0` optional). A continuation
     /// link from a previous body (Confluence `_links.next`, Bitbucket `next`) works as is. An absolute URL must be
     /// on the configured host.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
     /// `{"jql": "project = EX", "fields": "summary,status", "maxResults": "50"}`. Continue a Jira search by
@@ -36,6 +37,7 @@ pub struct PathArgs {
     pub query_params: Option<BTreeMap<String, String>>,
     /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value, e.g.
     /// `[.issues[] | {key, summary: .fields.summary}]`.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
     /// Text format of the result: `toon` (default, compact) or `json` (pretty).
     pub output_format: Option<OutputFormat>,
@@ -47,6 +49,7 @@ pub struct PathArgs {
 pub struct BodyArgs {
     /// API path relative to the product's base, as for the read tool, e.g. `/rest/api/3/issue` (Jira),
     /// `/wiki/api/v2/pages` (Confluence), `/repositories/{workspace}/{repo}/pullrequests` (Bitbucket).
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Query parameters as a string map, each value percent-encoded once by the server.
     pub query_params: Option<BTreeMap<String, String>>,
@@ -54,6 +57,7 @@ pub struct BodyArgs {
     /// `{"fields": {"project": {"key": "EX"}, "summary": "…", "issuetype": {"name": "Task"}}}`.
     pub body: Option<serde_json::Value>,
     /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
     /// Text format of the result: `toon` (default, compact) or `json` (pretty).
     pub output_format: Option<OutputFormat>,
@@ -314,7 +318,7 @@ struct Call {
     view: View,
 }
 
-fn parse<T: DeserializeOwned>(name: &'static str, arguments: Option<JsonObject>) -> Result<T, ArgumentError> {
+fn parse<T: DeserializeOwned + schemars::JsonSchema>(name: &'static str, arguments: Option<JsonObject>) -> Result<T, ArgumentError> {
     args::parse::<T>(name, arguments)
 }
 

@@ -25,6 +25,7 @@ pub const NAME: &str = "circleci_get";
 pub struct CircleciGetArgs {
     /// API v2 path, relative to https://circleci.com/api/v2 (the `/api/v2` prefix is optional), e.g. `/me`,
     /// `/project/gh/ORG/REPO/pipeline`, `/pipeline/{id}/workflow`, `/workflow/{id}/job`.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
     /// `{"branch": "main"}`. To continue a list, pass the previous body's `next_page_token` as `page-token`.
@@ -33,6 +34,7 @@ pub struct CircleciGetArgs {
     pub fresh: Option<bool>,
     /// A jq program applied to the CircleCI response body (JMESPath accepted too); must yield exactly one value,
     /// e.g. `[.items[] | {id, number, state}]`.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
     /// Text format of the result: `toon` (default, compact) or `json` (pretty).
     pub output_format: Option<OutputFormat>,

@@ -34,19 +34,25 @@ pub enum WorkflowIdArg {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
     /// Account owner of the repository (user or organisation), e.g. `octo-org`.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
     /// Repository name without `.git`, e.g. `octo-repo`.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
     /// Only runs of this workflow: its numeric id or its file name (e.g. `ci.yml`). Omit for every workflow.
     pub workflow_id: Option<WorkflowIdArg>,
     /// Only runs for this branch.
+    #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub branch: Option<String>,
     /// Only runs with this status or conclusion: completed, action_required, cancelled, failure, neutral, skipped,
     /// stale, success, timed_out, in_progress, queued, requested, waiting, pending.
+    #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub status: Option<String>,
     /// Only runs triggered by this event, e.g. push, pull_request, schedule, workflow_dispatch.
+    #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub event: Option<String>,
     /// Only runs started by this user login.
+    #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
     /// Runs per page, 1..=100 (GitHub's default 30).
     #[schemars(range(min = 1, max = 100))]
@@ -58,6 +64,7 @@ pub struct ListWorkflowRunsArgs {
     pub page: Option<u64>,
     /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
     /// e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
     /// Text format of the result: `toon` (default, compact) or `json` (pretty).
     pub output_format: Option<OutputFormat>,
@@ -68,8 +75,10 @@ pub struct ListWorkflowRunsArgs {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
     /// Account owner of the repository (user or organisation).
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
     /// Repository name without `.git`.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
     /// The workflow run's id (`id` of a run from github_list_workflow_runs).
     #[serde(deserialize_with = "crate::args::integer::required")]
@@ -86,6 +95,7 @@ pub struct ListWorkflowJobsArgs {
     pub page: Option<u64>,
     /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
     /// e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
     /// Text format of the result: `toon` (default, compact) or `json` (pretty).
     pub output_format: Option<OutputFormat>,
@@ -223,7 +233,7 @@ impl PagedArgs for ListWorkflowJobsArgs {
 
 /// Parses a paged tool's arguments, validates `perPage`/`page` and compiles `jq`, so that nothing is sent upstream
 /// for bad arguments. Returns the arguments with `perPage` and `page` narrowed to the adapter's types.
-async fn parse_paged<T: DeserializeOwned + PagedArgs>(
+async fn parse_paged<T: DeserializeOwned + JsonSchema + PagedArgs>(
     tool: &'static str,
     arguments: Option<JsonObject>,
 ) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
