@@ -177,11 +177,14 @@ mod tests {
     use super::*;
     use serde::Deserialize;
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     #[allow(dead_code)]
     struct Args {
+        #[schemars(length(max = 3))]
         owner: String,
+        #[schemars(length(max = 2))]
+        branch: Option<String>,
         per_page: Option<u64>,
     }
 
@@ -197,6 +200,17 @@ mod tests {
         assert!(err.to_string().contains("perPage: invalid type"), "{err}");
         let err = parse::<Args>("t", obj(serde_json::json!({"owner": "o", "nope": 1}))).unwrap_err();
         assert!(err.to_string().contains("unknown field `nope`"), "{err}");
+        let err = parse::<Args>("t", obj(serde_json::json!({"owner": "oooo"}))).unwrap_err();
+        assert!(
+            err.to_string().ends_with("owner is too long: 4 characters, at most 3"),
+            "{err}"
+        );
+        assert!(
+            parse::<Args>("t", obj(serde_json::json!({"owner": "ööö"}))).is_ok(),
+            "characters, not bytes"
+        );
+        let err = parse::<Args>("t", obj(serde_json::json!({"owner": "o", "branch": "bbb"}))).unwrap_err();
+        assert!(err.to_string().contains("branch is too long"), "{err}");
         let err = check_range("t", "perPage", Some(0), 1, 100).unwrap_err();
         assert_eq!(
             err.to_string(),

@@ -138,7 +138,10 @@ pub fn router(
     // Outermost last: POST tracking, authentication, session ownership, message checks, rmcp.
     Router::new()
         .nest_service("/mcp", service)
-        .layer(middleware::from_fn_with_state(framing, crate::http_framing::check_posts))
+        .layer(middleware::from_fn_with_state(
+            framing,
+            crate::http_framing::check_posts,
+        ))
         .layer(middleware::from_fn_with_state(
             SessionOwners::new(sessions),
             crate::session_owner::bind_sessions,

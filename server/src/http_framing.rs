@@ -52,7 +52,10 @@ pub async fn check_posts(State(framing): State<Framing>, request: Request, next:
     let bytes = match Limited::new(body, framing.limit).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(err) if err.downcast_ref::<LengthLimitError>().is_some() => {
-            return rejected(StatusCode::PAYLOAD_TOO_LARGE, &Rejection::TooLarge { limit: framing.limit });
+            return rejected(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &Rejection::TooLarge { limit: framing.limit },
+            );
         }
         Err(err) => {
             tracing::info!(error = %err, "the request body could not be read");
@@ -135,7 +138,10 @@ async fn batch(framing: &Framing, parts: http::request::Parts, items: Vec<Value>
 
 /// The JSON-RPC response to request `id` in one of rmcp's answers: an event stream (its `data:` message with that
 /// id), a JSON body, or an HTTP error turned into a JSON-RPC error.
-async fn answer_of(response: http::Response<http_body_util::combinators::BoxBody<Bytes, Infallible>>, id: &Value) -> Value {
+async fn answer_of(
+    response: http::Response<http_body_util::combinators::BoxBody<Bytes, Infallible>>,
+    id: &Value,
+) -> Value {
     let status = response.status();
     let is_stream = response
         .headers()
@@ -153,7 +159,10 @@ async fn answer_of(response: http::Response<http_body_util::combinators::BoxBody
             return found;
         }
     }
-    if !is_stream && status.is_success() && let Ok(value) = serde_json::from_slice::<Value>(&text) {
+    if !is_stream
+        && status.is_success()
+        && let Ok(value) = serde_json::from_slice::<Value>(&text)
+    {
         return value;
     }
     let reason = String::from_utf8_lossy(&text);

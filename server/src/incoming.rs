@@ -38,7 +38,9 @@ pub enum Rejection {
     #[error("Invalid Request: the message nests arrays/objects deeper than {MAX_DEPTH} levels; flatten it")]
     TooDeep,
     /// JSON, but neither an object nor an array.
-    #[error("Invalid Request: a JSON-RPC message is a JSON object (a batch, an array of them, only at protocol {BATCH_REVISION})")]
+    #[error(
+        "Invalid Request: a JSON-RPC message is a JSON object (a batch, an array of them, only at protocol {BATCH_REVISION})"
+    )]
     NotAMessage,
     /// A batch (array) on a session whose protocol revision has none.
     #[error(
@@ -163,7 +165,10 @@ mod tests {
                 method: "ping".into()
             })
         );
-        assert_eq!(kind(&json!({"method": "notifications/initialized"})), Some(Kind::Notification));
+        assert_eq!(
+            kind(&json!({"method": "notifications/initialized"})),
+            Some(Kind::Notification)
+        );
         assert_eq!(kind(&json!({"id": 1, "result": {}})), Some(Kind::Response));
         assert_eq!(kind(&json!(1)), None);
     }

@@ -78,10 +78,16 @@ pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
         }
         () = http::shutdown_signal() => {}
     }
-    tracing::info!(calls_in_flight = in_flight.len(), "shutting down: finishing calls in flight");
+    tracing::info!(
+        calls_in_flight = in_flight.len(),
+        "shutting down: finishing calls in flight"
+    );
     in_flight.close();
     if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
-        tracing::warn!(grace_seconds = grace.as_secs(), "calls still in flight after the grace period");
+        tracing::warn!(
+            grace_seconds = grace.as_secs(),
+            "calls still in flight after the grace period"
+        );
     }
     // Let the last answers pass through rmcp and the framing layer to stdout.
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;

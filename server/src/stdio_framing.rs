@@ -117,7 +117,13 @@ where
     let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (replies_tx, replies_rx) = mpsc::channel::<Value>(64);
     let state = Shared::default();
-    tokio::spawn(inbound(BufReader::new(input), to_rmcp, replies_tx, state.clone(), limit));
+    tokio::spawn(inbound(
+        BufReader::new(input),
+        to_rmcp,
+        replies_tx,
+        state.clone(),
+        limit,
+    ));
     tokio::spawn(outbound(BufReader::new(from_rmcp), output, replies_rx, state));
     (rmcp_reads, rmcp_writes)
 }
@@ -340,7 +346,11 @@ fn route(state: &Shared, line: &[u8]) -> Option<Routed> {
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
         return Some(Routed::Same);
     };
-    let Some(id) = value.get("id").filter(|_| value.get("method").is_none()).map(Value::to_string) else {
+    let Some(id) = value
+        .get("id")
+        .filter(|_| value.get("method").is_none())
+        .map(Value::to_string)
+    else {
         return Some(Routed::Same);
     };
     if state.initialize_id.as_deref() == Some(id.as_str()) {

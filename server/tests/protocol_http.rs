@@ -63,7 +63,15 @@ async fn send(
 }
 
 async fn post(server: &HttpServer, token: &str, session: Option<&str>, version: Option<&str>, body: Value) -> Exchange {
-    send(server, reqwest::Method::POST, token, session, version, serde_json::to_vec(&body).unwrap()).await
+    send(
+        server,
+        reqwest::Method::POST,
+        token,
+        session,
+        version,
+        serde_json::to_vec(&body).unwrap(),
+    )
+    .await
 }
 
 /// Opens a session for `token` at `version`; returns its id.
@@ -119,7 +127,15 @@ async fn a_session_belongs_to_the_principal_that_opened_it() {
     // Bob's own session works; DELETE of an unknown or already deleted session is 404.
     let bob = open(&server, BOB, "2025-06-18").await;
     assert_eq!(post(&server, BOB, Some(&bob), v, ping(5)).await.status, 200);
-    let unknown = send(&server, reqwest::Method::DELETE, ALICE, Some("no-such-session"), v, Vec::new()).await;
+    let unknown = send(
+        &server,
+        reqwest::Method::DELETE,
+        ALICE,
+        Some("no-such-session"),
+        v,
+        Vec::new(),
+    )
+    .await;
     assert_eq!(unknown.status, 404);
     let deleted = send(&server, reqwest::Method::DELETE, ALICE, Some(&alice), v, Vec::new()).await;
     assert!((200..300).contains(&deleted.status), "{}", deleted.status);
@@ -140,10 +156,19 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     assert_eq!(truncated.body["error"]["code"], json!(-32700), "{}", truncated.body);
     assert_eq!(truncated.body["id"], Value::Null);
 
-    let deep = format!(r#"{{"jsonrpc":"2.0","id":6,"method":"ping","params":{{"x":{}{}}}}}"#, "[".repeat(130), "]".repeat(130));
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":6,"method":"ping","params":{{"x":{}{}}}}}"#,
+        "[".repeat(130),
+        "]".repeat(130)
+    );
     let deep = raw(deep.into_bytes()).await;
     assert_eq!(deep.status, 400);
-    assert!(deep.body["error"]["message"].as_str().unwrap().contains("deeper than 128 levels"));
+    assert!(
+        deep.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("deeper than 128 levels")
+    );
 
     let mut big = br#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":""#.to_vec();
     big.extend(std::iter::repeat_n(b'x', 2 * 1024 * 1024));
@@ -152,7 +177,9 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     assert_eq!(big.status, 413);
     assert_eq!(
         big.body["error"]["message"],
-        json!("Invalid Request: the message is larger than 1048576 bytes (MCP_MAX_REQUEST_BYTES); send a smaller request")
+        json!(
+            "Invalid Request: the message is larger than 1048576 bytes (MCP_MAX_REQUEST_BYTES); send a smaller request"
+        )
     );
 
     let unreadable = raw(br#"{"jsonrpc":"2.0","id":8,"method":7}"#.to_vec()).await;
@@ -169,7 +196,10 @@ async fn batches_are_answered_per_the_session_revision() {
     let batch = json!([ping(1), {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, "junk"]);
     let answer = post(&server, ALICE, Some(&old), None, batch.clone()).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
-    let items = answer.body.as_array().unwrap_or_else(|| panic!("an array: {}", answer.body));
+    let items = answer
+        .body
+        .as_array()
+        .unwrap_or_else(|| panic!("an array: {}", answer.body));
     assert_eq!(items.len(), 3, "{}", answer.body);
     assert_eq!(items[0], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
     assert_eq!(items[1]["id"], json!(2));

@@ -116,7 +116,12 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
     raw.init("2025-06-18").await;
 
     raw.write(b"{\"jsonrpc\":\"2.0\",\"id\":5,\n").await;
-    assert_error(&raw.next().await, -32700, Value::Null, "Parse error: the message is not valid JSON");
+    assert_error(
+        &raw.next().await,
+        -32700,
+        Value::Null,
+        "Parse error: the message is not valid JSON",
+    );
     raw.write(b"\xff\xfe{\"jsonrpc\":\"2.0\"}\n").await;
     assert_error(&raw.next().await, -32700, Value::Null, "not UTF-8");
 
@@ -141,7 +146,12 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
         "the message is larger than 1048576 bytes (MCP_MAX_REQUEST_BYTES)",
     );
     raw.write(b"42\n").await;
-    assert_error(&raw.next().await, -32600, Value::Null, "a JSON-RPC message is a JSON object");
+    assert_error(
+        &raw.next().await,
+        -32600,
+        Value::Null,
+        "a JSON-RPC message is a JSON object",
+    );
 
     raw.ping(8).await;
 }
@@ -257,8 +267,10 @@ async fn a_cancelled_call_drops_its_upstream_request_and_the_next_call_works() {
         "params": {"name": "github_list_workflow_runs", "arguments": repo_args("slow", json!({}))}}))
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    raw.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}))
-        .await;
+    raw.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}),
+    )
+    .await;
     assert_eq!(
         outcome.recv().await,
         Some("closed"),
@@ -307,16 +319,25 @@ async fn wait_for_workers(memory_mib: u64, want_some: bool) -> Vec<u32> {
 #[tokio::test]
 async fn a_cancelled_call_kills_its_jq_worker() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let env = server_env(&upstream.uri(), &[("MCP_JQ_MAX_MEMORY_MIB", "313"), ("MCP_JQ_TIMEOUT_SECONDS", "60")]);
+    let env = server_env(
+        &upstream.uri(),
+        &[("MCP_JQ_MAX_MEMORY_MIB", "313"), ("MCP_JQ_TIMEOUT_SECONDS", "60")],
+    );
     let mut raw = Raw::start(env).await;
     raw.init("2025-06-18").await;
-    raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
-        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}))
-        .await;
+    raw.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
+        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
+    )
+    .await;
     assert!(!wait_for_workers(313, true).await.is_empty(), "a worker runs");
     raw.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}))
         .await;
-    assert_eq!(wait_for_workers(313, false).await, Vec::<u32>::new(), "the worker was killed");
+    assert_eq!(
+        wait_for_workers(313, false).await,
+        Vec::<u32>::new(),
+        "the worker was killed"
+    );
     raw.ping(2).await;
 }
 
@@ -333,9 +354,11 @@ async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
     );
     let mut raw = Raw::start(env).await;
     raw.init("2025-06-18").await;
-    raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
-        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}))
-        .await;
+    raw.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
+        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
+    )
+    .await;
     assert!(!wait_for_workers(317, true).await.is_empty(), "a worker runs");
     let status = tokio::process::Command::new("kill")
         .args(["-TERM", &raw.pid().to_string()])
@@ -348,18 +371,27 @@ async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
         .expect("the server exits after SIGTERM")
         .unwrap();
     assert!(exit.success(), "a clean exit: {exit:?}\n{}", raw.logs());
-    assert_eq!(wait_for_workers(317, false).await, Vec::<u32>::new(), "no orphaned worker");
+    assert_eq!(
+        wait_for_workers(317, false).await,
+        Vec::<u32>::new(),
+        "no orphaned worker"
+    );
 }
 
 #[tokio::test]
 async fn sigkill_of_the_server_still_ends_its_jq_workers() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let env = server_env(&upstream.uri(), &[("MCP_JQ_MAX_MEMORY_MIB", "319"), ("MCP_JQ_TIMEOUT_SECONDS", "60")]);
+    let env = server_env(
+        &upstream.uri(),
+        &[("MCP_JQ_MAX_MEMORY_MIB", "319"), ("MCP_JQ_TIMEOUT_SECONDS", "60")],
+    );
     let mut raw = Raw::start(env).await;
     raw.init("2025-06-18").await;
-    raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
-        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}))
-        .await;
+    raw.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
+        "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
+    )
+    .await;
     assert!(!wait_for_workers(319, true).await.is_empty(), "a worker runs");
     raw.child.start_kill().unwrap();
     raw.child.wait().await.unwrap();

@@ -95,7 +95,9 @@ async fn the_worker_gets_an_empty_environment_and_its_limits() {
         r#"printf '{"ok": {"args": "%s", "env": "%s"}}' "$*" "$(env | grep -v -e '^PWD=' -e '^SHLVL=' -e '^_=' | tr '\n' ' ')""#,
     );
     let seen = worker.project(json!({}), Some(".")).await.unwrap();
-    assert_eq!(seen["env"], json!(""), "{seen}");
+    // Only the server's process id (for the parent-death check), no credential.
+    let only = format!("{}={} ", worker::PARENT_PID_ENV, std::process::id());
+    assert_eq!(seen["env"], json!(only), "{seen}");
     let args = format!(
         "{} {} {}",
         worker::FLAG,

@@ -119,7 +119,9 @@ fn die_with_parent() -> bool {
     if let Err(err) = set_parent_process_death_signal(Some(Signal::KILL)) {
         eprintln!("mcp-devtools {FLAG}: cannot set the parent-death signal: {err}");
     }
-    let expected = std::env::var(PARENT_PID_ENV).ok().and_then(|pid| pid.parse::<i32>().ok());
+    let expected = std::env::var(PARENT_PID_ENV)
+        .ok()
+        .and_then(|pid| pid.parse::<i32>().ok());
     expected.is_none_or(|pid| Pid::as_raw(getppid()) == pid)
 }
 

@@ -318,7 +318,10 @@ struct Call {
     view: View,
 }
 
-fn parse<T: DeserializeOwned + schemars::JsonSchema>(name: &'static str, arguments: Option<JsonObject>) -> Result<T, ArgumentError> {
+fn parse<T: DeserializeOwned + schemars::JsonSchema>(
+    name: &'static str,
+    arguments: Option<JsonObject>,
+) -> Result<T, ArgumentError> {
     args::parse::<T>(name, arguments)
 }
 
