@@ -1,8 +1,10 @@
 //! The `jq` projection (CONTRACT §4).
 //!
 //! An expression is compiled as a jq program (run by jaq with the jq standard
-//! library); if that fails but it compiles as JMESPath, it runs as JMESPath
-//! (so `workflow_runs[*].id` gives `[30433642]`). It applies to `data` only.
+//! library, adjusted to jq 1.8.1: see `jq_defs.jq`); only if it does not
+//! *parse* as jq but compiles as JMESPath, it runs as JMESPath (so
+//! `workflow_runs[*].id` gives `[30433642]`). Text that parses as jq but names
+//! an undefined filter (`lenght`) is a jq error, [`ProjectionError::Jq`]. It applies to `data` only.
 //! Exactly one output is the result; zero or several are an error that says
 //! how many and suggests wrapping the filter in `[ ]`. Numbers keep every
 //! digit (integers never go through `f64`; see `convert`).
@@ -33,8 +35,8 @@
 //! any expression up to [`MAX_EXPRESSION_BYTES`]. What no stack size can
 //! hold is *unbounded recursion at run time*, which only a user-defined
 //! function can express (`def f: 1 + f; f`): expressions that define functions
-//! are therefore refused at compile time (a [`ProjectionError::Compile`] whose
-//! jq part says so); every built-in recursion is bounded by its input.
+//! are therefore refused at compile time (a [`ProjectionError::Jq`] that says
+//! so); every built-in recursion is bounded by its input.
 //!
 //! ```
 //! use mcp_envelope::project;
@@ -54,7 +56,7 @@ mod jq;
 use serde_json::Value;
 
 use self::jmespath::JmesPathProgram;
-use self::jq::JqProgram;
+use self::jq::{JqCompileError, JqProgram};
 
 /// Longest accepted expression, in bytes (64 KiB).
 pub const MAX_EXPRESSION_BYTES: usize = 65_536;
@@ -105,6 +107,15 @@ pub enum ProjectionError {
         jq: String,
         /// Why JMESPath rejected it.
         jmespath: String,
+    },
+    /// The expression parses as jq but cannot run: it names an undefined
+    /// filter or variable (`lenght/0 is not defined`), defines a function
+    /// (`def`, refused: see the module docs) or imports a module. Found before
+    /// anything is sent upstream; JMESPath is not tried.
+    #[error("the jq expression cannot run: {message}. Fix the expression, e.g. `.workflow_runs | map(.id)`")]
+    Jq {
+        /// jq's error, e.g. `lenght/0 is not defined`.
+        message: String,
     },
     /// The program failed while running; `message` is jq's (or JMESPath's) own.
     #[error("the jq expression failed on this result: {message}")]
@@ -162,7 +173,8 @@ impl Projection {
     /// # Errors
     /// [`ProjectionError::TooLong`] over [`MAX_EXPRESSION_BYTES`];
     /// [`ProjectionError::Compile`] (naming the jq and the JMESPath error)
-    /// when it is neither valid jq nor valid JMESPath.
+    /// when it is neither valid jq nor valid JMESPath;
+    /// [`ProjectionError::Jq`] when it parses as jq but cannot run.
     pub fn compile(expr: &str) -> Result<Option<Projection>, ProjectionError> {
         stacker::grow(PROJECTION_STACK_BYTES, || Self::compile_here(expr))
     }
@@ -184,7 +196,8 @@ impl Projection {
                     program: Program::Jq(program),
                 }));
             }
-            Err(e) => e,
+            Err(JqCompileError::Invalid(message)) => return Err(ProjectionError::Jq { message }),
+            Err(JqCompileError::Syntax(e)) => e,
         };
         match JmesPathProgram::compile(expr) {
             Ok(program) => Ok(Some(Projection {

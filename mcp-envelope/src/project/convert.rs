@@ -8,9 +8,14 @@
 //! - serde_json integers (`u64` / `i64`) become `Int` or `BigInt`;
 //! - serde_json floats become `Float` with the same `f64`, which serde_json
 //!   prints back with the same shortest digits;
-//! - `BigInt` results that fit `u64`/`i64` come back exact (larger ones,
-//!   only producible by jq arithmetic, become the nearest `f64`);
-//! - `Dec` literals are parsed by serde_json (`1.50` stays the number 1.5);
+//! - with serde_json's `arbitrary_precision` (see [`keeps_literal_digits`]),
+//!   other numbers keep their literal text: integers become `BigInt`,
+//!   others `Dec`, so a number the program does not compute on comes back
+//!   with every digit, as in jq 1.7+ (`123456789012345678901234567890`,
+//!   `1.000`); without it serde_json already holds an `f64`, kept as `Float`;
+//! - `BigInt` and `Dec` results go back through serde_json's own number
+//!   parser: exact with `arbitrary_precision` or when they fit `u64`/`i64`,
+//!   else the nearest `f64` (`1E+1000`: the largest finite `f64`);
 //! - non-finite floats follow jq: NaN becomes `null`, +/-infinity the
 //!   largest finite `f64` of that sign.
 
@@ -34,10 +39,24 @@ fn number_to_num(n: &Number) -> Num {
         Num::from_integral(u)
     } else if let Some(i) = n.as_i64() {
         Num::from_integral(i)
+    } else if keeps_literal_digits() {
+        // serde_json holds the literal text (`arbitrary_precision`): keep it.
+        let text = n.to_string();
+        Num::from_str_radix(&text, 10).unwrap_or_else(|| Num::Dec(Rc::new(text)))
     } else {
-        // Neither u64 nor i64: serde_json holds an f64 (no arbitrary_precision).
+        // serde_json holds an f64.
         Num::Float(n.as_f64().unwrap_or(f64::NAN))
     }
+}
+
+/// Whether serde_json keeps a number's literal digits (its
+/// `arbitrary_precision` feature is on somewhere in the build). Without it,
+/// serde_json itself parses numbers beyond `u64`/`i64` into an `f64`, so
+/// their digits are gone before a projection sees them.
+pub(crate) fn keeps_literal_digits() -> bool {
+    static KEEPS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    const DIGITS: &str = "123456789012345678901234567890";
+    *KEEPS.get_or_init(|| DIGITS.parse::<Number>().is_ok_and(|n| n.to_string() == DIGITS))
 }
 
 /// A jaq result nested deeper than the limit.
@@ -97,25 +116,25 @@ fn num_to_value(n: &Num) -> Value {
         Num::Int(i) => Value::Number(Number::from(*i)),
         Num::BigInt(_) | Num::Dec(_) => {
             let text = n.to_string();
-            parse_number_text(&text)
+            parse_number_text(&text).unwrap_or_else(|| match text.parse::<f64>() {
+                Ok(f) => float_to_value(f),
+                Err(_) => Value::Null,
+            })
         }
         Num::Float(f) => float_to_value(*f),
     }
 }
 
-/// Parse a decimal number's text exactly when it is an integer that fits
-/// `u64`/`i64`, else as the nearest `f64`.
-fn parse_number_text(text: &str) -> Value {
-    if let Ok(u) = text.parse::<u64>() {
-        return Value::Number(Number::from(u));
+/// Parse a number's text with serde_json: every digit is kept when serde_json
+/// keeps literal digits ([`keeps_literal_digits`]) and for integers that fit
+/// `u64`/`i64`; otherwise the nearest `f64`. `None` when serde_json cannot
+/// hold it (e.g. `1E+1000` as an `f64`).
+fn parse_number_text(text: &str) -> Option<Value> {
+    let number = text.parse::<Number>().ok()?;
+    if number.as_u64().is_none() && number.as_i64().is_none() && number.as_f64().is_none_or(|f| !f.is_finite()) {
+        return None;
     }
-    if let Ok(i) = text.parse::<i64>() {
-        return Value::Number(Number::from(i));
-    }
-    match text.parse::<f64>() {
-        Ok(f) => float_to_value(f),
-        Err(_) => Value::Null,
-    }
+    Some(Value::Number(number))
 }
 
 fn float_to_value(f: f64) -> Value {

@@ -77,22 +77,128 @@ fn defines_functions(code: &str) -> bool {
     lex::Lexer::new(code).lex().is_ok_and(|tokens| any_def(&tokens))
 }
 
-impl JqProgram {
-    /// Compile `code` as a jq program. The error is a one-line description.
-    pub(crate) fn compile(code: &str) -> Result<Self, String> {
-        if defines_functions(code) {
-            return Err(NO_DEF.to_string());
+/// Why a text is not a runnable jq program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum JqCompileError {
+    /// The text does not parse as jq (the JMESPath fallback may apply). A
+    /// one-line description.
+    Syntax(String),
+    /// The text parses as jq but cannot run: it names an undefined filter or
+    /// variable (`lenght/0 is not defined`), defines functions, or imports a
+    /// module. A one-line description.
+    Invalid(String),
+}
+
+/// jq 1.8.1 behaviour on top of jaq's standard library (see the file).
+const JQ_DEFS: &str = include_str!("jq_defs.jq");
+
+/// The definitions every program is compiled with: jaq's, then ours (which
+/// replace theirs), then `builtins` and `have_decnum`.
+fn definitions() -> Result<Vec<jaq_core::load::parse::Def<&'static str>>, String> {
+    let ours = jaq_core::load::parse(JQ_DEFS, |p| p.defs())
+        .ok_or_else(|| "internal error: the jq 1.8.1 definitions do not parse".to_owned())?;
+    let generated = jaq_core::load::parse(generated_defs(), |p| p.defs())
+        .ok_or_else(|| "internal error: the generated definitions do not parse".to_owned())?;
+    Ok(jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs())
+        .chain(ours)
+        .chain(generated)
+        .collect())
+}
+
+/// `def builtins: [...]` (every filter a program can call, as `name/arity`,
+/// helpers starting with `_` left out, as in jq) and `def have_decnum`
+/// and `have_literal_numbers` (whether number literals keep their digits:
+/// true when serde_json is built with `arbitrary_precision`, see `convert`).
+fn generated_defs() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut names: Vec<String> = natives()
+            .map(|(name, args, _)| format!("{name}/{}", args.len()))
+            .chain(
+                jaq_core::defs()
+                    .chain(jaq_std::defs())
+                    .chain(jaq_json::defs())
+                    .chain(jaq_core::load::parse(JQ_DEFS, |p| p.defs()).unwrap_or_default())
+                    .map(|def| format!("{}/{}", def.name, def.args.len())),
+            )
+            .filter(|name| !name.starts_with(['_', '!', '@']))
+            .collect();
+        names.sort();
+        names.dedup();
+        let list = names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(",");
+        format!(
+            "def builtins: [{list}];\ndef have_decnum: {keeps};\ndef have_literal_numbers: {keeps};\n",
+            keeps = super::convert::keeps_literal_digits()
+        )
+    })
+}
+
+/// jaq's lexer rejects a UTF-16 surrogate pair escape such as
+/// `"\ud83d\udd14"` (valid in jq and JSON). Each escaped pair (preceded by
+/// an odd number of backslashes, so it is an escape, not an escaped
+/// backslash) is replaced by the character it encodes (`🔔`), which means the
+/// same in a jq string. Anything else is left alone.
+fn decode_surrogate_pairs(code: &str) -> std::borrow::Cow<'_, str> {
+    fn hex4(s: &str) -> Option<u32> {
+        let digits = s.get(..4)?;
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u32::from_str_radix(digits, 16).ok())
+            .flatten()
+    }
+    if !code.contains("\\u") && !code.contains("\\U") {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    let mut backslashes = 0usize;
+    while let Some(c) = rest.chars().next() {
+        if c == '\\' && backslashes.is_multiple_of(2) && rest.len() >= 12 && rest.as_bytes().get(1) == Some(&b'u') {
+            let pair = (hex4(&rest[2..]), rest.get(6..8), hex4(rest.get(8..).unwrap_or("")));
+            if let (Some(high @ 0xD800..=0xDBFF), Some("\\u"), Some(low @ 0xDC00..=0xDFFF)) = pair {
+                let code_point = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                if let Some(decoded) = char::from_u32(code_point) {
+                    out.push(decoded);
+                    rest = &rest[12..];
+                    backslashes = 0;
+                    continue;
+                }
+            }
         }
-        let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs());
+        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+impl JqProgram {
+    /// Compile `code` as a jq program.
+    pub(crate) fn compile(code: &str) -> Result<Self, JqCompileError> {
+        let code = decode_surrogate_pairs(code);
+        let code: &str = &code;
+        let defs = definitions().map_err(JqCompileError::Invalid)?;
         let loader = Loader::new(defs);
         let arena = Arena::default();
-        let modules = loader
-            .load(&arena, File { code, path: () })
-            .map_err(|errs| describe_load_errors(code, errs))?;
+        let modules = loader.load(&arena, File { code, path: () }).map_err(|errs| {
+            let io = errs.iter().any(|(_, e)| matches!(e, jaq_core::load::Error::Io(_)));
+            let text = describe_load_errors(code, errs);
+            if io {
+                JqCompileError::Invalid(text)
+            } else {
+                JqCompileError::Syntax(text)
+            }
+        })?;
+        if defines_functions(code) {
+            return Err(JqCompileError::Invalid(NO_DEF.to_string()));
+        }
         let filter = Compiler::default()
             .with_funs(natives())
             .compile(modules)
-            .map_err(describe_compile_errors)?;
+            .map_err(|errs| JqCompileError::Invalid(describe_compile_errors(errs)))?;
         Ok(Self {
             filter: std::sync::Arc::new(filter),
         })
@@ -208,11 +314,11 @@ fn describe_compile_errors(errs: compile::Errors<&str, ()>) -> String {
     let mut parts = Vec::new();
     for (_file, items) in errs {
         for (name, undefined) in items {
-            let what = match undefined {
-                compile::Undefined::Filter(arity) => format!("filter `{name}/{arity}`"),
-                other => format!("{} `{name}`", other.as_str()),
-            };
-            parts.push(format!("undefined {what}"));
+            parts.push(match undefined {
+                compile::Undefined::Filter(arity) => format!("{name}/{arity} is not defined"),
+                compile::Undefined::Var => format!("{name} is not defined"),
+                other => format!("{} {name} is not defined", other.as_str()),
+            });
         }
     }
     if parts.is_empty() {
@@ -235,11 +341,34 @@ mod tests {
 
     #[test]
     fn compile_error_messages() {
-        let e = JqProgram::compile("workflow_runs[*].id").err().unwrap_or_default();
-        assert!(!e.is_empty());
-        let e = JqProgram::compile("foo").err().unwrap_or_default();
-        assert!(e.contains("undefined filter `foo/0`"), "{e}");
-        let e = JqProgram::compile(".a | (").err().unwrap_or_default();
-        assert!(e.contains("expected"), "{e}");
+        let e = JqProgram::compile("workflow_runs[*].id").err();
+        assert!(matches!(e, Some(JqCompileError::Syntax(_))), "{e:?}");
+        let e = JqProgram::compile("foo").err();
+        assert_eq!(e, Some(JqCompileError::Invalid("foo/0 is not defined".to_owned())));
+        let e = JqProgram::compile(". as $x | $y").err();
+        assert_eq!(e, Some(JqCompileError::Invalid("$y is not defined".to_owned())));
+        let e = JqProgram::compile(".a | (").err();
+        assert!(
+            matches!(&e, Some(JqCompileError::Syntax(s)) if s.contains("expected")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn surrogate_pairs_are_decoded_only_in_escapes() {
+        assert_eq!(decode_surrogate_pairs(r#""\ud83d\udd14""#), "\"\u{1F514}\"");
+        assert_eq!(decode_surrogate_pairs(r#".["\uD83D\uDD14x"]"#), ".[\"\u{1F514}x\"]");
+        // An escaped backslash followed by `ud83d` is not an escape.
+        assert_eq!(decode_surrogate_pairs(r#""\\ud83d\udd14""#), r#""\\ud83d\udd14""#);
+        // Lone surrogates and ordinary escapes stay for the lexer.
+        assert_eq!(decode_surrogate_pairs(r#""\ud83d""#), r#""\ud83d""#);
+        assert_eq!(decode_surrogate_pairs(r#""\u00e9\u00e9""#), r#""\u00e9\u00e9""#);
+    }
+
+    #[test]
+    fn our_definitions_parse() {
+        assert!(definitions().is_ok());
+        assert!(generated_defs().contains("\"map/1\""), "{}", generated_defs());
+        assert!(!generated_defs().contains("\"_jq_"), "{}", generated_defs());
     }
 }

@@ -94,8 +94,14 @@ fn jmespath_fallback() {
         .unwrap(),
         json!(["PLAT-1", "PLAT-2"])
     );
-    // Bare identifiers are undefined filters in jq, fields in JMESPath.
-    assert_eq!(jq(json!({"foo": [1]}), "foo").unwrap(), json!([1]));
+    // A bare identifier parses as jq (a call): an undefined one is a jq
+    // error naming it, not a JMESPath field.
+    assert_eq!(
+        jq(json!({"foo": [1]}), "foo").unwrap_err(),
+        ProjectionError::Jq {
+            message: "foo/0 is not defined".to_owned()
+        }
+    );
     let p = Projection::compile(".workflow_runs").unwrap().unwrap();
     assert_eq!(p.dialect(), Dialect::Jq);
 }
@@ -193,8 +199,9 @@ fn big_numbers_stay_exact() {
         "[9007199254740993,18446744073709551615]"
     );
     assert_eq!(jq(v.clone(), ".e").unwrap().to_string(), "[0.1,1e+300,-2.5e-8,1.0]");
-    assert_eq!(jq(v.clone(), "a").unwrap(), json!(9007199254740993u64));
-    assert_eq!(jq(v.clone(), "b").unwrap(), json!(18446744073709551615u64));
+    // JMESPath (`||` is not jq).
+    assert_eq!(jq(v.clone(), "a || b").unwrap(), json!(9007199254740993u64));
+    assert_eq!(jq(v.clone(), "b || a").unwrap(), json!(18446744073709551615u64));
     // Integer arithmetic stays integral and exact.
     assert_eq!(jq(v.clone(), ".a + 1").unwrap(), json!(9007199254740994u64));
     assert_eq!(jq(v.clone(), ".d - 1").unwrap(), json!(9223372036854775806i64));
@@ -364,4 +371,94 @@ fn user_defined_functions_are_refused_so_recursion_cannot_abort_the_process() {
         project(json!([[1], [2]]), Some("[recurse | numbers]")).unwrap(),
         json!([1, 2])
     );
+}
+
+/// The rows of issue #11's table: each was a success with a wrong value (or
+/// a wrong refusal) before jq 1.8.1's behaviour was added.
+#[test]
+fn jq_1_8_1_behaviour_from_the_issue() {
+    let runs = json!({"workflow_runs": [
+        {"conclusion": "success"}, {"conclusion": null}, {"conclusion": "failure"}, {"conclusion": "success"}
+    ]});
+    assert_eq!(
+        jq(runs, r#"[.workflow_runs[].conclusion]|join(",")"#).unwrap(),
+        json!("success,,failure,success")
+    );
+    let err = jq(json!({}), "lenght").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the jq expression cannot run: lenght/0 is not defined. Fix the expression, e.g. `.workflow_runs | map(.id)`"
+    );
+    let err = jq(json!({}), ". as $x | $y").unwrap_err();
+    assert!(err.to_string().contains("$y is not defined"), "{err}");
+    assert_eq!(
+        jq(json!({"a": [1, {"b": 2}]}), "[leaf_paths]").unwrap(),
+        json!([["a", 0], ["a", 1, "b"]])
+    );
+    assert_eq!(jq(json!(null), r#""\ud83d\udd14""#).unwrap(), json!("🔔"));
+    assert_eq!(jq(json!({"x": {"🔔": 1}}), r#".x["\ud83d\udd14"]"#).unwrap(), json!(1));
+    assert_eq!(jq(json!(null), "[nth(5,7; range(9;0;-1))]").unwrap(), json!([4, 2]));
+    assert_eq!(
+        jq(json!(null), "[limit(-1; 1)] | length").unwrap_err().to_string(),
+        "the jq expression failed on this result: limit doesn't support negative count"
+    );
+    assert_eq!(
+        jq(json!(null), "try setpath([-1]; 0) catch .").unwrap(),
+        json!("Out of bounds negative array index")
+    );
+}
+
+#[test]
+fn jq_1_8_1_paths_entries_and_formats() {
+    assert_eq!(
+        jq(json!(null), r#"setpath(["a", 2]; 1)"#).unwrap(),
+        json!({"a": [null, null, 1]})
+    );
+    assert_eq!(
+        jq(json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), "del(.[1], .[-6], .[2], .[-3:9])").unwrap(),
+        json!([0, 3, 5, 6, 9])
+    );
+    // Deleting a key keeps the order of the others.
+    let out = jq(json!({"b": 1, "a": 2, "c": 3}), "del(.a)").unwrap();
+    assert_eq!(serde_json::to_string(&out).unwrap(), r#"{"b":1,"c":3}"#);
+    assert_eq!(jq(json!([1, 2]), "pick(first)").unwrap(), json!([1]));
+    assert_eq!(
+        jq(json!([{"name": "a", "value": 1}, {"k": 2, "v": 3}]), "from_entries").unwrap(),
+        json!({"a": 1, "2": 3})
+    );
+    assert_eq!(
+        jq(json!([1, "a\"b", null, true]), "@csv").unwrap(),
+        json!(r#"1,"a""b",,true"#)
+    );
+    assert_eq!(jq(json!(["a\tb", 1]), "@tsv").unwrap(), json!("a\\tb\t1"));
+    assert_eq!(jq(json!("oxo"), "trimstr(\"o\")").unwrap(), json!("x"));
+    assert_eq!(
+        jq(json!(null), "[range(5;10)|IN(range(7))]").unwrap(),
+        json!([true, true, false, false, false])
+    );
+    assert_eq!(
+        jq(json!([1, [2]]), "[tostream]|fromstream(.[])").unwrap(),
+        json!([1, [2]])
+    );
+    assert!(jq(json!(null), "builtins | length > 100").unwrap() == json!(true));
+}
+
+/// Numbers a program does not compute on keep their literal digits (jq
+/// 1.7+) when serde_json keeps them (`arbitrary_precision`); integers that
+/// fit `u64`/`i64` always do.
+#[test]
+fn numbers_keep_their_literal_digits() {
+    let big = "123456789012345678901234567890";
+    let body: Value = serde_json::from_str(&format!(r#"{{"n":{big},"d":1.000,"u":18446744073709551615}}"#)).unwrap();
+    assert_eq!(jq(body.clone(), ".u").unwrap().to_string(), "18446744073709551615");
+    if convert::keeps_literal_digits() {
+        assert_eq!(jq(body.clone(), ".n").unwrap().to_string(), big);
+        assert_eq!(jq(body.clone(), "[.n] | .[0]").unwrap().to_string(), big);
+        assert_eq!(jq(body.clone(), ".d").unwrap().to_string(), "1.000");
+        assert_eq!(jq(body.clone(), "have_decnum").unwrap(), json!(true));
+    } else {
+        assert_eq!(jq(body.clone(), "have_decnum").unwrap(), json!(false));
+    }
+    // Computed numbers are numbers.
+    assert_eq!(jq(body, ".u - 1").unwrap().to_string(), "18446744073709551614");
 }

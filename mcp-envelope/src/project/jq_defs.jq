@@ -1,0 +1,170 @@
+# jq 1.8.1 behaviour on top of jaq's standard library (CONTRACT §4).
+#
+# Loaded after jaq-core's, jaq-std's and jaq-json's definitions, so a
+# definition here replaces theirs (and any native filter of the same name and
+# arity) for the user's program. Most follow jq 1.8.1's own `builtin.jq`
+# (MIT, see `tests/jq-1.8.1/COPYING`). Names starting with `_jq_` are helpers.
+# `_jq_native_*` aliases are taken before a name is replaced, so a
+# replacement can still call jaq's filter.
+
+def _jq_native_trim: trim;
+def _jq_native_ltrim: ltrim;
+def _jq_native_rtrim: rtrim;
+def _jq_native_ltrimstr($x): ltrimstr($x);
+def _jq_native_rtrimstr($x): rtrimstr($x);
+def _jq_native_utf8bytelength: utf8bytelength;
+def _jq_native_flatten($d): flatten($d);
+
+# jq's short form of a value in error messages: `string ("very-long-...)`
+# (the JSON text cut after 11 bytes, on a character boundary).
+def _jq_val:
+  "\(type) (\(tojson | if utf8bytelength > 11 then
+      (reduce explode[] as $c ({s: [], n: 0, done: false};
+        ([$c] | implode | _jq_native_utf8bytelength) as $l
+        | if .done or .n + $l > 11 then .done = true else .s += [$c] | .n += $l end)
+       | .s | implode) + "..."
+    end))";
+
+# Strings
+def join($x): reduce .[] as $i (null;
+    (if . == null then "" else . + $x end) as $acc
+    | $i
+    | if . == null then $acc
+      elif type == "boolean" or type == "number" then $acc + tojson
+      elif type == "string" then $acc + .
+      else error("\($acc | _jq_val) and \(_jq_val) cannot be added") end
+  ) // "";
+def ltrimstr($x):
+  if type == "string" and ($x | type) == "string" then _jq_native_ltrimstr($x)
+  else error("startswith() requires string inputs") end;
+def rtrimstr($x):
+  if type == "string" and ($x | type) == "string" then _jq_native_rtrimstr($x)
+  else error("endswith() requires string inputs") end;
+def trimstr($x): ltrimstr($x) | rtrimstr($x);
+def trim: if type == "string" then _jq_native_trim else error("trim input must be a string") end;
+def ltrim: if type == "string" then _jq_native_ltrim else error("trim input must be a string") end;
+def rtrim: if type == "string" then _jq_native_rtrim else error("trim input must be a string") end;
+def utf8bytelength:
+  if type == "string" then _jq_native_utf8bytelength
+  else error("\(_jq_val) only strings have UTF-8 byte length") end;
+def toboolean:
+  if type == "boolean" then .
+  elif . == "true" then true
+  elif . == "false" then false
+  else error("\(_jq_val) cannot be parsed as a boolean") end;
+def tonumber:
+  if type == "number" then .
+  elif type == "string" then
+    if test("^[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$") then
+      ltrimstr("+") | sub("^(?<s>-?)\\."; "\(.s)0.") | sub("\\.(?<e>$|[eE])"; ".0\(.e)") | fromjson
+    else error("Cannot parse '\(.)' as JSON") end
+  else error("\(_jq_val) cannot be parsed as a number") end;
+
+def toarray: if type == "array" then . else [.] end;
+def leaf_paths: paths(scalars);
+def date: todate;
+def dateadd(u; n): . + n;
+def datesub(u; n): . - n;
+
+# Formats
+def @csv:
+  if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
+  | map(if type == "string" then "\"" + gsub("\""; "\"\"") + "\""
+        elif type == "number" or type == "boolean" then tojson
+        elif . == null then ""
+        else error("\(_jq_val) is not valid in a csv row") end)
+  | join(",");
+def @tsv:
+  if type != "array" then error("\(_jq_val) cannot be tsv-formatted, only an array can be") end
+  | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r")
+        elif type == "number" or type == "boolean" then tojson
+        elif . == null then ""
+        else error("\(_jq_val) is not valid in a tsv row") end)
+  | join("\t");
+
+# Generators
+def limit($n; f):
+  if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
+  elif $n == 0 then empty
+  else error("limit doesn't support negative count") end;
+def skip($n; f):
+  if $n > 0 then foreach f as $item (0; . + 1; if . > $n then $item else empty end)
+  elif $n == 0 then f
+  else error("skip doesn't support negative count") end;
+def nth($n; f):
+  if $n < 0 then error("nth doesn't support negative indices") else first(skip($n; f)) end;
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def flatten($d):
+  if $d < 0 then error("flatten depth must not be negative") else _jq_native_flatten($d) end;
+
+# Paths: jq creates what a path needs (null becomes an object or an array,
+# arrays are padded with null) and deletes several paths at once.
+def _jq_setpath($p; $v):
+  if ($p | length) == 0 then $v
+  else ($p[0] | if type == "number" then floor end) as $k
+  | (if . == null then (if ($k | type) == "string" then {} elif ($k | type) == "number" or ($k | type) == "object" then [] else . end) end)
+  | if type == "object" and ($k | type) != "string" then error("Cannot index object with \($k | type)")
+    elif type == "array" and ($k | type) == "array" then error("Cannot update field at array index of array")
+    elif ($k | type) == "number" and type == "array" then
+      (if $k < 0 then
+         if $k + length < 0 then error("Out of bounds negative array index") else ($k + length) as $i | .[$i] |= _jq_setpath($p[1:]; $v) end
+       else (if $k >= length then . + [range(length; $k + 1) | null] end) | .[$k] |= _jq_setpath($p[1:]; $v) end)
+    else .[$k] |= _jq_setpath($p[1:]; $v) end
+  end;
+def setpath($p; $v):
+  if ($p | type) != "array" then error("Path must be specified as an array") else _jq_setpath($p; $v) end;
+
+# `$p` with negative array indices and slice bounds made absolute against `$root`.
+def _jq_abspath($root):
+  [foreach .[] as $k ({v: $root};
+     (.v | if type == "array" then length else null end) as $len
+     | .k = (if $len == null then $k
+             elif ($k | type) == "number" and $k < 0 then $k + $len
+             elif ($k | type) == "object" then
+               $k | with_entries(if (.value | type) == "number" and .value < 0 then .value += $len end)
+             else $k end)
+     | .v = (.k as $kk | try (.v | .[$kk]) catch null);
+     .k)];
+def _jq_delpath($p):
+  if ($p | length) == 0 then null
+  elif . == null then null
+  else $p[0] as $k
+  | if ($p | length) == 1 then
+      if type == "object" and ($k | type) == "string" then
+        . as $o | reduce (keys_unsorted[] | select(. != $k)) as $kk ({}; . + {($kk): $o[$kk]})
+      elif type == "array" and ($k | type) == "number" then
+        if $k < 0 or $k >= length then . else .[$k] |= empty end
+      else .[$k] |= empty end
+    elif type == "object" and ($k | type) == "string" then
+      if has($k) then .[$k] |= _jq_delpath($p[1:]) end
+    elif type == "array" and ($k | type) == "number" then
+      if $k < 0 or $k >= length then . else .[$k] |= _jq_delpath($p[1:]) end
+    else .[$k] |= _jq_delpath($p[1:]) end
+  end;
+def delpaths($ps):
+  if ($ps | type) != "array" then error("Paths must be specified as an array")
+  else . as $root | reduce ($ps | map(_jq_abspath($root)) | unique | reverse[]) as $p (.; _jq_delpath($p)) end;
+def del(f): delpaths([path(f)]);
+def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
+
+# Entries
+def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
+def from_entries: reduce .[] as $x ({};
+    . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
+              | if type == "string" then . else tojson end):
+          ($x | if has("value") then .value elif has("v") then .v else .Value end) });
+def with_entries(f): to_entries | map(f) | from_entries;
+
+# Streams
+def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
+def fromstream(f): { x: null, e: false } as $init
+  | foreach f as $i ($init;
+      if .e then $init end
+      | if $i | length == 2
+        then setpath(["e"]; $i[0] | length == 0) | setpath(["x"] + $i[0]; $i[1])
+        else setpath(["e"]; $i[0] | length == 1) end;
+      if .e then .x else empty end);
+def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
