@@ -93,18 +93,24 @@ pub(crate) enum JqCompileError {
 const JQ_DEFS: &str = include_str!("jq_defs.jq");
 
 /// The definitions every program is compiled with: jaq's, then ours (which
-/// replace theirs), then `builtins` and `have_decnum`.
+/// replace theirs), then `builtins` and `have_decnum`. Parsed once per
+/// process.
 fn definitions() -> Result<Vec<jaq_core::load::parse::Def<&'static str>>, String> {
-    let ours = jaq_core::load::parse(JQ_DEFS, |p| p.defs())
-        .ok_or_else(|| "internal error: the jq 1.8.1 definitions do not parse".to_owned())?;
-    let generated = jaq_core::load::parse(generated_defs(), |p| p.defs())
-        .ok_or_else(|| "internal error: the generated definitions do not parse".to_owned())?;
-    Ok(jaq_core::defs()
-        .chain(jaq_std::defs())
-        .chain(jaq_json::defs())
-        .chain(ours)
-        .chain(generated)
-        .collect())
+    type Defs = Vec<jaq_core::load::parse::Def<&'static str>>;
+    static DEFS: std::sync::OnceLock<Result<Defs, String>> = std::sync::OnceLock::new();
+    DEFS.get_or_init(|| {
+        let ours = jaq_core::load::parse(JQ_DEFS, |p| p.defs())
+            .ok_or_else(|| "internal error: the jq 1.8.1 definitions do not parse".to_owned())?;
+        let generated = jaq_core::load::parse(generated_defs(), |p| p.defs())
+            .ok_or_else(|| "internal error: the generated definitions do not parse".to_owned())?;
+        Ok(jaq_core::defs()
+            .chain(jaq_std::defs())
+            .chain(jaq_json::defs())
+            .chain(ours)
+            .chain(generated)
+            .collect())
+    })
+    .clone()
 }
 
 /// `def builtins: [...]` (every filter a program can call, as `name/arity`,

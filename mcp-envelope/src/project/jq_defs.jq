@@ -13,7 +13,14 @@ def _jq_native_rtrim: rtrim;
 def _jq_native_ltrimstr($x): ltrimstr($x);
 def _jq_native_rtrimstr($x): rtrimstr($x);
 def _jq_native_utf8bytelength: utf8bytelength;
-def _jq_native_flatten($d): flatten($d);
+def _jq_native_has($k): has($k);
+def _jq_native_test(re; flags): test(re; flags);
+def _jq_native_match(re; flags): match(re; flags);
+def _jq_native_capture(re; flags): capture(re; flags);
+def _jq_native_scan(re; flags): scan(re; flags);
+def _jq_native_splits(re; flags): splits(re; flags);
+def _jq_native_split(re; flags): split(re; flags);
+def _jq_native_sub(re; f; flags): sub(re; f; flags);
 
 # jq's short form of a value in error messages: `string ("very-long-...)`
 # (the JSON text cut after 11 bytes, on a character boundary).
@@ -66,6 +73,33 @@ def date: todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 
+# Regular expressions fail on non-strings, as in jq (jaq gives no output).
+def _jq_re: if type != "string" then error("\(_jq_val) cannot be matched, as it is not a string") end;
+def test(re; flags): _jq_re | _jq_native_test(re; flags // "");
+def test(re): test(re; "");
+def match(re; flags): _jq_re | _jq_native_match(re; flags // "");
+def match(re): match(re; "");
+def capture(re; flags): _jq_re | _jq_native_capture(re; flags // "");
+def capture(re): capture(re; "");
+def scan(re; flags): _jq_re | _jq_native_scan(re; flags // "");
+def scan(re): scan(re; "");
+def splits(re; flags): _jq_re | _jq_native_splits(re; flags // "");
+def splits(re): splits(re; "");
+def split(re; flags): _jq_re | _jq_native_split(re; flags // "");
+def sub(re; f; flags): _jq_re | _jq_native_sub(re; f; flags // "");
+def sub(re; f): sub(re; f; "");
+def gsub(re; f; flags): sub(re; f; "g" + flags);
+def gsub(re; f): sub(re; f; "g");
+
+# Objects are indexed by strings only, arrays by numbers (jaq: null / false).
+def has($k):
+  if type == "object" and ($k | type) != "string" then error("Cannot check whether object has a \($k | type) key")
+  elif type == "array" and ($k | type) != "number" then error("Cannot check whether array has a \($k | type) key")
+  else _jq_native_has($k) end;
+def getpath($p):
+  reduce $p[] as $k (.;
+    if type == "object" and ($k | type) != "string" then error("Cannot index object with \($k | type)") else .[$k] end);
+
 # Formats
 def @csv:
   if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
@@ -97,8 +131,10 @@ def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
-def flatten($d):
-  if $d < 0 then error("flatten depth must not be negative") else _jq_native_flatten($d) end;
+def _jq_flatten($d):
+  reduce .[] as $i ([]; if ($i | type) == "array" and $d != 0 then . + ($i | _jq_flatten($d - 1)) else . + [$i] end);
+def flatten($d): if $d < 0 then error("flatten depth must not be negative") else _jq_flatten($d) end;
+def flatten: _jq_flatten(-1);
 
 # Paths: jq creates what a path needs (null becomes an object or an array,
 # arrays are padded with null) and deletes several paths at once.
