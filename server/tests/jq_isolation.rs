@@ -179,7 +179,7 @@ async fn normal_projections_are_unchanged_and_exact() {
     let result = call(
         &client,
         RUNS,
-        repo_args("octo-repo", json!({"perPage": 100, "jq": "length(workflow_runs)"})),
+        repo_args("octo-repo", json!({"perPage": 100, "jq": "length(workflow_runs[*])"})),
     )
     .await;
     assert_eq!(result.structured_content.unwrap()["data"], json!(100));
