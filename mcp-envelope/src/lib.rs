@@ -16,10 +16,12 @@
 //! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |
 //! | [`render`](mod@render) | TOON / pretty JSON text |
 //! | [`truncate`] | head + tail text truncation |
+//! | [`compact`] | compact tool schemas for `tools/list` |
 //! | [`prepare`](mod@prepare) | the whole pipeline in one call |
 //! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers, [`StructuredOutput`](crate::rmcp::StructuredOutput) |
 
 pub mod bound;
+pub mod compact;
 pub mod envelope;
 pub mod error;
 pub mod nesting;
@@ -33,6 +35,7 @@ pub mod seal;
 pub mod truncate;
 
 pub use bound::{BoundWarning, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
+pub use compact::{compact_input_schema, compact_output_schema};
 pub use envelope::{
     AtlassianEnvelope, CacheInfo, CacheMeta, CircleCiEnvelope, Envelope, Incomplete, IncompleteReason, NoMeta,
     PageMeta, PagedEnvelope,

@@ -40,10 +40,14 @@ impl App {
     /// clients. Must run inside a tokio runtime.
     ///
     /// # Errors
-    /// The artifact directory cannot be created or read, or the policy file is unreadable or malformed
+    /// `MCP_TOOLSETS` names an unknown toolset ([`crate::toolsets::UnknownToolset`]), the artifact directory cannot
+    /// be created or read, or the policy file is unreadable or malformed
     /// ([`crate::policy::PolicyError`]). A vendor client that cannot be built from its settings does not stop the
     /// server: it is logged once and its tools fail at call time naming the setting.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
+        if let Err(err) = &settings.tools {
+            anyhow::bail!("{err}");
+        }
         let store: Arc<dyn ArtifactStore> = match &settings.artifact_backend {
             ArtifactBackend::Memory => Arc::new(MemoryStore::new(settings.artifact_store)),
             ArtifactBackend::Fs(dir) => Arc::new(

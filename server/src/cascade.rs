@@ -121,6 +121,8 @@ pub struct Cascade {
     dotenv: BTreeMap<String, String>,
     file: BTreeMap<String, String>,
     file_path: Option<PathBuf>,
+    /// The default config file looked for when none was named (shown by `--print-config` when it is missing).
+    looked_for: Option<PathBuf>,
 }
 
 impl Cascade {
@@ -139,6 +141,10 @@ impl Cascade {
                 .filter(|(p, _)| !p.trim().is_empty())
                 .map(|(p, origin)| (PathBuf::from(p.trim()), origin)),
         };
+        let looked_for = match &named {
+            Some(_) => None,
+            None => inputs.default_config.clone(),
+        };
         let file_path = match named {
             Some((path, origin)) if !path.is_file() => return Err(CascadeError::MissingFile { path, origin }),
             Some((path, _)) => Some(path),
@@ -154,6 +160,7 @@ impl Cascade {
             dotenv,
             file,
             file_path,
+            looked_for,
         })
     }
 
@@ -188,15 +195,17 @@ impl Cascade {
     pub fn render(&self, warnings: &[String]) -> String {
         let mut out = format!(
             "# config file: {}\n",
-            self.file_path
-                .as_ref()
-                .map_or("(none)".to_string(), |p| p.display().to_string())
+            match (&self.file_path, &self.looked_for) {
+                (Some(path), _) => path.display().to_string(),
+                (None, Some(default)) => format!("(none; looked for {})", default.display()),
+                (None, None) => "(none)".to_string(),
+            }
         );
         for def in registry::SETTINGS {
             let (value, source) = match self.resolve(def.name) {
                 Some((_, source)) if def.secret => ("***".to_string(), source),
                 Some((value, source)) => (value, source),
-                None => (def.default.unwrap_or("(unset)").to_string(), Source::Default),
+                None => (resolved_default(def), Source::Default),
             };
             out.push_str(&format!("{} = {value}  # {source}\n", def.name));
         }
@@ -205,6 +214,15 @@ impl Cascade {
         }
         out
     }
+}
+
+/// A setting's default as `--print-config` shows it: resolved paths (the artifact directory) instead of their
+/// placeholders, `(unset)` when there is none.
+fn resolved_default(def: &registry::SettingDef) -> String {
+    if def.name == crate::config::ARTIFACT_DIR {
+        return crate::config::default_artifact_dir().display().to_string();
+    }
+    def.default.unwrap_or("(unset)").to_string()
 }
 
 /// The platform config dir's `mcp-devtools/config.toml` (e.g. `~/.config/mcp-devtools/config.toml` on Linux).

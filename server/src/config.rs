@@ -17,6 +17,7 @@ use mcp_envelope::SizeBound;
 
 use crate::deploy_settings::DeploySettings;
 use crate::projection_worker::JqWorker;
+use crate::toolsets::{self, ToolSelection, UnknownToolset};
 
 /// `MCP_STRUCTURED_OUTPUT`: advertise `outputSchema` and return `structuredContent` (default off).
 pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
@@ -112,6 +113,9 @@ pub struct Settings {
     pub deploy: DeploySettings,
     /// How `jq` projections run: a child process with a time and a memory limit (`MCP_JQ_*`).
     pub jq_worker: JqWorker,
+    /// Which tools are offered (`MCP_TOOLSETS`, `MCP_READ_ONLY`; CONTRACT §11), or the unknown toolset name that
+    /// stops start-up ([`crate::App::new`] fails with it).
+    pub tools: Result<ToolSelection, UnknownToolset>,
 }
 
 impl Settings {
@@ -214,6 +218,17 @@ impl Settings {
         warnings.extend(cache_warnings);
 
         let jq_worker = JqWorker::from_lookup(&lookup, max_body_bytes, &mut warnings);
+        let read_only = match lookup(toolsets::READ_ONLY) {
+            None => false,
+            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
+                warnings.push(format!(
+                    "{}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false",
+                    toolsets::READ_ONLY
+                ));
+                false
+            }),
+        };
+        let tools = ToolSelection::parse(lookup(toolsets::TOOLSETS).as_deref(), read_only);
 
         let settings = Settings {
             structured_output,
@@ -226,8 +241,33 @@ impl Settings {
             atlassian,
             deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
             jq_worker,
+            tools,
         };
         (settings, warnings)
+    }
+
+    /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for the start-up
+    /// log line; a vendor without them answers every call "no request sent: set ...".
+    pub fn configured_vendors(&self) -> Vec<&'static str> {
+        let atlassian = &self.atlassian;
+        let account = atlassian.user_email.is_some() && atlassian.api_token.is_some();
+        let mut vendors = Vec::new();
+        if self.github.token.is_some() {
+            vendors.push("github");
+        }
+        if self.circleci.token.is_some() {
+            vendors.push("circleci");
+        }
+        if account && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some()) {
+            vendors.push("jira");
+        }
+        if account && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some()) {
+            vendors.push("confluence");
+        }
+        if account || (atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some()) {
+            vendors.push("bitbucket");
+        }
+        vendors
     }
 
     /// Reads every setting from the process environment.
@@ -274,7 +314,7 @@ fn whole_bytes(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &
 
 /// The platform state directory's `mcp-devtools/artifacts` (e.g. `~/.local/state/mcp-devtools/artifacts`), else the
 /// data-local directory, else `./.mcp-devtools/artifacts`.
-fn default_artifact_dir() -> PathBuf {
+pub fn default_artifact_dir() -> PathBuf {
     directories::ProjectDirs::from("dev", "mcp-devtools", "mcp-devtools")
         .map(|dirs| dirs.state_dir().unwrap_or(dirs.data_local_dir()).join("artifacts"))
         .unwrap_or_else(|| PathBuf::from(".mcp-devtools/artifacts"))

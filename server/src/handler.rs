@@ -33,9 +33,9 @@ impl DevtoolsServer {
     /// A handler serving `principal` with the shared `app` (stdio: one session, one principal).
     pub fn new(app: Arc<App>, principal: Principal) -> Self {
         DevtoolsServer {
+            catalog: Arc::new(offered(&app)),
             app,
             principal: Some(principal),
-            catalog: Arc::new(tools::catalog()),
             in_flight: None,
         }
     }
@@ -51,9 +51,9 @@ impl DevtoolsServer {
     /// without one is refused. Calls are tracked in `in_flight` so shutdown can wait for them.
     pub fn for_http(app: Arc<App>, in_flight: TaskTracker) -> Self {
         DevtoolsServer {
+            catalog: Arc::new(offered(&app)),
             app,
             principal: None,
-            catalog: Arc::new(tools::catalog()),
             in_flight: Some(in_flight),
         }
     }
@@ -86,6 +86,14 @@ impl DevtoolsServer {
             gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
         }
         result
+    }
+}
+
+/// The tools `app`'s settings offer (CONTRACT §11); none if the selection is invalid ([`App::new`] refuses that).
+fn offered(app: &App) -> Vec<ToolSpec> {
+    match &app.settings.tools {
+        Ok(selection) => selection.select(tools::catalog()),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -146,10 +154,12 @@ impl ServerHandler for DevtoolsServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let Some(spec) = self.catalog.iter().find(|spec| spec.name == name) else {
-            return Err(ErrorData::invalid_params(
-                format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
-                None,
-            ));
+            let left_out = tools::catalog().into_iter().find(|spec| spec.name == name);
+            let message = match (left_out, &self.app.settings.tools) {
+                (Some(spec), Ok(selection)) => selection.refusal_in(&spec),
+                _ => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
+            };
+            return Err(ErrorData::invalid_params(message, None));
         };
         let Some(principal) = self.principal_for(&context) else {
             tracing::error!(tool = %name, "an HTTP call arrived without an authenticated principal");

@@ -25,6 +25,7 @@ pub mod session_owner;
 pub mod stdio_framing;
 pub mod tokens;
 pub mod tools;
+pub mod toolsets;
 pub mod vendor;
 
 use std::sync::Arc;
@@ -96,6 +97,27 @@ pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The one start-up line saying which vendors have credentials and which tools are offered (CONTRACT §11).
+fn log_start(settings: &Settings) {
+    let configured = settings.configured_vendors();
+    let configured = if configured.is_empty() {
+        "none (set GITHUB_TOKEN, CIRCLECI_TOKEN or the ATLASSIAN_* settings)".to_owned()
+    } else {
+        configured.join(",")
+    };
+    if let Ok(tools) = &settings.tools {
+        tracing::info!(
+            vendors_configured = %configured,
+            toolsets = %tools.toolsets_text(),
+            read_only = tools.read_only,
+            "mcp-devtools {}: vendors with credentials: {configured}; toolsets: {}{}",
+            env!("CARGO_PKG_VERSION"),
+            tools.toolsets_text(),
+            if tools.read_only { " (read-only)" } else { "" }
+        );
+    }
+}
+
 /// Serves MCP the way `settings` ask: streamable HTTP when `MCP_HTTP_ADDR` is set (until SIGINT/SIGTERM), else
 /// stdio. Prints `mcp-devtools: serving streamable HTTP at http://ADDR/mcp` on stderr once the port is bound.
 ///
@@ -103,6 +125,7 @@ pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
 /// HTTP authentication is misconfigured ([`http::HttpSetupError`]), the address cannot be bound, the store, clients
 /// or policy cannot be built, or the transport fails.
 pub async fn serve(settings: Settings) -> anyhow::Result<()> {
+    log_start(&settings);
     let Some(addr) = settings.deploy.http_addr else {
         tracing::info!(
             structured_output = settings.structured_output,

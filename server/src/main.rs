@@ -50,7 +50,11 @@ async fn serve_async() -> ExitCode {
     };
     let (settings, warnings) = Settings::from_lookup(|name| cascade.lookup(name));
     if args.print_config {
-        print!("{}", cascade.render(&warnings));
+        let mut notes = warnings.clone();
+        if let Err(err) = &settings.tools {
+            notes.push(format!("start-up would stop: {err}"));
+        }
+        print!("{}", cascade.render(&notes));
         return ExitCode::SUCCESS;
     }
     let (filter, filter_warning) = match EnvFilter::try_new(&settings.deploy.log_filter) {

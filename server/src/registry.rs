@@ -7,6 +7,7 @@
 
 use crate::config;
 use crate::deploy_settings as deploy;
+use crate::toolsets;
 
 /// One setting's row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +71,19 @@ pub const SETTINGS: &[SettingDef] = &[
         "Bound on the compact structuredContent, bytes; clamped 16384..=15728640",
         Some("262144"),
     ),
+    SettingDef::value(
+        toolsets::TOOLSETS,
+        "toolsets",
+        "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket (artifact_read comes with them)",
+        Some("github,circleci,jira,confluence,bitbucket"),
+    ),
+    SettingDef::value(
+        toolsets::READ_ONLY,
+        "read-only",
+        "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off",
+        Some("false"),
+    )
+    .switch(),
     SettingDef::value(
         config::GITHUB_TOKEN,
         "github-token",

@@ -175,6 +175,18 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
     let list_on = on.list_tools().await;
     let on_value = parse_exact(&list_on);
     parse_exact(&list_off);
+    // A model pays for tools/list in context on every session: the whole result, compact, stays within 25 KB with
+    // every tool and every outputSchema listed (issue 15; it was 50.7 KB).
+    let list_bytes = serde_json::to_string(&on_value["result"]).unwrap().len();
+    assert!(
+        list_bytes <= 25_000,
+        "tools/list is {list_bytes} bytes compact; the bound is 25000"
+    );
+    assert_eq!(
+        on_value["result"]["tools"].as_array().map(Vec::len),
+        Some(19),
+        "every tool is listed"
+    );
     insta::assert_snapshot!("tools_list_on", serde_json::to_string_pretty(&on_value).unwrap());
     insta::assert_snapshot!(
         "tools_list_off",

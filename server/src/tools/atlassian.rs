@@ -25,21 +25,15 @@ use crate::vendor::Vendor;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PathArgs {
-    /// API path relative to the product's base, e.g. `/rest/api/3/issue/EX-1` (Jira), `/wiki/api/v2/pages`
-    /// (Confluence; `/wiki` optional), `/repositories/{workspace}` (Bitbucket; `/2.0` optional). A continuation
-    /// link from a previous body (Confluence `_links.next`, Bitbucket `next`) works as is. An absolute URL must be
-    /// on the configured host.
+    /// API path from the product's base (see the tool's examples); a previous body's next link works as is.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
-    /// `{"jql": "project = EX", "fields": "summary,status", "maxResults": "50"}`. Continue a Jira search by
-    /// passing the body's `nextPageToken` here.
+    /// Query parameters, values unencoded (the server percent-encodes them once).
     pub query_params: Option<BTreeMap<String, String>>,
-    /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value, e.g.
-    /// `[.issues[] | {key, summary: .fields.summary}]`.
+    /// jq (or JMESPath) applied to the response body; must yield one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    /// Text format: toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -47,19 +41,17 @@ pub struct PathArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BodyArgs {
-    /// API path relative to the product's base, as for the read tool, e.g. `/rest/api/3/issue` (Jira),
-    /// `/wiki/api/v2/pages` (Confluence), `/repositories/{workspace}/{repo}/pullrequests` (Bitbucket).
+    /// API path from the product's base (see the tool's examples).
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters as a string map, each value percent-encoded once by the server.
+    /// Query parameters, values unencoded (the server percent-encodes them once).
     pub query_params: Option<BTreeMap<String, String>>,
-    /// The JSON request body, sent as `application/json`, e.g.
-    /// `{"fields": {"project": {"key": "EX"}, "summary": "…", "issuetype": {"name": "Task"}}}`.
+    /// The JSON request body, sent as `application/json`.
     pub body: Option<serde_json::Value>,
-    /// A jq program applied to the response body (JMESPath accepted too); must yield exactly one value.
+    /// jq (or JMESPath) applied to the response body; must yield one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    /// Text format: toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -95,10 +87,9 @@ struct Def {
 macro_rules! write_note {
     ($product:literal) => {
         concat!(
-            " Returns the response body as text (TOON by default, JSON with outputFormat: json; jq projects it); \
-             a 204 or empty answer gives {}. Clears the server's cached ",
+            " Returns the response body as text ({} when empty); clears cached ",
             $product,
-            " reads. Error bodies are returned verbatim."
+            " reads."
         )
     };
 }
@@ -109,11 +100,9 @@ const DEFS: [Def; 15] = [
         product: Product::Jira,
         verb: Verb::Get,
         title: "Jira GET",
-        description: "GET any Jira Cloud REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
-                      maxResults}, /rest/api/3/issue/EX-1, /rest/api/3/myself. Returns Jira's response body as data \
-                      (its text is the bare body). Continue a search by passing the body's nextPageToken in \
-                      queryParams. Issues are large: ask only for the fields you need and use jq to keep results \
-                      small; an oversized result is saved as an artifact (incomplete.artifactId).",
+        description: "GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
+                      maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Returns the body as data. Ask only for \
+                      the fields you need.",
     },
     Def {
         name: "jira_post",
@@ -121,8 +110,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Post,
         title: "Jira POST",
         description: concat!(
-            "POST to any Jira REST path with a JSON body: create an issue (/rest/api/3/issue), add a comment \
-             (/rest/api/3/issue/EX-1/comment), transition (/rest/api/3/issue/EX-1/transitions).",
+            "POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create), /rest/api/3/issue/EX-1/comment.",
             write_note!("Jira")
         ),
     },
@@ -132,8 +120,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Put,
         title: "Jira PUT",
         description: concat!(
-            "PUT to any Jira REST path with a JSON body, e.g. edit an issue (/rest/api/3/issue/EX-1 with \
-             {fields: {...}}) or assign it (/rest/api/3/issue/EX-1/assignee).",
+            "PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit).",
             write_note!("Jira")
         ),
     },
@@ -142,10 +129,7 @@ const DEFS: [Def; 15] = [
         product: Product::Jira,
         verb: Verb::Patch,
         title: "Jira PATCH",
-        description: concat!(
-            "PATCH any Jira REST path with a JSON body (few Jira endpoints accept PATCH).",
-            write_note!("Jira")
-        ),
+        description: concat!("PATCH a Jira path with a JSON body.", write_note!("Jira")),
     },
     Def {
         name: "jira_delete",
@@ -153,7 +137,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Delete,
         title: "Jira DELETE",
         description: concat!(
-            "DELETE any Jira REST path, e.g. an issue (/rest/api/3/issue/EX-1) or a comment. Cannot be undone.",
+            "DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone.",
             write_note!("Jira")
         ),
     },
@@ -162,10 +146,9 @@ const DEFS: [Def; 15] = [
         product: Product::Confluence,
         verb: Verb::Get,
         title: "Confluence GET",
-        description: "GET any Confluence Cloud REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/spaces, \
-                      /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with \
-                      {cql}. Returns Confluence's response body as data (its text is the bare body). Continue a list \
-                      by passing the body's _links.next as path, as is. Use jq to keep only what you need.",
+        description: "GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with \
+                      queryParams {body-format: storage}, /wiki/rest/api/search with {cql}. Returns the body as \
+                      data; continue with its _links.next as path.",
     },
     Def {
         name: "conf_post",
@@ -173,8 +156,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Post,
         title: "Confluence POST",
         description: concat!(
-            "POST to any Confluence REST path with a JSON body, e.g. create a page (/wiki/api/v2/pages with \
-             {spaceId, title, body: {representation: storage, value}}) or a footer comment.",
+            "POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with {spaceId, title, body}.",
             write_note!("Confluence")
         ),
     },
@@ -184,8 +166,8 @@ const DEFS: [Def; 15] = [
         verb: Verb::Put,
         title: "Confluence PUT",
         description: concat!(
-            "PUT to any Confluence REST path with a JSON body, e.g. update a page (/wiki/api/v2/pages/{id} with \
-             {id, status, title, body, version: {number: current + 1}}).",
+            "PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id, status, title, body, \
+             version: {number: current + 1}}.",
             write_note!("Confluence")
         ),
     },
@@ -194,10 +176,7 @@ const DEFS: [Def; 15] = [
         product: Product::Confluence,
         verb: Verb::Patch,
         title: "Confluence PATCH",
-        description: concat!(
-            "PATCH any Confluence REST path with a JSON body (few Confluence endpoints accept PATCH).",
-            write_note!("Confluence")
-        ),
+        description: concat!("PATCH a Confluence path with a JSON body.", write_note!("Confluence")),
     },
     Def {
         name: "conf_delete",
@@ -205,8 +184,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Delete,
         title: "Confluence DELETE",
         description: concat!(
-            "DELETE any Confluence REST path, e.g. a page (/wiki/api/v2/pages/{id}; with queryParams {purge: \
-             true} it is removed for good).",
+            "DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}: for good).",
             write_note!("Confluence")
         ),
     },
@@ -215,11 +193,9 @@ const DEFS: [Def; 15] = [
         product: Product::Bitbucket,
         verb: Verb::Get,
         title: "Bitbucket GET",
-        description: "GET any Bitbucket Cloud 2.0 path (the /2.0 prefix is optional), e.g. \
-                      /repositories/{workspace}, /repositories/{workspace}/{repo}/pullrequests, \
-                      /repositories/{workspace}/{repo}/diff/{spec}. Returns Bitbucket's response body as data (its \
-                      text is the bare body); a text answer (a diff, a raw file) is a JSON string. Continue a list \
-                      by passing the body's next URL as path. Use jq to keep only what you need.",
+        description: "GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
+                      .../diff/{spec}. Returns the body as data (a diff or raw file as a string); continue with its \
+                      next URL as path.",
     },
     Def {
         name: "bb_post",
@@ -227,9 +203,8 @@ const DEFS: [Def; 15] = [
         verb: Verb::Post,
         title: "Bitbucket POST",
         description: concat!(
-            "POST to any Bitbucket 2.0 path with a JSON body, e.g. open a pull request \
-             (/repositories/{workspace}/{repo}/pullrequests), approve or merge one (…/pullrequests/{id}/approve, \
-             …/merge), comment.",
+            "POST a JSON body to a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
+             .../pullrequests/{id}/approve.",
             write_note!("Bitbucket")
         ),
     },
@@ -239,7 +214,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Put,
         title: "Bitbucket PUT",
         description: concat!(
-            "PUT to any Bitbucket 2.0 path with a JSON body, e.g. update a pull request or a repository.",
+            "PUT a JSON body to a Bitbucket path, e.g. a pull request.",
             write_note!("Bitbucket")
         ),
     },
@@ -248,10 +223,7 @@ const DEFS: [Def; 15] = [
         product: Product::Bitbucket,
         verb: Verb::Patch,
         title: "Bitbucket PATCH",
-        description: concat!(
-            "PATCH any Bitbucket 2.0 path with a JSON body (few Bitbucket endpoints accept PATCH).",
-            write_note!("Bitbucket")
-        ),
+        description: concat!("PATCH a Bitbucket path with a JSON body.", write_note!("Bitbucket")),
     },
     Def {
         name: "bb_delete",
@@ -259,8 +231,7 @@ const DEFS: [Def; 15] = [
         verb: Verb::Delete,
         title: "Bitbucket DELETE",
         description: concat!(
-            "DELETE any Bitbucket 2.0 path, e.g. withdraw an approval (…/pullrequests/{id}/approve) or delete a \
-             branch or comment. Cannot be undone.",
+            "DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be undone.",
             write_note!("Bitbucket")
         ),
     },
@@ -392,7 +363,11 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
         }
         Err(err) => {
             crate::handler::record_upstream_status(err.status());
-            tracing::info!(tool = def.name, status = err.status(), "upstream call failed");
+            if let adapters_atlassian::AtlassianError::MissingSetting { settings, .. } = &err {
+                tracing::info!(tool = def.name, "no request sent: set {}", settings.join(" and "));
+            } else {
+                tracing::info!(tool = def.name, status = err.status(), "upstream call failed");
+            }
             respond::error(format!("{} failed: {err}", def.name))
         }
     }

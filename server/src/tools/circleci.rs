@@ -27,16 +27,15 @@ pub struct CircleciGetArgs {
     /// `/project/gh/ORG/REPO/pipeline`, `/pipeline/{id}/workflow`, `/workflow/{id}/job`.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters as a string map, each value percent-encoded once by the server, e.g.
-    /// `{"branch": "main"}`. To continue a list, pass the previous body's `next_page_token` as `page-token`.
+    /// Query parameters, values unencoded, e.g. `{"branch": "main"}`; continue a list with `page-token` set to
+    /// the previous body's `next_page_token`.
     pub query_params: Option<BTreeMap<String, String>>,
     /// Skip the server's HTTP cache and replace its entry with a fresh read (default false).
     pub fresh: Option<bool>,
-    /// A jq program applied to the CircleCI response body (JMESPath accepted too); must yield exactly one value,
-    /// e.g. `[.items[] | {id, number, state}]`.
+    /// jq (or JMESPath) applied to the response body; must yield one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    /// Text format: toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -44,11 +43,9 @@ pub struct CircleciGetArgs {
 pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
-        description: "GET any CircleCI API v2 endpoint (pipelines, workflows, jobs, projects, insights, /me). \
-                      Returns CircleCI's response body as data (lists continue with the body's next_page_token, \
-                      passed back as queryParams.page-token) and cache: {hit, ageMs, fetchedAt} telling whether \
-                      it came from the server's HTTP cache. Paths with a pipeline, workflow or job segment are \
-                      never cached; fresh: true forces a new read. Use jq to keep only the fields you need.",
+        description: "GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me). Returns the body as \
+                      data and cache {hit, ageMs, fetchedAt}; pipeline, workflow and job paths are never cached; \
+                      fresh: true forces a new read.",
         input_schema: input_schema::<CircleciGetArgs>(),
         output: Some(OutputContract::CircleCi),
         annotations: read_only("CircleCI GET", true),
@@ -98,7 +95,11 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         }
         Err(err) => {
             crate::handler::record_upstream_status(err.status());
-            tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+            if matches!(err, adapters_circleci::CircleciError::MissingToken) {
+                tracing::info!(tool = NAME, "no request sent: set CIRCLECI_TOKEN");
+            } else {
+                tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+            }
             respond::error(format!("{NAME} failed: {err}"))
         }
     }

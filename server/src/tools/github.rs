@@ -62,11 +62,10 @@ pub struct ListWorkflowRunsArgs {
     #[schemars(range(min = 1))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub page: Option<u64>,
-    /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
-    /// e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
+    /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    /// Text format: toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -93,11 +92,10 @@ pub struct ListWorkflowJobsArgs {
     #[schemars(range(min = 1))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub page: Option<u64>,
-    /// A jq program applied to the GitHub response body (JMESPath accepted too); must yield exactly one value,
-    /// e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
+    /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format of the result: `toon` (default, compact) or `json` (pretty).
+    /// Text format: toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -289,7 +287,11 @@ async fn finish(
         }
         Err(err) => {
             crate::handler::record_upstream_status(err.status());
-            tracing::info!(tool, status = err.status(), "upstream call failed");
+            if matches!(err, adapters_github::GithubError::MissingToken) {
+                tracing::info!(tool, "no request sent: set GITHUB_TOKEN");
+            } else {
+                tracing::info!(tool, status = err.status(), "upstream call failed");
+            }
             respond::error(format!("{tool} failed: {err}"))
         }
     }

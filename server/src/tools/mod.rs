@@ -30,13 +30,14 @@ pub enum OutputContract {
 }
 
 impl OutputContract {
+    /// The compact `outputSchema` ([`mcp_envelope::compact_output_schema`]: the same shapes, no prose).
     fn schema(self) -> JsonObject {
-        match self {
+        mcp_envelope::compact_output_schema(match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
             OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
             OutputContract::CircleCi => mcp_envelope::circleci_output_schema(),
             OutputContract::Atlassian => mcp_envelope::atlassian_output_schema(),
-        }
+        })
     }
 }
 
@@ -69,7 +70,8 @@ impl ToolSpec {
     }
 }
 
-/// The input schema of an argument struct (object root, draft-07-safe keywords; optional arguments not required).
+/// The input schema of an argument struct (object root, draft-07-safe keywords; optional arguments not required),
+/// compacted for `tools/list` ([`mcp_envelope::compact_input_schema`]).
 pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
     let mut schema = mcp_envelope::input_schema_for::<T>();
     // `#[serde(default)]` on an optional argument (needed beside `deserialize_with`, see `crate::args::integer`)
@@ -83,7 +85,7 @@ pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
             }
         }
     }
-    schema
+    mcp_envelope::compact_input_schema(schema)
 }
 
 /// Annotations of a read-only tool; `open_world` when it talks to an upstream service.
