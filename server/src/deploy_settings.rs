@@ -23,6 +23,15 @@ pub const HTTP_SHUTDOWN_GRACE: &str = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS";
 /// `MCP_MAX_REQUEST_BYTES`: the largest JSON-RPC message accepted, bytes: one stdio line or one HTTP `POST` body
 /// (default 4 MiB, clamped 1 KiB..=16 MiB; 16 MiB is rmcp's own stdio line limit).
 pub const MAX_REQUEST_BYTES: &str = "MCP_MAX_REQUEST_BYTES";
+/// `MCP_HTTP_SESSION_IDLE_SECONDS`: an HTTP session with no request for this long is closed, seconds (default 600,
+/// clamped 1..=86400); a later request naming it gets `404` (the client initializes again).
+pub const HTTP_SESSION_IDLE: &str = "MCP_HTTP_SESSION_IDLE_SECONDS";
+/// `MCP_HTTP_MAX_SESSIONS`: live HTTP sessions in all (default 1000, clamped 1..=1000000); a new one past it gets
+/// `503` with `Retry-After`.
+pub const HTTP_MAX_SESSIONS: &str = "MCP_HTTP_MAX_SESSIONS";
+/// `MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL`: live HTTP sessions of one principal (default 100, clamped 1..=1000000); a
+/// new one past it gets `503` with `Retry-After`.
+pub const HTTP_MAX_SESSIONS_PER_PRINCIPAL: &str = "MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL";
 /// `MCP_POLICY_FILE`: TOML policy file (rules allow / deny / approval_required); unset = every call allowed.
 pub const POLICY_FILE: &str = "MCP_POLICY_FILE";
 /// `MCP_ENTERPRISE_MODE`: every result carries `_meta["mcp-devtools/upstream"]` (default false).
@@ -34,6 +43,12 @@ pub const LOG_FILTER: &str = "RUST_LOG";
 pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u64 = 30;
 /// Default of [`MAX_REQUEST_BYTES`], bytes (4 MiB, rmcp's default HTTP body limit).
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+/// Default of [`HTTP_SESSION_IDLE`], seconds.
+pub const DEFAULT_SESSION_IDLE_SECONDS: u64 = 600;
+/// Default of [`HTTP_MAX_SESSIONS`].
+pub const DEFAULT_MAX_SESSIONS: u64 = 1000;
+/// Default of [`HTTP_MAX_SESSIONS_PER_PRINCIPAL`].
+pub const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: u64 = 100;
 /// Range [`MAX_REQUEST_BYTES`] is clamped to, bytes.
 pub const MAX_REQUEST_BYTES_RANGE: std::ops::RangeInclusive<usize> = 1024..=16 * 1024 * 1024;
 
@@ -54,12 +69,64 @@ pub struct DeploySettings {
     pub shutdown_grace_seconds: u64,
     /// The largest JSON-RPC message accepted, bytes ([`MAX_REQUEST_BYTES`]; 0 in `Default` means the default).
     pub max_request_bytes: usize,
+    /// Live HTTP sessions: idle expiry and caps ([`HTTP_SESSION_IDLE`], [`HTTP_MAX_SESSIONS`],
+    /// [`HTTP_MAX_SESSIONS_PER_PRINCIPAL`]).
+    pub sessions: SessionLimits,
     /// The policy file, if any.
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
     pub enterprise_mode: bool,
     /// The log filter (default `info`).
     pub log_filter: String,
+}
+
+/// Bounds on live streamable-HTTP sessions (CONTRACT §9.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// A session with no request for this long is closed, seconds.
+    pub idle_seconds: u64,
+    /// Live sessions in all.
+    pub max_total: usize,
+    /// Live sessions of one principal.
+    pub max_per_principal: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            idle_seconds: DEFAULT_SESSION_IDLE_SECONDS,
+            max_total: DEFAULT_MAX_SESSIONS as usize,
+            max_per_principal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL as usize,
+        }
+    }
+}
+
+/// A whole number read through `present`: `default` when unset, clamped into `range` (with a warning), `default`
+/// (with a warning) when not a whole number.
+fn whole(
+    name: &str,
+    raw: Option<String>,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+    warnings: &mut Vec<String>,
+) -> u64 {
+    match raw.map(|raw| (raw.parse::<u64>(), raw)) {
+        None => default,
+        Some((Ok(n), _)) if range.contains(&n) => n,
+        Some((Ok(n), _)) => {
+            let used = n.clamp(*range.start(), *range.end());
+            warnings.push(format!(
+                "{name}={n} is outside {}..={}; using {used}",
+                range.start(),
+                range.end()
+            ));
+            used
+        }
+        Some((Err(_), raw)) => {
+            warnings.push(format!("{name}={raw:?} is not a whole number; using {default}"));
+            default
+        }
+    }
 }
 
 impl DeploySettings {
@@ -139,8 +206,32 @@ impl DeploySettings {
                 DEFAULT_MAX_REQUEST_BYTES
             }
         };
+        let sessions = SessionLimits {
+            idle_seconds: whole(
+                HTTP_SESSION_IDLE,
+                present(HTTP_SESSION_IDLE),
+                DEFAULT_SESSION_IDLE_SECONDS,
+                1..=86_400,
+                warnings,
+            ),
+            max_total: whole(
+                HTTP_MAX_SESSIONS,
+                present(HTTP_MAX_SESSIONS),
+                DEFAULT_MAX_SESSIONS,
+                1..=1_000_000,
+                warnings,
+            ) as usize,
+            max_per_principal: whole(
+                HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+                present(HTTP_MAX_SESSIONS_PER_PRINCIPAL),
+                DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+                1..=1_000_000,
+                warnings,
+            ) as usize,
+        };
         DeploySettings {
             http_addr,
+            sessions,
             max_request_bytes,
             no_auth: flag(HTTP_NO_AUTH, warnings),
             tokens_file: present(HTTP_TOKENS_FILE).map(PathBuf::from),
@@ -173,6 +264,7 @@ mod tests {
         assert!(!s.no_auth && !s.enterprise_mode);
         assert_eq!(s.shutdown_grace_seconds, 30);
         assert_eq!(s.log_filter, "info");
+        assert_eq!(s.sessions, SessionLimits::default());
         assert!(warnings.is_empty());
     }
 
@@ -187,6 +279,19 @@ mod tests {
         assert_eq!(s.shutdown_grace_seconds, 600);
         assert!(!s.enterprise_mode);
         assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn session_limits_parse_and_clamp() {
+        let (s, warnings) = deploy(&[
+            (HTTP_SESSION_IDLE, "0"),
+            (HTTP_MAX_SESSIONS, "50"),
+            (HTTP_MAX_SESSIONS_PER_PRINCIPAL, "many"),
+        ]);
+        assert_eq!(s.sessions.idle_seconds, 1);
+        assert_eq!(s.sessions.max_total, 50);
+        assert_eq!(s.sessions.max_per_principal, 100);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!   request, so no later log can contain the token.
 //! - A session belongs to the principal that opened it: a request naming another principal's (or an unknown)
 //!   `Mcp-Session-Id` gets `404` ([`crate::session_owner`]).
+//! - Sessions expire after `MCP_HTTP_SESSION_IDLE_SECONDS` without a request and are capped in all and per
+//!   principal (`503` + `Retry-After` past a cap): [`crate::session_owner`].
 //! - Every `POST` body is checked first (size `MCP_MAX_REQUEST_BYTES`, JSON, depth, batches per revision):
 //!   [`crate::http_framing`].
 //! - SIGINT/SIGTERM ([`shutdown_signal`]): new connections stop, calls in flight finish (bounded by
@@ -125,7 +127,11 @@ pub fn router(
         .enforce_origin_validation()
         .with_max_request_body_bytes(limit)
         .with_cancellation_token(sessions_closed);
-    let sessions = Arc::new(LocalSessionManager::default());
+    let limits = app.settings.deploy.sessions;
+    let mut manager = LocalSessionManager::default();
+    // rmcp closes a session whose worker saw no request for this long; a later request naming it gets 404.
+    manager.session_config.keep_alive = Some(Duration::from_secs(limits.idle_seconds));
+    let sessions = Arc::new(manager);
     let service = StreamableHttpService::new(
         move || Ok(DevtoolsServer::for_http(app.clone(), in_flight.clone())),
         sessions.clone(),
@@ -143,7 +149,7 @@ pub fn router(
             crate::http_framing::check_posts,
         ))
         .layer(middleware::from_fn_with_state(
-            SessionOwners::new(sessions),
+            SessionOwners::new(sessions, limits),
             crate::session_owner::bind_sessions,
         ))
         .layer(middleware::from_fn_with_state(Arc::new(auth), authenticate))

@@ -283,6 +283,25 @@ pub const SETTINGS: &[SettingDef] = &[
         Some("30"),
     ),
     SettingDef::value(
+        deploy::HTTP_SESSION_IDLE,
+        "session-idle-seconds",
+        "Close an HTTP session after this long without a request, seconds (a later request naming it gets 404); \
+         clamped 1..=86400",
+        Some("600"),
+    ),
+    SettingDef::value(
+        deploy::HTTP_MAX_SESSIONS,
+        "max-sessions",
+        "Live HTTP sessions in all; a new session past it gets 503 with Retry-After; clamped 1..=1000000",
+        Some("1000"),
+    ),
+    SettingDef::value(
+        deploy::HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+        "max-sessions-per-principal",
+        "Live HTTP sessions of one principal; a new session past it gets 503 with Retry-After; clamped 1..=1000000",
+        Some("100"),
+    ),
+    SettingDef::value(
         deploy::MAX_REQUEST_BYTES,
         "max-request-bytes",
         "Largest JSON-RPC message accepted, bytes, on stdio (one line) and HTTP (one POST body) alike; \

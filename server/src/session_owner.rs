@@ -5,8 +5,12 @@
 //! new session id (the `initialize` response's header) and answers any request naming a session that is not the
 //! caller's, whether unknown, ended, deleted or another principal's, with the same `404 Not Found` rmcp gives an
 //! unknown session (MCP "Streamable HTTP", session management), so a session id's existence is not disclosed.
-//! A successful `DELETE` forgets the session; sessions rmcp ends by itself (idle timeout) are forgotten when the
-//! next session opens.
+//! A successful `DELETE` forgets the session; sessions rmcp ends by itself (idle timeout,
+//! `MCP_HTTP_SESSION_IDLE_SECONDS`) are forgotten when the next session opens, and a request naming one gets `404`.
+//!
+//! Live sessions are capped (CONTRACT §9.1): a request opening a session (one without `Mcp-Session-Id`) when the
+//! caller already has `MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL` live sessions, or the server `MCP_HTTP_MAX_SESSIONS`,
+//! gets `503 Service Unavailable` with `Retry-After` (seconds) before rmcp creates anything.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -14,28 +18,54 @@ use std::sync::{Arc, Mutex, PoisonError};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http::{Method, StatusCode};
+use http::{Method, StatusCode, header};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
+use crate::deploy_settings::SessionLimits;
 use crate::principal::Principal;
 
 /// The `Mcp-Session-Id` header.
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// Which principal owns each live session, plus rmcp's session manager (to forget ended sessions).
+/// The largest `Retry-After` sent with a `503` for a full session table, seconds (the idle expiry, if shorter).
+const RETRY_AFTER_MAX_SECONDS: u64 = 30;
+
+/// Which principal owns each live session, plus rmcp's session manager (to forget ended sessions) and the caps.
 #[derive(Clone)]
 pub struct SessionOwners {
     owners: Arc<Mutex<HashMap<String, Principal>>>,
     manager: Arc<LocalSessionManager>,
+    limits: SessionLimits,
 }
 
 impl SessionOwners {
-    /// Owners of the sessions of `manager` (the one given to rmcp's `StreamableHttpService`).
-    pub fn new(manager: Arc<LocalSessionManager>) -> Self {
+    /// Owners of the sessions of `manager` (the one given to rmcp's `StreamableHttpService`), capped by `limits`.
+    pub fn new(manager: Arc<LocalSessionManager>, limits: SessionLimits) -> Self {
         SessionOwners {
             owners: Arc::default(),
             manager,
+            limits,
         }
+    }
+
+    /// Forgets the sessions rmcp has ended, then tells whether `principal` may open one more session.
+    async fn has_room_for(&self, principal: &Principal) -> bool {
+        self.prune().await;
+        let owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+        let mine = owners.values().filter(|owner| *owner == principal).count();
+        owners.len() < self.limits.max_total && mine < self.limits.max_per_principal
+    }
+
+    /// Forgets the owners of sessions rmcp no longer holds (ended by idle expiry or by the client).
+    async fn prune(&self) {
+        let live: std::collections::HashSet<String> = {
+            let sessions = self.manager.sessions.read().await;
+            sessions.keys().map(|id| id.to_string()).collect()
+        };
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|id, _| live.contains(id));
     }
 
     fn owner(&self, session: &str) -> Option<Principal> {
@@ -46,14 +76,11 @@ impl SessionOwners {
             .cloned()
     }
 
-    async fn insert(&self, session: String, principal: Principal) {
-        let live: Vec<String> = {
-            let sessions = self.manager.sessions.read().await;
-            sessions.keys().map(|id| id.to_string()).collect()
-        };
-        let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
-        owners.retain(|id, _| live.contains(id));
-        owners.insert(session, principal);
+    fn insert(&self, session: String, principal: Principal) {
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(session, principal);
     }
 
     fn remove(&self, session: &str) {
@@ -79,6 +106,20 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
         tracing::info!("refused a request naming a session that is not the caller's (or no longer exists)");
         return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
     }
+    if session.is_none()
+        && request.method() == Method::POST
+        && let Some(principal) = &principal
+        && !owners.has_room_for(principal).await
+    {
+        tracing::warn!(principal = %principal, "refused a new session: the session cap is reached");
+        let retry = owners.limits.idle_seconds.min(RETRY_AFTER_MAX_SECONDS).to_string();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, retry)],
+            "Service Unavailable: too many live sessions; close one (DELETE) or retry later",
+        )
+            .into_response();
+    }
     let response = next.run(request).await;
     match (session, principal) {
         (Some(session), _) if deleting && response.status().is_success() => owners.remove(&session),
@@ -88,7 +129,7 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
                 .get(SESSION_HEADER)
                 .and_then(|value| value.to_str().ok())
             {
-                owners.insert(new.to_string(), principal).await;
+                owners.insert(new.to_string(), principal);
             }
         }
         _ => {}
