@@ -4,7 +4,10 @@
 //! an *artifact* owned by the calling principal, and clients read it back in base64 chunks
 //! with the `artifact_read` tool (CONTRACT §3).
 //!
-//! - [`ArtifactStore`]: the storage interface; [`MemoryStore`] and [`FsStore`] implement it.
+//! - [`ArtifactStore`]: the storage interface; [`MemoryStore`] and [`FsStore`] implement it, and with the `s3`
+//!   feature `S3Store` (S3-compatible object storage shared by several server replicas, CONTRACT §10).
+//! - With the `conformance` feature, `conformance`: the suite every backend (this crate's or a third party's)
+//!   passes.
 //! - [`ArtifactId`]: 128-bit random ids, validated before any use.
 //! - [`StoreConfig`]: retention, sweep interval and [`Quota`]; [`spawn_sweeper`] runs the sweep.
 //! - [`ArtifactReadResult`]: the `artifact_read` result, built from a [`Chunk`].
@@ -34,6 +37,8 @@
 mod chunk;
 mod clock;
 mod config;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 mod error;
 pub mod fs;
 mod id;
@@ -41,6 +46,8 @@ mod index;
 mod memory;
 mod quota;
 mod read;
+#[cfg(feature = "s3")]
+pub mod s3;
 mod store;
 mod sweeper;
 
@@ -58,5 +65,7 @@ pub use quota::{DEFAULT_MAX_PRINCIPAL_BYTES, DEFAULT_MAX_STORE_BYTES, QUOTA_BYTE
 pub use read::{
     ArtifactReadResult, DEFAULT_READ_MAX_BYTES, Encoding, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes,
 };
+#[cfg(feature = "s3")]
+pub use s3::{S3Config, S3ConfigError, S3OpenError, S3Store};
 pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};
 pub use sweeper::{MIN_SWEEPER_INTERVAL, SWEEP_BATCHES_PER_TICK, spawn_sweeper};

@@ -1,12 +1,10 @@
 //! The conformance suite against `FsStore`, plus filesystem-specific behaviour.
 
-mod conformance;
-
 use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use conformance::Fixture;
+use mcp_artifacts::conformance::Fixture;
 use mcp_artifacts::{ArtifactError, ArtifactReadResult, ArtifactStore, FsStore, ManualClock, StoreConfig};
 
 async fn fs_fixture(config: StoreConfig) -> Fixture<FsStore> {
@@ -23,7 +21,7 @@ async fn fs_fixture(config: StoreConfig) -> Fixture<FsStore> {
     }
 }
 
-conformance::conformance_suite!(fs_fixture);
+mcp_artifacts::conformance_suite!(fs_fixture);
 
 async fn open(dir: &Path, clock: &Arc<ManualClock>) -> FsStore {
     FsStore::open_with_clock(dir, StoreConfig::default(), clock.clone())

@@ -1,10 +1,8 @@
 //! The conformance suite against `MemoryStore`.
 
-mod conformance;
-
 use std::sync::Arc;
 
-use conformance::Fixture;
+use mcp_artifacts::conformance::Fixture;
 use mcp_artifacts::{ManualClock, MemoryStore, StoreConfig};
 
 async fn memory_fixture(config: StoreConfig) -> Fixture<MemoryStore> {
@@ -17,7 +15,7 @@ async fn memory_fixture(config: StoreConfig) -> Fixture<MemoryStore> {
     }
 }
 
-conformance::conformance_suite!(memory_fixture);
+mcp_artifacts::conformance_suite!(memory_fixture);
 
 /// Puts keep the caller's `Bytes` and reads slice it: a 16 MiB value is never copied.
 #[tokio::test]

@@ -1,19 +1,23 @@
-//! One conformance suite for every `ArtifactStore` backend.
+//! The conformance suite every [`ArtifactStore`] backend passes (feature `conformance`): owners, the one
+//! not-found text, expiry, sweeps, quotas, chunked reads that reassemble byte for byte, and a concurrent stress
+//! case. The crate runs it on its memory, filesystem and S3 stores; a third-party backend runs it too:
 //!
-//! Each case is a generic `async fn case<S: ArtifactStore>(fx: Fixture<S>)`;
-//! `conformance_suite!(factory)` instantiates all of them as `#[tokio::test]`s for the backend
-//! built by `factory() -> Fixture<S>`.
+//! - [`conformance_suite!`](crate::conformance_suite)`(factory)` makes one `#[tokio::test]` per case;
+//! - [`run_all`]`(factory).await` runs every case in turn inside one test.
+//!
+//! Each case is a generic `async fn case<S: ArtifactStore>(fx: Fixture<S>)`; the factory builds a fresh, empty
+//! store for each (`async fn(StoreConfig) -> Fixture<S>`) reading time from the fixture's [`ManualClock`].
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
-use bytes::Bytes;
-use mcp_artifacts::{
+use crate::{
     ArtifactError, ArtifactReadResult, ArtifactStore, Clock, Encoding, MAX_READ_MAX_BYTES, ManualClock,
     NOT_FOUND_MESSAGE, Quota, QuotaScope, SWEEP_BATCH_LIMIT, StoreConfig,
 };
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use bytes::Bytes;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rand::{Rng, RngCore, SeedableRng};
@@ -21,19 +25,30 @@ use sha2::{Digest, Sha256};
 
 /// A store under test plus the clock it reads and whatever keeps its storage alive.
 pub struct Fixture<S> {
+    /// The store, new and empty, reading time from `clock`.
     pub store: S,
+    /// The clock the cases advance to expire artifacts.
     pub clock: Arc<ManualClock>,
+    /// The configuration the store was built with.
     pub config: StoreConfig,
     /// Keeps e.g. a temporary directory alive for the test's duration.
     pub _guard: Option<tempfile::TempDir>,
 }
 
-/// Instantiates every conformance case for the backend built by `$factory(config)`.
-/// Cases run with [`StoreConfig::default()`] unless listed under `small_quota`, which run with
-/// [`small_quota_config()`].
+/// Instantiates every conformance case as a `#[tokio::test]` (multi-threaded runtime, 2 workers) for the
+/// backend built by `$factory(config).await -> Fixture<S>`, a function or closure. Cases run with
+/// [`StoreConfig::default()`] except the quota cases, which run with [`small_quota_config()`].
+///
+/// ```ignore
+/// mcp_artifacts::conformance_suite!(my_fixture);
+/// ```
+#[macro_export]
 macro_rules! conformance_suite {
-    ($factory:path) => {
-        $crate::conformance::conformance_suite!(@cases $factory; mcp_artifacts::StoreConfig::default();
+    ($factory:expr) => {
+        $crate::conformance_suite!(@each tests $factory);
+    };
+    (@each $mode:ident $factory:expr) => {
+        $crate::conformance_suite!(@$mode $factory; $crate::StoreConfig::default();
             put_then_read_roundtrip,
             chunked_read_rebuilds_exact_bytes_across_utf8_boundaries,
             each_chunk_decodes_alone,
@@ -55,23 +70,42 @@ macro_rules! conformance_suite {
             utf8_text_reassembles_at_random_cuts,
             concurrent_puts_reads_deletes_and_sweeps,
         );
-        $crate::conformance::conformance_suite!(@cases $factory; $crate::conformance::small_quota_config();
+        $crate::conformance_suite!(@$mode $factory; $crate::conformance::small_quota_config();
             over_principal_quota_put_fails_and_keeps_everything,
             artifact_larger_than_the_quota_fails_cleanly,
             store_quota_never_evicts_another_principal,
             deleted_and_swept_artifacts_give_quota_back,
         );
     };
-    (@cases $factory:path; $config:expr; $($case:ident),* $(,)?) => {
+    (@tests $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $case() {
-                $crate::conformance::$case($factory($config).await).await;
+                $crate::conformance::$case(($factory)($config).await).await;
             }
         )*
     };
+    (@run $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
+        $(
+            eprintln!("conformance: {}", stringify!($case));
+            $crate::conformance::$case(($factory)($config).await).await;
+        )*
+    };
 }
-pub(crate) use conformance_suite;
+
+/// Runs every conformance case, one after another, each on a fresh store from `factory(config)`: the same cases
+/// as [`conformance_suite!`](crate::conformance_suite), for backends whose tests decide at run time whether
+/// they can run (e.g. a store that needs a service). Panics on the first failure. Needs a multi-threaded tokio
+/// runtime (the property cases block in place).
+pub async fn run_all<S, F, Fut>(factory: F)
+where
+    S: ArtifactStore,
+    F: Fn(StoreConfig) -> Fut,
+    Fut: std::future::Future<Output = Fixture<S>>,
+{
+    let factory = &factory;
+    crate::conformance_suite!(@each run factory);
+}
 
 const OWNER: &str = "alice";
 const OTHER: &str = "mallory";
@@ -130,6 +164,7 @@ async fn expect_not_found<S: ArtifactStore>(store: &S, owner: &str, id: &str) {
     assert_eq!(err.to_string(), "Artifact not found or expired");
 }
 
+/// Conformance case: put then read roundtrip.
 pub async fn put_then_read_roundtrip<S: ArtifactStore>(fx: Fixture<S>) {
     let body = br#"{"data":[1,2,3]}"#;
     let id = put(&fx.store, &body[..]).await;
@@ -143,6 +178,7 @@ pub async fn put_then_read_roundtrip<S: ArtifactStore>(fx: Fixture<S>) {
     assert_eq!(&chunk.data[..], &body[..]);
 }
 
+/// Conformance case: chunked read rebuilds exact bytes across utf8 boundaries.
 pub async fn chunked_read_rebuilds_exact_bytes_across_utf8_boundaries<S: ArtifactStore>(fx: Fixture<S>) {
     // 2-, 3- and 4-byte characters: chunk sizes 1..=7 cut inside them.
     let text = "aé€😀".repeat(500);
@@ -157,6 +193,7 @@ pub async fn chunked_read_rebuilds_exact_bytes_across_utf8_boundaries<S: Artifac
     assert!(std::str::from_utf8(&chunk.data).is_err());
 }
 
+/// Conformance case: each chunk decodes alone.
 pub async fn each_chunk_decodes_alone<S: ArtifactStore>(fx: Fixture<S>) {
     let body = serde_json::to_vec(&serde_json::json!({"k": "väl", "n": [1, 2, 3]})).expect("json");
     let id = put(&fx.store, body.clone()).await;
@@ -169,6 +206,7 @@ pub async fn each_chunk_decodes_alone<S: ArtifactStore>(fx: Fixture<S>) {
     }
 }
 
+/// Conformance case: empty artifact is readable.
 pub async fn empty_artifact_is_readable<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, Bytes::new()).await;
     let result: ArtifactReadResult = fx.store.read_chunk(OWNER, &id, 0, 1024).await.expect("read").into();
@@ -179,6 +217,7 @@ pub async fn empty_artifact_is_readable<S: ArtifactStore>(fx: Fixture<S>) {
     assert_eq!(result.data, "");
 }
 
+/// Conformance case: offset equal to total is empty eof chunk.
 pub async fn offset_equal_to_total_is_empty_eof_chunk<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, &b"hello"[..]).await;
     let chunk = fx.store.read_chunk(OWNER, &id, 5, 10).await.expect("read");
@@ -186,6 +225,7 @@ pub async fn offset_equal_to_total_is_empty_eof_chunk<S: ArtifactStore>(fx: Fixt
     assert!(chunk.data.is_empty());
 }
 
+/// Conformance case: offset past end is an error.
 pub async fn offset_past_end_is_an_error<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, &b"hello"[..]).await;
     for offset in [6, u64::MAX] {
@@ -198,6 +238,7 @@ pub async fn offset_past_end_is_an_error<S: ArtifactStore>(fx: Fixture<S>) {
     }
 }
 
+/// Conformance case: not found is identical for every cause.
 pub async fn not_found_is_identical_for_every_cause<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, &b"secret"[..]).await;
     expect_not_found(&fx.store, OTHER, &id).await;
@@ -237,6 +278,7 @@ pub async fn not_found_is_identical_for_every_cause<S: ArtifactStore>(fx: Fixtur
     assert_eq!(err.to_string(), NOT_FOUND_MESSAGE);
 }
 
+/// Conformance case: expired artifact is unreadable before sweep.
 pub async fn expired_artifact_is_unreadable_before_sweep<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, &b"short-lived"[..]).await;
     fx.clock.advance(fx.config.retention - Duration::from_millis(1));
@@ -247,6 +289,7 @@ pub async fn expired_artifact_is_unreadable_before_sweep<S: ArtifactStore>(fx: F
     assert!(err.is_not_found());
 }
 
+/// Conformance case: delete removes only for owner.
 pub async fn delete_removes_only_for_owner<S: ArtifactStore>(fx: Fixture<S>) {
     let id = put(&fx.store, &b"bye"[..]).await;
     assert!(fx.store.delete(OTHER, &id).await.expect_err("other").is_not_found());
@@ -257,6 +300,7 @@ pub async fn delete_removes_only_for_owner<S: ArtifactStore>(fx: Fixture<S>) {
     assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
 }
 
+/// Conformance case: sweep removes expired and keeps fresh.
 pub async fn sweep_removes_expired_and_keeps_fresh<S: ArtifactStore>(fx: Fixture<S>) {
     let half = fx.config.retention / 2;
     let old = put(&fx.store, &b"old"[..]).await;
@@ -276,6 +320,7 @@ pub async fn sweep_removes_expired_and_keeps_fresh<S: ArtifactStore>(fx: Fixture
     assert_eq!(read_all(&fx.store, &fresh, 2).await, b"fresh");
 }
 
+/// Conformance case: reads in progress survive expiry.
 pub async fn reads_in_progress_survive_expiry<S: ArtifactStore>(fx: Fixture<S>) {
     // Readers race with expiry and sweeps: every read either returns exactly the right bytes
     // or NotFound, never a partial chunk or an I/O error.
@@ -313,6 +358,7 @@ pub async fn reads_in_progress_survive_expiry<S: ArtifactStore>(fx: Fixture<S>) 
     expect_not_found(&*store, OWNER, &id).await;
 }
 
+/// Conformance case: max bytes is clamped.
 pub async fn max_bytes_is_clamped<S: ArtifactStore>(fx: Fixture<S>) {
     let body = random_bytes(MAX_READ_MAX_BYTES as usize + 1000, 3);
     let id = put(&fx.store, body.clone()).await;
@@ -328,12 +374,10 @@ pub async fn max_bytes_is_clamped<S: ArtifactStore>(fx: Fixture<S>) {
         .expect("read");
     assert_eq!(chunk.data.len(), 1000);
     assert!(chunk.eof);
-    assert_eq!(
-        mcp_artifacts::clamp_read_max_bytes(None),
-        mcp_artifacts::DEFAULT_READ_MAX_BYTES
-    );
+    assert_eq!(crate::clamp_read_max_bytes(None), crate::DEFAULT_READ_MAX_BYTES);
 }
 
+/// Conformance case: ids are unique and well formed.
 pub async fn ids_are_unique_and_well_formed<S: ArtifactStore>(fx: Fixture<S>) {
     let mut ids = std::collections::HashSet::new();
     for _ in 0..50 {
@@ -344,6 +388,7 @@ pub async fn ids_are_unique_and_well_formed<S: ArtifactStore>(fx: Fixture<S>) {
     }
 }
 
+/// Conformance case: sixteen mib reassembles.
 pub async fn sixteen_mib_reassembles<S: ArtifactStore>(fx: Fixture<S>) {
     let body = random_bytes(16 * 1024 * 1024, 16);
     let id = put(&fx.store, body.clone()).await;
@@ -386,7 +431,7 @@ pub fn small_quota_config() -> StoreConfig {
     })
 }
 
-fn assert_quota_error(result: Result<mcp_artifacts::ArtifactId, ArtifactError>, scope: QuotaScope, bytes: u64) {
+fn assert_quota_error(result: Result<crate::ArtifactId, ArtifactError>, scope: QuotaScope, bytes: u64) {
     match result {
         Err(ArtifactError::QuotaExceeded {
             scope: s,
@@ -401,6 +446,7 @@ fn assert_quota_error(result: Result<mcp_artifacts::ArtifactId, ArtifactError>, 
     }
 }
 
+/// Conformance case: over principal quota put fails and keeps everything.
 pub async fn over_principal_quota_put_fails_and_keeps_everything<S: ArtifactStore>(fx: Fixture<S>) {
     let first = random_bytes(3000, 1);
     let first_id = put(&fx.store, first.clone()).await;
@@ -428,6 +474,7 @@ pub async fn over_principal_quota_put_fails_and_keeps_everything<S: ArtifactStor
     assert_eq!(read_all(&fx.store, &first_id, 4096).await, first);
 }
 
+/// Conformance case: artifact larger than the quota fails cleanly.
 pub async fn artifact_larger_than_the_quota_fails_cleanly<S: ArtifactStore>(fx: Fixture<S>) {
     for size in [4097u64, 10_001, 16 * 1024 * 1024] {
         assert_quota_error(
@@ -442,6 +489,7 @@ pub async fn artifact_larger_than_the_quota_fails_cleanly<S: ArtifactStore>(fx: 
     assert_eq!(fx.store.sweep_expired().await.expect("sweep"), 0);
 }
 
+/// Conformance case: store quota never evicts another principal.
 pub async fn store_quota_never_evicts_another_principal<S: ArtifactStore>(fx: Fixture<S>) {
     let mut kept = Vec::new();
     for (n, owner) in ["p1", "p2"].iter().enumerate() {
@@ -467,6 +515,7 @@ pub async fn store_quota_never_evicts_another_principal<S: ArtifactStore>(fx: Fi
     }
 }
 
+/// Conformance case: deleted and swept artifacts give quota back.
 pub async fn deleted_and_swept_artifacts_give_quota_back<S: ArtifactStore>(fx: Fixture<S>) {
     let a = put(&fx.store, vec![1u8; 2048]).await;
     put(&fx.store, vec![2u8; 2048]).await;
@@ -483,6 +532,7 @@ pub async fn deleted_and_swept_artifacts_give_quota_back<S: ArtifactStore>(fx: F
     assert_eq!(read_all(&fx.store, &d, 4096).await, vec![4u8; 4096]);
 }
 
+/// Conformance case: sweep is bounded per call.
 pub async fn sweep_is_bounded_per_call<S: ArtifactStore>(fx: Fixture<S>) {
     let extra = 10;
     for _ in 0..SWEEP_BATCH_LIMIT + extra {
