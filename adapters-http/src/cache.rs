@@ -12,9 +12,14 @@
 //!   body was read upstream; `age` is `now - fetched_at`.
 //! - [`HttpCache::clear_vendor`] drops one vendor's entries; [`crate::HttpClient::send`] calls it for every
 //!   non-GET/HEAD request.
+//! - Shared tier (optional, [`HttpCache::with_redis`], setting `HTTP_CACHE_REDIS_URL`): entries live in Redis
+//!   instead of this process, with the same keys, TTLs and rules, so every replica serves every entry and `hit`,
+//!   `ageMs` and `fetchedAt` stay true across replicas. Redis unreachable: calls go uncached, one warning per
+//!   outage. See [`redis`](self::redis) for the layout.
 
 mod config;
 mod freshness;
+pub mod redis;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -28,6 +33,7 @@ pub use config::{
     ENV_CACHE_MAX_BYTES, ENV_CACHE_MAX_ENTRIES, MAX_TTL,
 };
 
+use self::redis::{RedisCacheConfig, RedisConfigError, RedisTier, Ticket};
 use crate::response::RawResponse;
 
 /// Where the cache reads the time: `now()` as a wall-clock `SystemTime`.
@@ -115,6 +121,15 @@ pub struct HttpCache {
     entries: moka::sync::Cache<CacheKey, Arc<Entry>>,
     config: CacheConfig,
     clock: Clock,
+    redis: Option<RedisTier>,
+}
+
+/// What a lookup found, and what the store after a miss needs.
+pub(crate) struct Lookup {
+    /// A fresh entry, with its status.
+    pub hit: Option<(RawResponse, CacheStatus)>,
+    /// The Redis generation read by the lookup (shared tier only).
+    ticket: Option<Ticket>,
 }
 
 impl std::fmt::Debug for HttpCache {
@@ -122,6 +137,7 @@ impl std::fmt::Debug for HttpCache {
         f.debug_struct("HttpCache")
             .field("config", &self.config)
             .field("entries", &self.entries.entry_count())
+            .field("shared", &self.redis.is_some())
             .finish()
     }
 }
@@ -144,7 +160,26 @@ impl HttpCache {
             .expire_after(EntryExpiry)
             .support_invalidation_closures()
             .build();
-        Self { entries, config, clock }
+        Self {
+            entries,
+            config,
+            clock,
+            redis: None,
+        }
+    }
+
+    /// This cache with its entries kept in Redis (shared by every replica) instead of in this process. Connects
+    /// lazily: an unreachable Redis is not an error here, calls just go uncached until it answers.
+    ///
+    /// Errors: [`RedisConfigError`] when the URL is not a Redis URL.
+    pub fn with_redis(mut self, redis: &RedisCacheConfig) -> Result<Self, RedisConfigError> {
+        self.redis = Some(RedisTier::new(redis)?);
+        Ok(self)
+    }
+
+    /// True when entries are kept in Redis ([`HttpCache::with_redis`]).
+    pub fn is_shared(&self) -> bool {
+        self.redis.is_some()
     }
 
     /// The configuration in force.
@@ -163,8 +198,12 @@ impl HttpCache {
         self.entries.entry_count()
     }
 
-    /// Drops every entry of `vendor` (all partitions and credentials). Entries dropped are never returned again.
-    pub fn clear_vendor(&self, vendor: &'static str) {
+    /// Drops every entry of `vendor` (all partitions and credentials; in Redis, for every replica). Entries dropped
+    /// are never returned again. A Redis failure is logged (once per outage), not returned.
+    pub async fn clear_vendor(&self, vendor: &'static str) {
+        if let Some(redis) = &self.redis {
+            redis.clear_vendor(vendor).await;
+        }
         if let Err(err) = self.entries.invalidate_entries_if(move |key, _| key.vendor == vendor) {
             tracing::warn!(target: "adapters_http", error = %err, "clearing cache entries failed; clearing all");
             self.entries.invalidate_all();
@@ -181,17 +220,51 @@ impl HttpCache {
         }
     }
 
-    /// A fresh entry for this GET, with its hit status; an expired one is dropped and `None` returned.
-    pub(crate) fn lookup(
+    /// A fresh entry for this GET, with its hit status (none when `request.fresh`); an expired one is dropped.
+    /// In Redis mode an unreachable Redis is a miss.
+    pub(crate) async fn lookup(
         &self,
         vendor: &'static str,
         request: &CacheRequest<'_>,
         credential: Option<[u8; 32]>,
         url: &Url,
+    ) -> Lookup {
+        let now = self.now();
+        if let Some(redis) = &self.redis {
+            let (hit, ticket) = redis
+                .lookup(vendor, request.partition, credential, url, request.fresh, now)
+                .await;
+            let hit = hit.map(|(response, fetched_at)| {
+                let status = CacheStatus {
+                    hit: true,
+                    age: now.duration_since(fetched_at).unwrap_or(Duration::ZERO),
+                    fetched_at,
+                };
+                (response, status)
+            });
+            return Lookup {
+                hit,
+                ticket: Some(ticket),
+            };
+        }
+        let hit = if request.fresh {
+            None
+        } else {
+            self.local_lookup(vendor, request, credential, url, now)
+        };
+        Lookup { hit, ticket: None }
+    }
+
+    fn local_lookup(
+        &self,
+        vendor: &'static str,
+        request: &CacheRequest<'_>,
+        credential: Option<[u8; 32]>,
+        url: &Url,
+        now: SystemTime,
     ) -> Option<(RawResponse, CacheStatus)> {
         let key = Self::key(vendor, request, credential, url);
         let entry = self.entries.get(&key)?;
-        let now = self.now();
         if now >= entry.expires_at {
             self.entries.invalidate(&key);
             return None;
@@ -204,10 +277,12 @@ impl HttpCache {
         Some((entry.response.clone(), status))
     }
 
-    /// Stores `response` (fetched at `fetched_at`) when it is storable; otherwise removes any previous entry for
-    /// the key. Returns whether it was stored.
-    pub(crate) fn store(
+    /// Stores `response` (fetched at `fetched_at`, after `lookup`) when it is storable; otherwise removes any
+    /// previous entry for the key. Returns whether it was stored (in Redis mode: whether it was sent).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn store(
         &self,
+        lookup: &Lookup,
         vendor: &'static str,
         request: &CacheRequest<'_>,
         credential: Option<[u8; 32]>,
@@ -215,9 +290,28 @@ impl HttpCache {
         response: &RawResponse,
         fetched_at: SystemTime,
     ) -> bool {
-        let key = Self::key(vendor, request, credential, url);
         let ttl = freshness::time_to_live(url, response, fetched_at, self.config.default_ttl);
         let fits = response.weight_bytes() <= self.config.max_bytes / 2;
+        if let (Some(redis), Some(ticket)) = (&self.redis, lookup.ticket) {
+            let ttl = ttl.filter(|_| fits);
+            redis
+                .store(
+                    ticket,
+                    vendor,
+                    request.partition,
+                    credential,
+                    url,
+                    response,
+                    fetched_at,
+                    ttl,
+                )
+                .await;
+            return ttl.is_some() && ticket.generation.is_some();
+        }
+        if self.redis.is_some() {
+            return false;
+        }
+        let key = Self::key(vendor, request, credential, url);
         match ttl {
             Some(ttl) if fits => {
                 let entry = Entry {

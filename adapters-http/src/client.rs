@@ -172,7 +172,7 @@ impl HttpClient {
         }
         let result = self.exchange(method.clone(), url, body, self.timeout).await;
         if let Some(cache) = &self.cache {
-            cache.clear_vendor(self.vendor.name);
+            cache.clear_vendor(self.vendor.name).await;
         }
         let response = result?;
         if is_method_changing_redirect(response.status.as_u16()) {
@@ -258,9 +258,8 @@ impl HttpClient {
                 cache: CacheStatus::fetched(now),
             });
         };
-        if !request.fresh
-            && let Some((response, status)) = cache.lookup(self.vendor.name, &request, self.credential, &url)
-        {
+        let mut lookup = cache.lookup(self.vendor.name, &request, self.credential, &url).await;
+        if let Some((response, status)) = lookup.hit.take() {
             tracing::debug!(target: "adapters_http", vendor = self.vendor.name, age_ms = status.age_ms(), "cache hit");
             return Ok(Fetched {
                 response,
@@ -269,7 +268,17 @@ impl HttpClient {
         }
         let response = self.send(Method::GET, url.clone(), None).await?;
         let fetched_at = cache.now();
-        cache.store(self.vendor.name, &request, self.credential, &url, &response, fetched_at);
+        cache
+            .store(
+                &lookup,
+                self.vendor.name,
+                &request,
+                self.credential,
+                &url,
+                &response,
+                fetched_at,
+            )
+            .await;
         Ok(Fetched {
             response,
             cache: CacheStatus::fetched(fetched_at),

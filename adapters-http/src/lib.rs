@@ -39,6 +39,7 @@ pub mod target;
 pub mod vendor;
 
 pub use auth::Auth;
+pub use cache::redis::{RedisCacheConfig, RedisConfigError};
 pub use cache::{CacheConfig, CacheRequest, CacheStatus, Clock, HttpCache, MAX_TTL, system_clock};
 pub use client::{Fetched, HttpClient};
 pub use config::{
