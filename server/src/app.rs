@@ -6,7 +6,7 @@ use adapters_atlassian::Atlassian;
 use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
 use adapters_http::HttpCache;
-use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, spawn_sweeper};
+use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, S3Store, spawn_sweeper};
 
 use crate::config::{ArtifactBackend, Settings};
 use crate::policy::Policy;
@@ -41,7 +41,9 @@ impl App {
     ///
     /// # Errors
     /// `MCP_TOOLSETS` names an unknown toolset ([`crate::toolsets::UnknownToolset`]), the artifact directory cannot
-    /// be created or read, or the policy file is unreadable or malformed
+    /// be created or read, the S3 bucket cannot be listed (wrong `STREAMING_ARTIFACT_S3_URL`, endpoint or
+    /// credentials), `HTTP_CACHE_REDIS_URL` is not a Redis URL (an unreachable Redis is not an error: calls go
+    /// uncached), or the policy file is unreadable or malformed
     /// ([`crate::policy::PolicyError`]). A vendor client that cannot be built from its settings does not stop the
     /// server: it is logged once and its tools fail at call time naming the setting.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
@@ -55,10 +57,15 @@ impl App {
                     .await
                     .map_err(|err| anyhow::anyhow!("cannot open the artifact directory {}: {err}", dir.display()))?,
             ),
+            ArtifactBackend::S3(s3) => Arc::new(S3Store::open(s3, settings.artifact_store).await?),
         };
+        tracing::info!(backend = %settings.artifact_backend.describe(), "artifact store open");
         spawn_sweeper(store.clone(), settings.artifact_store.sweep_interval);
         let github = GithubClient::new(settings.github.clone()).map_err(|err| unusable("GitHub", err));
-        let http_cache = HttpCache::new(settings.http_cache);
+        let mut http_cache = HttpCache::new(settings.http_cache);
+        if let Some(redis) = &settings.http_cache_redis {
+            http_cache = http_cache.with_redis(redis)?;
+        }
         let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))
             .map_err(|err| unusable("CircleCI", err));
         let atlassian = Atlassian::new(&settings.atlassian, Some(http_cache.clone()));

@@ -11,8 +11,8 @@ use std::time::Duration;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
-use adapters_http::{CacheConfig, Secret, max_body_bytes_from_setting};
-use mcp_artifacts::{Quota, StoreConfig};
+use adapters_http::{CacheConfig, RedisCacheConfig, Secret, max_body_bytes_from_setting};
+use mcp_artifacts::{Quota, S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
 
 use crate::deploy_settings::DeploySettings;
@@ -23,8 +23,25 @@ use crate::toolsets::{self, ToolSelection, UnknownToolset};
 pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
 /// `MCP_STRUCTURED_MAX_BYTES`: bound on the compact `structuredContent` value, bytes (default 262144).
 pub const STRUCTURED_MAX_BYTES: &str = "MCP_STRUCTURED_MAX_BYTES";
-/// `STREAMING_ARTIFACT_STORE`: `fs` (default) or `memory`.
+/// `STREAMING_ARTIFACT_STORE`: `fs` (default), `memory` or `s3`.
 pub const ARTIFACT_STORE: &str = "STREAMING_ARTIFACT_STORE";
+/// `STREAMING_ARTIFACT_S3_URL`: `s3://BUCKET/PREFIX` of the `s3` artifact store (CONTRACT §10).
+pub const ARTIFACT_S3_URL: &str = "STREAMING_ARTIFACT_S3_URL";
+/// `AWS_ENDPOINT_URL`: an S3-compatible endpoint (MinIO, ...); unset = AWS S3.
+pub const AWS_ENDPOINT_URL: &str = "AWS_ENDPOINT_URL";
+/// `AWS_REGION`: the bucket's region (default `us-east-1`).
+pub const AWS_REGION: &str = "AWS_REGION";
+/// `AWS_ACCESS_KEY_ID`: S3 access key id (unset: the instance's role credentials).
+pub const AWS_ACCESS_KEY_ID: &str = "AWS_ACCESS_KEY_ID";
+/// `AWS_SECRET_ACCESS_KEY`: S3 secret key (a secret: never logged or shown).
+pub const AWS_SECRET_ACCESS_KEY: &str = "AWS_SECRET_ACCESS_KEY";
+/// `AWS_SESSION_TOKEN`: session token of temporary S3 credentials (a secret).
+pub const AWS_SESSION_TOKEN: &str = "AWS_SESSION_TOKEN";
+/// `AWS_ALLOW_HTTP`: allow a plain-HTTP S3 endpoint, for a local server (default false).
+pub const AWS_ALLOW_HTTP: &str = "AWS_ALLOW_HTTP";
+/// `HTTP_CACHE_REDIS_URL`: keep the HTTP cache in this Redis (`redis://HOST:PORT/DB`), shared by replicas
+/// (CONTRACT §10); unset = in this process.
+pub const HTTP_CACHE_REDIS_URL: &str = "HTTP_CACHE_REDIS_URL";
 /// `STREAMING_ARTIFACT_DIR`: the filesystem store's directory (default: the platform state dir).
 pub const ARTIFACT_DIR: &str = "STREAMING_ARTIFACT_DIR";
 /// `STREAMING_ARTIFACT_RETENTION_SECONDS`: how long an artifact stays readable, seconds (default 3600).
@@ -88,6 +105,29 @@ pub enum ArtifactBackend {
     Memory,
     /// Files in this directory (created 0700 if missing).
     Fs(PathBuf),
+    /// Objects in S3-compatible storage, shared by replicas (secrets masked in `Debug`).
+    S3(S3Config),
+}
+
+impl ArtifactBackend {
+    /// One line for `--print-config` and the start-up log: the kind and where, without secrets.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Memory => "memory (this process only)".to_owned(),
+            Self::Fs(dir) => format!("fs {} (this host only)", dir.display()),
+            Self::S3(s3) => format!(
+                "s3 {} (endpoint {}, region {}, credentials {}; shared by replicas)",
+                s3.url,
+                s3.endpoint.as_deref().unwrap_or("AWS"),
+                s3.region.as_deref().unwrap_or("us-east-1"),
+                if s3.secret_access_key.is_some() {
+                    "from AWS_* settings"
+                } else {
+                    "from the environment/instance role"
+                },
+            ),
+        }
+    }
 }
 
 /// The server's effective settings.
@@ -107,6 +147,8 @@ pub struct Settings {
     pub circleci: CircleciConfig,
     /// The HTTP cache's bounds and default TTL (`HTTP_CACHE_*`).
     pub http_cache: CacheConfig,
+    /// `HTTP_CACHE_REDIS_URL`: the shared cache tier, if any (password masked in `Debug`).
+    pub http_cache_redis: Option<RedisCacheConfig>,
     /// Jira, Confluence and Bitbucket settings (`ATLASSIAN_*`, `*_BASE_URL`; secrets masked in `Debug`).
     pub atlassian: AtlassianConfig,
     /// Transport, authentication, policy file, enterprise mode and log filter.
@@ -136,11 +178,31 @@ impl Settings {
         let (max_bytes, warning) = SizeBound::from_setting(lookup(STRUCTURED_MAX_BYTES).as_deref());
         warnings.extend(warning.map(|w| w.to_string()));
 
+        let text = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         let artifact_backend = match lookup(ARTIFACT_STORE).as_deref().map(str::trim) {
             Some(kind) if kind.eq_ignore_ascii_case("memory") => ArtifactBackend::Memory,
+            Some(kind) if kind.eq_ignore_ascii_case("s3") => ArtifactBackend::S3(S3Config {
+                url: text(ARTIFACT_S3_URL).unwrap_or_default(),
+                endpoint: text(AWS_ENDPOINT_URL),
+                region: text(AWS_REGION),
+                access_key_id: text(AWS_ACCESS_KEY_ID),
+                secret_access_key: text(AWS_SECRET_ACCESS_KEY),
+                session_token: text(AWS_SESSION_TOKEN),
+                allow_http: match text(AWS_ALLOW_HTTP) {
+                    None => false,
+                    Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
+                        warnings.push(format!(
+                            "{AWS_ALLOW_HTTP}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false"
+                        ));
+                        false
+                    }),
+                },
+            }),
             other => {
                 if let Some(kind) = other.filter(|k| !k.eq_ignore_ascii_case("fs")) {
-                    warnings.push(format!("{ARTIFACT_STORE}={kind:?} is not `fs` or `memory`; using fs"));
+                    warnings.push(format!(
+                        "{ARTIFACT_STORE}={kind:?} is not `fs`, `memory` or `s3`; using fs"
+                    ));
                 }
                 ArtifactBackend::Fs(
                     lookup(ARTIFACT_DIR)
@@ -190,7 +252,6 @@ impl Settings {
         circleci.token = lookup(CIRCLECI_TOKEN)
             .filter(|t| !t.trim().is_empty())
             .map(|t| Secret::new(t.trim()));
-        let text = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         let atlassian = AtlassianConfig {
             site_name: text(ATLASSIAN_SITE_NAME),
             jira_base_url: text(JIRA_BASE_URL),
@@ -216,6 +277,7 @@ impl Settings {
         };
         let (http_cache, cache_warnings) = CacheConfig::from_lookup(cache_enabled, &lookup);
         warnings.extend(cache_warnings);
+        let http_cache_redis = text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url });
 
         let jq_worker = JqWorker::from_lookup(&lookup, max_body_bytes, &mut warnings);
         let read_only = match lookup(toolsets::READ_ONLY) {
@@ -238,6 +300,7 @@ impl Settings {
             github,
             circleci,
             http_cache,
+            http_cache_redis,
             atlassian,
             deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
             jq_worker,
@@ -268,6 +331,29 @@ impl Settings {
             vendors.push("bitbucket");
         }
         vendors
+    }
+
+    /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache and
+    /// HTTP sessions.
+    pub fn backends(&self) -> Vec<String> {
+        let cache = match (&self.http_cache_redis, self.http_cache.enabled) {
+            (_, false) => "off".to_owned(),
+            (Some(redis), true) => format!(
+                "redis {} (shared by replicas)",
+                adapters_http::cache::redis::masked_url(&redis.url)
+            ),
+            (None, true) => "in-process (this process only)".to_owned(),
+        };
+        let sessions = if self.deploy.stateless {
+            "stateless (any replica answers any request)"
+        } else {
+            "stateful (sessions live in this process)"
+        };
+        vec![
+            format!("artifacts: {}", self.artifact_backend.describe()),
+            format!("http cache: {cache}"),
+            format!("http sessions: {sessions}"),
+        ]
     }
 
     /// Reads every setting from the process environment.
@@ -338,6 +424,41 @@ mod tests {
         assert!(matches!(s.artifact_backend, ArtifactBackend::Fs(_)));
         assert!(s.github.token.is_none());
         assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn shared_state_backends() {
+        let (s, warnings) = settings(&[
+            (ARTIFACT_STORE, "S3"),
+            (ARTIFACT_S3_URL, "s3://bucket/mcp"),
+            (AWS_ENDPOINT_URL, "http://127.0.0.1:9000"),
+            (AWS_ACCESS_KEY_ID, "AKID"),
+            (AWS_SECRET_ACCESS_KEY, "wJalrXUtnFEMI-secret"),
+            (AWS_ALLOW_HTTP, "true"),
+            (HTTP_CACHE_REDIS_URL, "redis://:pa55word@cache:6379/1"),
+            (crate::deploy_settings::HTTP_STATELESS, "true"),
+        ]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let ArtifactBackend::S3(s3) = &s.artifact_backend else {
+            panic!("{:?}", s.artifact_backend);
+        };
+        assert_eq!(s3.url, "s3://bucket/mcp");
+        assert!(s3.allow_http);
+        let lines = s.backends().join("\n");
+        assert!(
+            lines.contains("artifacts: s3 s3://bucket/mcp (endpoint http://127.0.0.1:9000"),
+            "{lines}"
+        );
+        assert!(lines.contains("http cache: redis redis://:***@cache:6379/1"), "{lines}");
+        assert!(lines.contains("http sessions: stateless"), "{lines}");
+        let shown = format!("{lines} {s:?}");
+        assert!(
+            !shown.contains("wJalrXUtnFEMI-secret") && !shown.contains("pa55word"),
+            "{shown}"
+        );
+        let (s, _) = settings(&[]);
+        assert!(s.backends().join("\n").contains("http cache: in-process"));
+        assert!(!s.deploy.stateless);
     }
 
     #[test]

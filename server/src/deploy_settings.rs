@@ -18,6 +18,9 @@ pub const HTTP_ALLOWED_HOSTS: &str = "MCP_HTTP_ALLOWED_HOSTS";
 /// `MCP_HTTP_ALLOWED_ORIGINS`: comma-separated browser origins (`scheme://host[:port]`, port `*` for any) accepted in
 /// an `Origin` header, beside the loopback origins a loopback bind allows (CONTRACT §9).
 pub const HTTP_ALLOWED_ORIGINS: &str = "MCP_HTTP_ALLOWED_ORIGINS";
+/// `MCP_HTTP_STATELESS`: serve streamable HTTP without server-side sessions, so any replica answers any request
+/// (CONTRACT §9; default false).
+pub const HTTP_STATELESS: &str = "MCP_HTTP_STATELESS";
 /// `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`: how long SIGINT/SIGTERM waits for calls in flight, seconds (default 30).
 pub const HTTP_SHUTDOWN_GRACE: &str = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS";
 /// `MCP_MAX_REQUEST_BYTES`: the largest JSON-RPC message accepted, bytes: one stdio line or one HTTP `POST` body
@@ -65,6 +68,8 @@ pub struct DeploySettings {
     pub allowed_hosts: Vec<String>,
     /// Extra accepted `Origin` values (empty: loopback origins on a loopback bind, none otherwise).
     pub allowed_origins: Vec<String>,
+    /// Serve HTTP without server-side sessions (`MCP_HTTP_STATELESS`).
+    pub stateless: bool,
     /// Grace period for calls in flight at SIGINT/SIGTERM, seconds (clamped 1..=600).
     pub shutdown_grace_seconds: u64,
     /// The largest JSON-RPC message accepted, bytes ([`MAX_REQUEST_BYTES`]; 0 in `Default` means the default).
@@ -237,6 +242,7 @@ impl DeploySettings {
             tokens_file: present(HTTP_TOKENS_FILE).map(PathBuf::from),
             allowed_hosts: list(HTTP_ALLOWED_HOSTS),
             allowed_origins: list(HTTP_ALLOWED_ORIGINS),
+            stateless: flag(HTTP_STATELESS, warnings),
             shutdown_grace_seconds,
             policy_file: present(POLICY_FILE).map(PathBuf::from),
             enterprise_mode: flag(ENTERPRISE_MODE, warnings),

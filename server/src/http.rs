@@ -121,7 +121,12 @@ pub fn router(
     requests: TaskTracker,
 ) -> Router {
     let limit = app.settings.deploy.request_limit();
+    let stateless = app.settings.deploy.stateless;
+    // Stateless (MCP_HTTP_STATELESS): no Mcp-Session-Id, each POST answered on its own (plain JSON when it can be),
+    // so a load balancer may send any request to any replica.
     let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!stateless)
+        .with_json_response(stateless)
         .with_allowed_hosts(allowed_hosts(addr, &app.settings.deploy.allowed_hosts))
         .with_allowed_origins(allowed_origins(addr, &app.settings.deploy.allowed_origins))
         .enforce_origin_validation()

@@ -55,6 +55,9 @@ async fn serve_async() -> ExitCode {
             notes.push(format!("start-up would stop: {err}"));
         }
         print!("{}", cascade.render(&notes));
+        for line in settings.backends() {
+            println!("# backend: {line}");
+        }
         return ExitCode::SUCCESS;
     }
     let (filter, filter_warning) = match EnvFilter::try_new(&settings.deploy.log_filter) {

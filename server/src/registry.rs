@@ -106,8 +106,52 @@ pub const SETTINGS: &[SettingDef] = &[
     SettingDef::value(
         config::ARTIFACT_STORE,
         "artifact-store",
-        "Artifact backend: fs or memory",
+        "Artifact backend: fs, memory or s3 (shared by replicas)",
         Some("fs"),
+    ),
+    SettingDef::value(
+        config::ARTIFACT_S3_URL,
+        "artifact-s3-url",
+        "Where the s3 artifact store keeps objects: s3://BUCKET or s3://BUCKET/PREFIX",
+        None,
+    ),
+    SettingDef::value(
+        config::AWS_ENDPOINT_URL,
+        "aws-endpoint-url",
+        "S3-compatible endpoint for the s3 artifact store (MinIO, ...); unset = AWS S3",
+        None,
+    ),
+    SettingDef::value(
+        config::AWS_REGION,
+        "aws-region",
+        "Region of the S3 bucket",
+        Some("us-east-1"),
+    ),
+    SettingDef::value(
+        config::AWS_ACCESS_KEY_ID,
+        "aws-access-key-id",
+        "S3 access key id; unset with AWS_SECRET_ACCESS_KEY = no static credentials",
+        None,
+    ),
+    SettingDef::value(
+        config::AWS_SECRET_ACCESS_KEY,
+        "aws-secret-access-key",
+        "S3 secret access key; prefer the environment or a file over this flag",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
+        config::AWS_SESSION_TOKEN,
+        "aws-session-token",
+        "Session token of temporary S3 credentials",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
+        config::AWS_ALLOW_HTTP,
+        "aws-allow-http",
+        "Allow a plain-HTTP S3 endpoint (a local server): true/false",
+        Some("false"),
     ),
     SettingDef::value(
         config::ARTIFACT_DIR,
@@ -195,6 +239,13 @@ pub const SETTINGS: &[SettingDef] = &[
         Some("60"),
     ),
     SettingDef::value(
+        config::HTTP_CACHE_REDIS_URL,
+        "http-cache-redis-url",
+        "Keep the HTTP cache in Redis, shared by replicas: redis://HOST:PORT/DB (may hold a password: masked)",
+        None,
+    )
+    .secret(),
+    SettingDef::value(
         config::ATLASSIAN_SITE_NAME,
         "atlassian-site-name",
         "Atlassian Cloud site name: your-domain for https://your-domain.atlassian.net (Jira and Confluence base)",
@@ -276,6 +327,13 @@ pub const SETTINGS: &[SettingDef] = &[
          are always accepted on a loopback bind; other origins get 403",
         None,
     ),
+    SettingDef::value(
+        deploy::HTTP_STATELESS,
+        "http-stateless",
+        "Serve HTTP without server-side sessions, so any replica answers any request",
+        Some("false"),
+    )
+    .switch(),
     SettingDef::value(
         deploy::HTTP_SHUTDOWN_GRACE,
         "shutdown-grace-seconds",
