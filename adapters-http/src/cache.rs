@@ -15,7 +15,7 @@
 //! - Shared tier (optional, [`HttpCache::with_redis`], setting `HTTP_CACHE_REDIS_URL`): entries live in Redis
 //!   instead of this process, with the same keys, TTLs and rules, so every replica serves every entry and `hit`,
 //!   `ageMs` and `fetchedAt` stay true across replicas. Redis unreachable: calls go uncached, one warning per
-//!   outage. See [`redis`](self::redis) for the layout.
+//!   outage. See [`redis`] for the layout.
 
 mod config;
 mod freshness;
