@@ -94,6 +94,7 @@ pub struct PageMeta {
     /// advertised no next page. Taken from the upstream headers, never from
     /// the projected data.
     #[schemars(range(min = 1))]
+    #[serde(deserialize_with = "flattened::optional_u64")]
     pub next_page: Option<u64>,
 }
 
@@ -119,6 +120,7 @@ pub struct CacheInfo {
     /// True when the body was served from the server's cache.
     pub hit: bool,
     /// Milliseconds since the entry was stored; 0 when fetched now.
+    #[serde(deserialize_with = "flattened::u64")]
     pub age_ms: u64,
     /// When the body was read from upstream: RFC 3339 UTC with milliseconds,
     /// e.g. `2026-10-07T16:20:11.402Z`. Unchanged on cache hits.
@@ -195,6 +197,31 @@ pub enum IncompleteReason {
     Binary,
     /// Server defect: a tool that advertised a schema had no value.
     Unavailable,
+}
+
+/// Integers of the metadata flattened beside `data`. serde reads a flattened
+/// field from a buffer in which serde_json (with `arbitrary_precision`, so that
+/// upstream numbers keep their digits) keeps numbers as its private number
+/// map; reading them through [`serde_json::Number`] accepts both forms.
+mod flattened {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer};
+
+    fn to_u64<E: Error>(n: &serde_json::Number) -> Result<u64, E> {
+        n.as_u64()
+            .ok_or_else(|| E::custom(format_args!("expected a whole number >= 0, got {n}")))
+    }
+
+    pub(super) fn u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        to_u64(&serde_json::Number::deserialize(deserializer)?)
+    }
+
+    pub(super) fn optional_u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+        Option::<serde_json::Number>::deserialize(deserializer)?
+            .as_ref()
+            .map(to_u64)
+            .transpose()
+    }
 }
 
 /// Envelope of `github_list_workflow_runs` / `github_list_workflow_jobs`:

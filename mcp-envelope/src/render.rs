@@ -1,8 +1,10 @@
 //! Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2).
 //!
 //! - TOON uses `toon-format` (the official Rust implementation) with its
-//!   default options (2-space indent, comma delimiter). Integers stay exact
-//!   (`toon-format` keeps `u64`/`i64` as integers, never `f64`).
+//!   default options (2-space indent, comma delimiter). Every number keeps its
+//!   digits: integers past 64 bits and long decimals, which `toon-format`
+//!   would round through `f64`, are written in TOON's canonical decimal form
+//!   from their literal digits (see `exact`).
 //! - JSON is `serde_json::to_string_pretty` (2-space indent), so parsing the
 //!   text gives back exactly the value rendered.
 
@@ -94,9 +96,19 @@ pub fn render(value: &Value, format: OutputFormat) -> Result<String, RenderError
 pub fn render_serialize<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, RenderError> {
     match format {
         OutputFormat::Json => Ok(serde_json::to_string_pretty(value)?),
-        OutputFormat::Toon => Ok(toon_format::encode(value, &toon_format::EncodeOptions::default())?),
+        OutputFormat::Toon => {
+            let mut value = serde_json::to_value(value)?;
+            let marker = exact::protect(&mut value);
+            let text = toon_format::encode(&value, &toon_format::EncodeOptions::default())?;
+            Ok(match marker {
+                Some(marker) => exact::restore(text, marker),
+                None => text,
+            })
+        }
     }
 }
+
+mod exact;
 
 #[cfg(test)]
 mod tests;

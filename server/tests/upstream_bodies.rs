@@ -674,3 +674,80 @@ async fn results_at_the_largest_bound_fit_in_an_rmcp_message() {
     assert_eq!(value["incomplete"]["limitBytes"], json!(15 * 1024 * 1024));
     client.cancel().await.unwrap();
 }
+
+/// Row 5: numbers keep their literal digits end to end without `jq` — in `structuredContent` and in the text, TOON and
+/// JSON — for every vendor.
+#[tokio::test]
+async fn numbers_keep_every_digit_in_text_and_structured_content() {
+    let upstream = RecordedUpstream::start().await;
+    let numbers = r#"{"n":123456789012345678901234567890,"neg":-98765432109876543210987654321,"d":0.1000000000000000055511151231257827,"one":1.0,"e":1.5e+30,"id":9007199254740993}"#;
+    for at in [
+        "/rest/api/3/numbers",
+        "/wiki/api/v2/numbers",
+        "/2.0/numbers",
+        "/numbers",
+    ] {
+        serve(&upstream, "GET", at, body(numbers, "application/json")).await;
+    }
+    let runs = format!("{{\"total_count\":1,\"workflow_runs\":[{numbers}]}}");
+    serve(
+        &upstream,
+        "GET",
+        "/repos/o/r/actions/runs",
+        body(runs, "application/json"),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    for (tool, args, pointer) in [
+        ("jira_get", json!({"path": "/rest/api/3/numbers"}), "/data"),
+        ("conf_get", json!({"path": "/wiki/api/v2/numbers"}), "/data"),
+        ("bb_get", json!({"path": "/numbers"}), "/data"),
+        ("circleci_get", json!({"path": "/numbers"}), "/data"),
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "o", "repo": "r"}),
+            "/data/workflow_runs/0",
+        ),
+    ] {
+        for format in ["json", "toon"] {
+            let mut args = args.clone();
+            args["outputFormat"] = json!(format);
+            let result = call(&client, tool, args).await;
+            let value = structured(&result);
+            let got = value.pointer(pointer).unwrap();
+            for (key, literal) in [
+                ("n", "123456789012345678901234567890"),
+                ("neg", "-98765432109876543210987654321"),
+                ("d", "0.1000000000000000055511151231257827"),
+                ("one", "1.0"),
+                ("e", "1.5e+30"),
+                ("id", "9007199254740993"),
+            ] {
+                assert_eq!(got[key].to_string(), literal, "{tool} structuredContent {key}");
+            }
+            let text = text(&result);
+            if format == "json" {
+                for literal in [
+                    "123456789012345678901234567890",
+                    "0.1000000000000000055511151231257827",
+                    "1.5e+30",
+                ] {
+                    assert!(text.contains(literal), "{tool} {format}: {literal} in {text}");
+                }
+            } else {
+                // TOON's canonical decimal form: every digit, no exponent.
+                for literal in [
+                    "123456789012345678901234567890",
+                    "-98765432109876543210987654321",
+                    "0.1000000000000000055511151231257827",
+                    "1500000000000000000000000000000",
+                    "9007199254740993",
+                ] {
+                    assert!(text.contains(literal), "{tool} {format}: {literal} in {text}");
+                }
+                assert!(!text.contains('\u{E000}') && !text.contains("e+"), "{text}");
+            }
+        }
+    }
+    client.cancel().await.unwrap();
+}
