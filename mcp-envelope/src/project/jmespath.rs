@@ -35,8 +35,45 @@ impl JmesPathProgram {
 
     /// Evaluate on `input`.
     pub(crate) fn run(&self, input: Value) -> Result<Value, String> {
-        let result = self.expression.search(input).map_err(|e| describe(&e))?;
-        serde_json::to_value(&*result).map_err(|e| e.to_string())
+        // Converted here, numbers moved over as they are: jmespath's own conversion of nested values goes through
+        // serde, which (see `to_value`) would turn them into maps.
+        let result = self.expression.search(from_value(input)).map_err(|e| describe(&e))?;
+        Ok(to_value(&result))
+    }
+}
+
+/// JSON as a JMESPath value, numbers moved over as they are.
+fn from_value(value: Value) -> jmespath::Variable {
+    use jmespath::Variable;
+    match value {
+        Value::Null => Variable::Null,
+        Value::Bool(b) => Variable::Bool(b),
+        Value::Number(n) => Variable::Number(n),
+        Value::String(s) => Variable::String(s),
+        Value::Array(items) => {
+            Variable::Array(items.into_iter().map(|v| jmespath::Rcvar::new(from_value(v))).collect())
+        }
+        Value::Object(map) => Variable::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, jmespath::Rcvar::new(from_value(v))))
+                .collect(),
+        ),
+    }
+}
+
+/// A JMESPath value as JSON, numbers moved over as they are (`serde_json::Number`, every digit kept). Not through
+/// serde: with serde_json's `arbitrary_precision`, a number serialized that way arrives as serde_json's private
+/// number map.
+fn to_value(variable: &jmespath::Variable) -> Value {
+    use jmespath::Variable;
+    match variable {
+        Variable::Null => Value::Null,
+        Variable::String(s) => Value::String(s.clone()),
+        Variable::Bool(b) => Value::Bool(*b),
+        Variable::Number(n) => Value::Number(n.clone()),
+        Variable::Array(items) => Value::Array(items.iter().map(|item| to_value(item)).collect()),
+        Variable::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), to_value(v))).collect()),
+        Variable::Expref(ast) => Value::String(format!("<expression: {ast:?}>")),
     }
 }
 
