@@ -37,7 +37,11 @@ impl JmesPathProgram {
     pub(crate) fn run(&self, input: Value) -> Result<Value, String> {
         // Converted here, numbers moved over as they are: jmespath's own conversion of nested values goes through
         // serde, which (see `to_value`) would turn them into maps.
-        let result = self.expression.search(from_value(input)).map_err(|e| describe(&e))?;
+        // `Expression::search` would convert its argument through serde again (jmespath's blanket `ToJmespath`), so
+        // the interpreter is called directly on the converted value.
+        let data = jmespath::Rcvar::new(from_value(input));
+        let mut context = jmespath::Context::new(self.expression.as_str(), &jmespath::DEFAULT_RUNTIME);
+        let result = jmespath::interpret(&data, self.expression.as_ast(), &mut context).map_err(|e| describe(&e))?;
         Ok(to_value(&result))
     }
 }
