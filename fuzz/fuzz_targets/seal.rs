@@ -47,7 +47,7 @@ fuzz_target!(|input: &[u8]| {
             );
             assert_eq!(oversized.full_bytes(), compact.as_slice());
             assert_eq!(oversized.full_len(), compact.len() as u64);
-            let back: Envelope<PageMeta> =
+            let back: Envelope<serde_json::Value, PageMeta> =
                 serde_json::from_slice(oversized.full_bytes()).expect("the full bytes parse back");
             assert_eq!(back, envelope);
             let finished = oversized.finish(Some("artifact".to_owned()));

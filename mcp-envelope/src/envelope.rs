@@ -7,23 +7,54 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The top-level `structuredContent` object of a schema tool (CONTRACT §2).
 ///
-/// Wire shape: `{"data": <any JSON>, ...meta fields..., "incomplete"?: {...}}`.
+/// Wire shape: `{"data": <T>, ...meta fields..., "incomplete"?: {...}}`.
 ///
-/// - `data` is the upstream body after the optional `jq` projection (§4); any
-///   JSON value, `null` included. It is `null` in the oversized form (§5).
-/// - `meta` is flattened beside `data`: [`PageMeta`] adds `nextPage`,
-///   [`CacheMeta`] adds `cache`, [`NoMeta`] adds nothing.
+/// - `data` (`T`, by default any JSON value) is the tool's result after the
+///   optional `jq` projection (§4). In the oversized and binary forms (§5, §8)
+///   it is `null` on the wire: [`crate::seal()`] and
+///   [`crate::PendingIncomplete::finish`] give an `Envelope<Value, M>` then.
+/// - `meta` (`M`) is flattened beside `data`: [`PageMeta`] adds `nextPage`,
+///   [`NoMeta`] adds nothing; a tool defines its own (e.g. the bundled
+///   server's `circleci_get` adds `cache`). `M` must serialize to an object.
 /// - `incomplete` is present only when `data` is not the whole result (§5).
+///
+/// A typed `T` gives a typed `outputSchema` ([`Envelope::output_schema`]):
+///
+/// ```
+/// use mcp_envelope::{Envelope, NoMeta, PageMeta};
+/// use schemars::JsonSchema;
+/// use serde::Serialize;
+///
+/// #[derive(Serialize, JsonSchema)]
+/// struct Widget {
+///     id: u64,
+///     name: String,
+/// }
+///
+/// let schema = Envelope::<Vec<Widget>, PageMeta>::output_schema();
+/// assert_eq!(schema["properties"]["data"]["anyOf"][0]["type"], "array");
+/// assert_eq!(schema["properties"]["data"]["anyOf"][1]["type"], "null");
+///
+/// let envelope = Envelope::new(vec![Widget { id: 7, name: "gear".into() }], PageMeta::new(Some(2)));
+/// assert_eq!(
+///     envelope.to_value()?,
+///     serde_json::json!({"data": [{"id": 7, "name": "gear"}], "nextPage": 2})
+/// );
+/// // The default data type is any JSON value, the default metadata none.
+/// let untyped: Envelope = Envelope::new(serde_json::json!({"any": "value"}), NoMeta {});
+/// assert_eq!(serde_json::to_string(&untyped)?, r#"{"data":{"any":"value"}}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Envelope<M> {
+pub struct Envelope<T = Value, M = NoMeta> {
     /// The (projected) upstream body. Any JSON value, `null` included; `null`
     /// when the value was too large and `incomplete` is present.
-    pub data: Value,
+    pub data: T,
     /// Tool metadata, flattened beside `data`.
     #[serde(flatten)]
     pub meta: M,
@@ -33,9 +64,9 @@ pub struct Envelope<M> {
     pub incomplete: Option<Incomplete>,
 }
 
-impl<M> Envelope<M> {
+impl<T, M> Envelope<T, M> {
     /// A complete envelope (`incomplete` absent) holding `data` and `meta`.
-    pub fn new(data: Value, meta: M) -> Self {
+    pub fn new(data: T, meta: M) -> Self {
         Self {
             data,
             meta,
@@ -49,25 +80,56 @@ impl<M> Envelope<M> {
     }
 }
 
-impl<M: Serialize> Envelope<M> {
-    /// The envelope as a JSON value (the `structuredContent` value), cloning
-    /// `data`. Prefer [`Envelope::into_value`] when the envelope is not needed
-    /// afterwards: it moves `data` instead of copying it.
+impl<T: Serialize, M: Serialize> Envelope<T, M> {
+    /// The envelope as a JSON value (the `structuredContent` value), copying
+    /// `data`. For an `Envelope<Value, M>` no longer needed afterwards prefer
+    /// [`Envelope::into_value`]: it moves `data` instead of copying it.
     ///
     /// # Errors
-    /// Only if `M`'s `Serialize` impl fails or does not produce an object
-    /// (never for [`PageMeta`], [`CacheMeta`] or [`NoMeta`]).
+    /// Only if `T`'s or `M`'s `Serialize` impl fails, or `M` does not produce
+    /// an object (never for [`PageMeta`] or [`NoMeta`]).
     pub fn to_value(&self) -> Result<Value, serde_json::Error> {
         serde_json::to_value(self)
     }
+}
 
+impl<T: JsonSchema, M: JsonSchema> Envelope<T, M> {
+    /// The `outputSchema` of a tool whose `structuredContent` is this envelope
+    /// (CONTRACT §2): `data` follows `T`'s schema or is `null` (the oversized
+    /// and binary forms, §5, §8), the metadata follows `M`, `incomplete` is
+    /// optional. Normalised like [`crate::output_schema_for`] (draft-07 and
+    /// 2020-12 read it the same way), so it can be given to rmcp as is, e.g.
+    /// `#[tool(output_schema = Arc::new(Envelope::<Vec<Widget>>::output_schema()))]`.
+    ///
+    /// This schema states what `data` is *without* a `jq` projection. A tool
+    /// that lets callers project `data` (any shape may come out) advertises
+    /// [`Envelope::projected_output_schema`] instead, or uses `T = Value`.
+    pub fn output_schema() -> Map<String, Value> {
+        let mut schema = crate::schema::output_schema_for::<Self>();
+        crate::schema::map_data_schema(&mut schema, crate::schema::nullable);
+        schema
+    }
+
+    /// [`Envelope::output_schema`] for a tool that takes a `jq` projection:
+    /// `data` is documented as `T` (or `null`) when no projection is given,
+    /// and accepts any JSON value, since a projection may return any shape.
+    /// The branch for `T` stays in the schema (`anyOf [T, null, {}]`) so a
+    /// code-mode program's author still reads the unprojected shape.
+    pub fn projected_output_schema() -> Map<String, Value> {
+        let mut schema = crate::schema::output_schema_for::<Self>();
+        crate::schema::map_data_schema(&mut schema, crate::schema::any_after_projection);
+        schema
+    }
+}
+
+impl<M: Serialize> Envelope<Value, M> {
     /// The envelope as a JSON value (the `structuredContent` value), moving
     /// `data` into it without a copy. The result is identical, key order
     /// included, to [`Envelope::to_value`].
     ///
     /// # Errors
     /// Only if `M`'s `Serialize` impl fails or does not produce an object
-    /// (never for [`PageMeta`], [`CacheMeta`] or [`NoMeta`]).
+    /// (never for [`PageMeta`] or [`NoMeta`]).
     pub fn into_value(self) -> Result<Value, serde_json::Error> {
         let Envelope { data, meta, incomplete } = self;
         // Serialize the small skeleton (data = null), then put the real data
@@ -105,30 +167,8 @@ impl PageMeta {
     }
 }
 
-/// Metadata of `circleci_get` (CONTRACT §3): wire `"cache": {hit, ageMs, fetchedAt}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CacheMeta {
-    /// Whether the body came from the server's HTTP cache, and how old it is.
-    pub cache: CacheInfo,
-}
-
-/// HTTP cache information of a `circleci_get` result (CONTRACT §3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CacheInfo {
-    /// True when the body was served from the server's cache.
-    pub hit: bool,
-    /// Milliseconds since the entry was stored; 0 when fetched now.
-    #[serde(deserialize_with = "flattened::u64")]
-    pub age_ms: u64,
-    /// When the body was read from upstream: RFC 3339 UTC with milliseconds,
-    /// e.g. `2026-10-07T16:20:11.402Z`. Unchanged on cache hits.
-    pub fetched_at: String,
-}
-
-/// No tool metadata: the Atlassian reads (`jira_get`, `conf_get`, `bb_get`),
-/// whose envelope is `{data, incomplete?}` (CONTRACT §3).
+/// No tool metadata: the envelope is `{data, incomplete?}` (e.g. the bundled
+/// server's Atlassian reads, CONTRACT §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct NoMeta {}
 
@@ -199,11 +239,14 @@ pub enum IncompleteReason {
     Unavailable,
 }
 
-/// Integers of the metadata flattened beside `data`. serde reads a flattened
-/// field from a buffer in which serde_json (with `arbitrary_precision`, so that
-/// upstream numbers keep their digits) keeps numbers as its private number
-/// map; reading them through [`serde_json::Number`] accepts both forms.
-mod flattened {
+/// Deserializing integers of metadata flattened beside `data`. serde reads a
+/// flattened field from a buffer in which serde_json (built with
+/// `arbitrary_precision`, so that upstream numbers keep their digits) keeps
+/// numbers as its private number map, which a plain `u64` field rejects;
+/// reading them through [`serde_json::Number`] accepts both forms. Use them on
+/// integer fields of your own metadata type:
+/// `#[serde(deserialize_with = "mcp_envelope::envelope::flattened::u64")]`.
+pub mod flattened {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer};
 
@@ -212,11 +255,19 @@ mod flattened {
             .ok_or_else(|| E::custom(format_args!("expected a whole number >= 0, got {n}")))
     }
 
-    pub(super) fn u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    /// A whole number >= 0 (`u64`), from either number form.
+    ///
+    /// # Errors
+    /// A number that is negative, fractional or past `u64::MAX`.
+    pub fn u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
         to_u64(&serde_json::Number::deserialize(deserializer)?)
     }
 
-    pub(super) fn optional_u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    /// [`u64()`] or `null` (`Option<u64>`).
+    ///
+    /// # Errors
+    /// As [`u64()`], or a value that is neither a number nor `null`.
+    pub fn optional_u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
         Option::<serde_json::Number>::deserialize(deserializer)?
             .as_ref()
             .map(to_u64)
@@ -224,13 +275,9 @@ mod flattened {
     }
 }
 
-/// Envelope of `github_list_workflow_runs` / `github_list_workflow_jobs`:
-/// `{data, nextPage, incomplete?}`.
-pub type PagedEnvelope = Envelope<PageMeta>;
-/// Envelope of `circleci_get`: `{data, cache, incomplete?}`.
-pub type CircleCiEnvelope = Envelope<CacheMeta>;
-/// Envelope of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}`.
-pub type AtlassianEnvelope = Envelope<NoMeta>;
+/// Envelope of a paged list (the bundled server's `github_list_workflow_runs`
+/// and `github_list_workflow_jobs`): `{data, nextPage, incomplete?}`.
+pub type PagedEnvelope<T = Value> = Envelope<T, PageMeta>;
 
 #[cfg(test)]
 mod tests {
@@ -238,31 +285,50 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Metadata with a nested object and an integer, like a cache report.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Stamp {
+        stamp: StampInfo,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct StampInfo {
+        #[serde(deserialize_with = "flattened::u64")]
+        age_ms: u64,
+    }
+
     #[test]
     fn wire_shapes() {
         let paged = PagedEnvelope::new(json!([1]), PageMeta::new(None));
         assert_eq!(paged.to_value().unwrap(), json!({"data": [1], "nextPage": null}));
-        let cc = CircleCiEnvelope::new(
+        let stamped = Envelope::new(
             json!(null),
-            CacheMeta {
-                cache: CacheInfo {
-                    hit: true,
-                    age_ms: 5,
-                    fetched_at: "2026-10-07T16:20:11.402Z".into(),
-                },
+            Stamp {
+                stamp: StampInfo { age_ms: 5 },
             },
         );
         assert_eq!(
-            serde_json::to_string(&cc).unwrap(),
-            r#"{"data":null,"cache":{"hit":true,"ageMs":5,"fetchedAt":"2026-10-07T16:20:11.402Z"}}"#
+            serde_json::to_string(&stamped).unwrap(),
+            r#"{"data":null,"stamp":{"ageMs":5}}"#
         );
-        let mut at = AtlassianEnvelope::new(json!({}), NoMeta {});
-        assert_eq!(serde_json::to_string(&at).unwrap(), r#"{"data":{}}"#);
-        at.incomplete = Some(Incomplete::unavailable());
+        let mut plain: Envelope = Envelope::new(json!({}), NoMeta {});
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"data":{}}"#);
+        plain.incomplete = Some(Incomplete::unavailable());
         assert_eq!(
-            serde_json::to_string(&at).unwrap(),
+            serde_json::to_string(&plain).unwrap(),
             r#"{"data":{},"incomplete":{"reason":"unavailable","bytes":0,"limitBytes":0,"artifactId":null}}"#
         );
+    }
+
+    #[test]
+    fn typed_data_serializes_like_its_value() {
+        let typed = Envelope::new(vec![1_u8, 2], PageMeta::new(Some(3)));
+        let untyped = Envelope::new(json!([1, 2]), PageMeta::new(Some(3)));
+        assert_eq!(typed.to_value().unwrap(), untyped.clone().into_value().unwrap());
+        let back: Envelope<Vec<u8>, PageMeta> = serde_json::from_value(untyped.into_value().unwrap()).unwrap();
+        assert_eq!(back, typed);
     }
 
     #[test]
@@ -283,18 +349,14 @@ mod tests {
 
     #[test]
     fn round_trips_through_serde() {
-        let env = CircleCiEnvelope::new(
+        let env = Envelope::new(
             json!({"items": []}),
-            CacheMeta {
-                cache: CacheInfo {
-                    hit: false,
-                    age_ms: 0,
-                    fetched_at: "2026-10-07T16:20:11.402Z".into(),
-                },
+            Stamp {
+                stamp: StampInfo { age_ms: 0 },
             },
         );
         let text = serde_json::to_string(&env).unwrap();
-        let back: CircleCiEnvelope = serde_json::from_str(&text).unwrap();
+        let back: Envelope<Value, Stamp> = serde_json::from_str(&text).unwrap();
         assert_eq!(back, env);
     }
 }

@@ -113,7 +113,7 @@ pub fn prepare_text<M: Serialize>(
 pub const INDENTED_MAX_DEPTH: usize = 1_000;
 
 fn text_of<M: Serialize>(
-    envelope: &Envelope<M>,
+    envelope: &Envelope<Value, M>,
     format: OutputFormat,
     source: TextSource,
 ) -> Result<(String, bool), EnvelopeError> {

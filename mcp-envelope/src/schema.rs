@@ -28,7 +28,7 @@ use schemars::JsonSchema;
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value};
 
-use crate::envelope::{AtlassianEnvelope, CircleCiEnvelope, PagedEnvelope};
+use crate::envelope::{Envelope, PageMeta};
 
 /// Keywords an `outputSchema` may use: the ones draft-07 and 2020-12 read the
 /// same way. Everything else is removed by normalisation.
@@ -118,40 +118,104 @@ fn schema_for<T: JsonSchema>(contract: Contract) -> Map<String, Value> {
     normalize_root(schema)
 }
 
-/// `outputSchema` of the paged GitHub tools: `{data, nextPage, incomplete?}`
-/// with `nextPage` an integer >= 1 or `null` (CONTRACT §2, §3).
+/// `outputSchema` of a paged list, `{data, nextPage, incomplete?}` with `data`
+/// any JSON value and `nextPage` an integer >= 1 or `null` (CONTRACT §2, §3):
+/// [`Envelope::<Value, PageMeta>::output_schema`](Envelope::output_schema)
+/// with a title and a description.
 pub fn paged_output_schema() -> Map<String, Value> {
     with_title(
-        output_schema_for::<PagedEnvelope>(),
+        Envelope::<Value, PageMeta>::output_schema(),
         "PagedEnvelope",
         "A page of upstream results: `data` is the (projected) body, `nextPage` the page to request next or null. `incomplete` appears only when `data` is not the whole result.",
     )
 }
 
-/// `outputSchema` of `circleci_get`: `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}`
-/// (CONTRACT §2, §3).
-pub fn circleci_output_schema() -> Map<String, Value> {
-    with_title(
-        output_schema_for::<CircleCiEnvelope>(),
-        "CircleCiEnvelope",
-        "A CircleCI response: `data` is the (projected) body, `cache` says whether it came from the server's HTTP cache. `incomplete` appears only when `data` is not the whole result.",
-    )
-}
-
-/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}`
-/// (CONTRACT §2, §3).
-pub fn atlassian_output_schema() -> Map<String, Value> {
-    with_title(
-        output_schema_for::<AtlassianEnvelope>(),
-        "AtlassianEnvelope",
-        "An Atlassian response: `data` is the (projected) body. `incomplete` appears only when `data` is not the whole result.",
-    )
-}
-
-fn with_title(mut schema: Map<String, Value>, title: &str, description: &str) -> Map<String, Value> {
+/// `schema` with its root `title` and `description` set (both are prose: they
+/// do not change what the schema accepts).
+pub fn with_title(mut schema: Map<String, Value>, title: &str, description: &str) -> Map<String, Value> {
     schema.insert("title".to_owned(), Value::String(title.to_owned()));
     schema.insert("description".to_owned(), Value::String(description.to_owned()));
     schema
+}
+
+/// Applies `f` to the schema of the envelope's `data` property, if present.
+pub(crate) fn map_data_schema(schema: &mut Map<String, Value>, f: fn(Map<String, Value>) -> Map<String, Value>) {
+    if let Some(Value::Object(properties)) = schema.get_mut("properties")
+        && let Some(Value::Object(data)) = properties.get_mut("data")
+    {
+        *data = f(std::mem::take(data));
+    }
+}
+
+/// `schema`, also accepting `null` (the oversized and binary forms of `data`):
+/// unchanged when it already accepts `null`, else `anyOf [schema, null]` with
+/// the description kept outside.
+pub(crate) fn nullable(mut schema: Map<String, Value>) -> Map<String, Value> {
+    if accepts_null(&schema) {
+        return schema;
+    }
+    let description = schema.remove("description");
+    let mut out = Map::new();
+    if let Some(description) = description {
+        out.insert("description".to_owned(), description);
+    }
+    out.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![Value::Object(schema), serde_json::json!({"type": "null"})]),
+    );
+    out
+}
+
+/// `schema` for `data` under a `jq` projection: `anyOf [schema, null, {}]` (any value), keeping `schema` as the
+/// documented shape without a projection; unchanged when it already accepts any value.
+pub(crate) fn any_after_projection(schema: Map<String, Value>) -> Map<String, Value> {
+    if unconstrained(&schema) {
+        return schema;
+    }
+    let mut out = nullable(schema);
+    let any = serde_json::json!({"description": "With a `jq` projection: its output, any JSON value."});
+    match out.get_mut("anyOf") {
+        Some(Value::Array(branches)) => branches.push(any),
+        _ => {
+            // Already nullable without an `anyOf` of ours: wrap it.
+            let description = out.remove("description");
+            let mut wrapped = Map::new();
+            if let Some(description) = description {
+                wrapped.insert("description".to_owned(), description);
+            }
+            wrapped.insert("anyOf".to_owned(), Value::Array(vec![Value::Object(out), any]));
+            return wrapped;
+        }
+    }
+    out
+}
+
+/// Keywords that restrict which JSON types a schema accepts.
+const TYPE_KEYWORDS: &[&str] = &["type", "enum", "const", "anyOf", "oneOf", "allOf", "not"];
+
+/// True when no keyword restricts the type (e.g. the schema of `serde_json::Value`).
+fn unconstrained(schema: &Map<String, Value>) -> bool {
+    !TYPE_KEYWORDS.iter().any(|k| schema.contains_key(*k))
+}
+
+/// True when `schema` certainly accepts `null` (conservative: `false` when unsure).
+fn accepts_null(schema: &Map<String, Value>) -> bool {
+    if unconstrained(schema) {
+        return true;
+    }
+    if ["enum", "const", "allOf", "not"]
+        .iter()
+        .any(|k| schema.contains_key(*k))
+    {
+        return false;
+    }
+    if let Some(t) = schema.get("type") {
+        return t == "null";
+    }
+    ["anyOf", "oneOf"].iter().any(|k| match schema.get(*k) {
+        Some(Value::Array(branches)) => branches.iter().any(|b| b.as_object().is_some_and(accepts_null)),
+        _ => false,
+    })
 }
 
 /// Normalise a generated root schema into an object schema map.

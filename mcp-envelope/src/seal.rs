@@ -29,12 +29,14 @@ use serde_json::Value;
 use crate::bound::SizeBound;
 use crate::envelope::{Envelope, Incomplete, IncompleteReason};
 
-/// An envelope after the size bound was applied (CONTRACT §5).
+/// An envelope after the size bound was applied (CONTRACT §5). `T` is the
+/// type of `data` (any JSON value by default); the oversized form always has
+/// `data: null`, so [`Oversized::finish`] gives an `Envelope<Value, M>`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Sealed<M> {
+pub enum Sealed<M, T = Value> {
     /// The compact serialization is at or under the bound: use the envelope
     /// as `structuredContent` unchanged.
-    Inline(Envelope<M>),
+    Inline(Envelope<T, M>),
     /// Over the bound: save [`Oversized::full_bytes`] as an
     /// `application/json` artifact and use [`Oversized::finish`] (or
     /// [`Oversized::into_parts`] + [`PendingIncomplete::finish`]) as
@@ -42,17 +44,19 @@ pub enum Sealed<M> {
     Oversized(Oversized<M>),
 }
 
-impl<M> Sealed<M> {
+impl<M, T> Sealed<M, T> {
     /// True for [`Sealed::Oversized`].
     pub fn is_oversized(&self) -> bool {
         matches!(self, Sealed::Oversized(_))
     }
+}
 
+impl<M> Sealed<M> {
     /// The `structuredContent` envelope, storing the full bytes with a
     /// synchronous `store` when oversized. `store` returns the artifact id,
     /// or `None` if saving failed (the result is still a success, CONTRACT
     /// §5). For an async store use [`Oversized::into_parts`] instead.
-    pub fn into_envelope(self, store: impl FnOnce(Vec<u8>) -> Option<String>) -> Envelope<M> {
+    pub fn into_envelope(self, store: impl FnOnce(Vec<u8>) -> Option<String>) -> Envelope<Value, M> {
         match self {
             Sealed::Inline(envelope) => envelope,
             Sealed::Oversized(oversized) => {
@@ -93,7 +97,7 @@ impl<M> Oversized<M> {
 
     /// The `incomplete` envelope (drops the full bytes); see
     /// [`PendingIncomplete::finish`].
-    pub fn finish(self, artifact_id: Option<String>) -> Envelope<M> {
+    pub fn finish(self, artifact_id: Option<String>) -> Envelope<Value, M> {
         self.pending.finish(artifact_id)
     }
 }
@@ -116,7 +120,7 @@ impl<M> PendingIncomplete<M> {
     /// tool metadata kept, `incomplete = {reason: "size", bytes: <full
     /// length>, limitBytes: <bound>, artifactId}`. Pass `None` only when
     /// saving the artifact failed.
-    pub fn finish(self, artifact_id: Option<String>) -> Envelope<M> {
+    pub fn finish(self, artifact_id: Option<String>) -> Envelope<Value, M> {
         Envelope {
             data: Value::Null,
             meta: self.meta,
@@ -144,14 +148,17 @@ pub struct SealError(#[from] pub serde_json::Error);
 ///
 /// # Errors
 /// [`SealError`] if the envelope cannot be serialized (see there).
-pub fn seal<M: Serialize>(envelope: Envelope<M>, bound: &SizeBound) -> Result<Sealed<M>, SealError> {
+pub fn seal<T: Serialize, M: Serialize>(
+    envelope: Envelope<T, M>,
+    bound: &SizeBound,
+) -> Result<Sealed<M, T>, SealError> {
     let full = serde_json::to_vec(&envelope)?;
     Ok(seal_measured(envelope, full, bound))
 }
 
 /// [`seal`] with the bytes already computed (they must be
 /// `serde_json::to_vec(&envelope)`).
-pub(crate) fn seal_measured<M>(envelope: Envelope<M>, full: Vec<u8>, bound: &SizeBound) -> Sealed<M> {
+pub(crate) fn seal_measured<T, M>(envelope: Envelope<T, M>, full: Vec<u8>, bound: &SizeBound) -> Sealed<M, T> {
     if full.len() <= bound.bytes() {
         return Sealed::Inline(envelope);
     }
@@ -203,9 +210,25 @@ mod tests {
             stored = bytes;
             Some("art-1".into())
         });
-        let back: Envelope<PageMeta> = serde_json::from_slice(&stored).unwrap();
+        let back: Envelope<Value, PageMeta> = serde_json::from_slice(&stored).unwrap();
         assert_eq!(back, env);
         assert_eq!(out.meta.next_page, Some(3));
         assert_eq!(out.incomplete.unwrap().artifact_id.as_deref(), Some("art-1"));
+    }
+
+    #[test]
+    fn typed_data_seals_like_its_value() {
+        let typed = Envelope::new(vec!["z".repeat(50); 3], PageMeta::new(None));
+        let untyped = Envelope::new(serde_json::to_value(&typed.data).unwrap(), PageMeta::new(None));
+        let bound = SizeBound::unclamped_for_tests(100);
+        let (Sealed::Oversized(a), Sealed::Oversized(b)) =
+            (seal(typed, &bound).unwrap(), seal(untyped, &bound).unwrap())
+        else {
+            panic!("expected oversized");
+        };
+        assert_eq!(a.full_bytes(), b.full_bytes());
+        assert_eq!(a.finish(None), b.finish(None));
+        let small = seal(Envelope::new(vec![1_u8], NoMeta {}), &bound).unwrap();
+        assert!(matches!(small, Sealed::Inline(Envelope { data, .. }) if data == vec![1_u8]));
     }
 }

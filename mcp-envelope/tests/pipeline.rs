@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use mcp_envelope::{
-    Envelope, NoMeta, OutputFormat, PageMeta, Sealed, SizeBound, TEXT_LIMIT_BYTES, TextSource, atlassian_output_schema,
-    paged_output_schema, prepare, prepare_text,
+    Envelope, NoMeta, OutputFormat, PageMeta, Sealed, SizeBound, TEXT_LIMIT_BYTES, TextSource, paged_output_schema,
+    prepare, prepare_text,
 };
 use serde_json::{Value, json};
 
@@ -140,7 +140,7 @@ fn runs_large_is_oversized_with_exact_artifact_bytes_and_truncated_text() {
             panic!("1.2 MB must be oversized under the default bound");
         };
         let (bytes, pending) = oversized.into_parts();
-        let back: Envelope<PageMeta> = serde_json::from_slice(&bytes).unwrap();
+        let back: Envelope<Value, PageMeta> = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(back.data, body);
         assert_eq!(back.meta.next_page, Some(3));
         let structured = pending.finish(Some("6f1c".into())).into_value().unwrap();
@@ -185,7 +185,7 @@ fn atlassian_text_is_the_bare_body() {
     assert_eq!(serde_json::from_str::<Value>(&prepared.text).unwrap(), body);
     let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
     assert_eq!(structured, json!({"data": body}));
-    let schema = Value::Object(atlassian_output_schema());
+    let schema = Value::Object(Envelope::<Value, NoMeta>::output_schema());
     assert!(jsonschema::draft7::new(&schema).unwrap().is_valid(&structured));
 }
 

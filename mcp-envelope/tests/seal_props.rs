@@ -7,12 +7,13 @@ use std::sync::LazyLock;
 
 use jsonschema::Validator;
 use mcp_envelope::{
-    CacheInfo, CacheMeta, Envelope, IncompleteReason, MAX_MAX_BYTES, MIN_MAX_BYTES, NoMeta, PageMeta, Sealed,
-    SizeBound, atlassian_output_schema, circleci_output_schema, paged_output_schema, seal,
+    Envelope, IncompleteReason, MAX_MAX_BYTES, MIN_MAX_BYTES, NoMeta, PageMeta, Sealed, SizeBound, paged_output_schema,
+    seal,
 };
 use proptest::prelude::*;
-use serde::Serialize;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 struct Validators {
@@ -29,8 +30,44 @@ fn validators(schema: Map<String, Value>) -> Validators {
 }
 
 static PAGED: LazyLock<Validators> = LazyLock::new(|| validators(paged_output_schema()));
-static CIRCLECI: LazyLock<Validators> = LazyLock::new(|| validators(circleci_output_schema()));
-static ATLASSIAN: LazyLock<Validators> = LazyLock::new(|| validators(atlassian_output_schema()));
+static CACHED: LazyLock<Validators> = LazyLock::new(|| validators(Envelope::<Value, CacheMeta>::output_schema()));
+static PLAIN: LazyLock<Validators> = LazyLock::new(|| validators(Envelope::<Value, NoMeta>::output_schema()));
+static TYPED: LazyLock<Validators> = LazyLock::new(|| validators(Envelope::<Vec<Widget>, PageMeta>::output_schema()));
+
+/// Nested metadata with integers, like a cache report (a reuser's own metadata type).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct CacheMeta {
+    cache: CacheInfo,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct CacheInfo {
+    hit: bool,
+    #[serde(deserialize_with = "mcp_envelope::envelope::flattened::u64")]
+    age_ms: u64,
+    fetched_at: String,
+}
+
+/// A reuser's typed `data` item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Widget {
+    id: u64,
+    name: String,
+    tags: Vec<String>,
+    parent: Option<u64>,
+}
+
+fn widget() -> impl Strategy<Value = Widget> {
+    (
+        any::<u64>(),
+        any::<String>(),
+        prop::collection::vec(any::<String>(), 0..4),
+        any::<Option<u64>>(),
+    )
+        .prop_map(|(id, name, tags, parent)| Widget { id, name, tags, parent })
+}
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -85,8 +122,9 @@ fn assert_valid(v: &Validators, value: &Value) {
     }
 }
 
-fn check<M>(envelope: Envelope<M>, bound: &SizeBound, v: &Validators)
+fn check<T, M>(envelope: Envelope<T, M>, bound: &SizeBound, v: &Validators)
 where
+    T: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
     M: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
 {
     let full_value = envelope.to_value().unwrap();
@@ -96,7 +134,7 @@ where
         Sealed::Inline(inline) => {
             assert!(compact_len <= bound.bytes());
             assert_eq!(inline, envelope);
-            assert_valid(v, &inline.into_value().unwrap());
+            assert_valid(v, &inline.to_value().unwrap());
         }
         Sealed::Oversized(oversized) => {
             assert!(compact_len > bound.bytes());
@@ -104,7 +142,7 @@ where
             assert_eq!(bytes.len(), compact_len);
             let parsed: Value = serde_json::from_slice(&bytes).unwrap();
             assert_eq!(parsed, full_value);
-            let back: Envelope<M> = serde_json::from_slice(&bytes).unwrap();
+            let back: Envelope<T, M> = serde_json::from_slice(&bytes).unwrap();
             assert_eq!(back, envelope);
             let (moved, pending) = oversized.clone().into_parts();
             assert_eq!(moved, bytes);
@@ -133,13 +171,18 @@ proptest! {
     }
 
     #[test]
-    fn circleci_envelopes(data in json_value(), meta in cache_meta(), bound in bound()) {
-        check(Envelope::new(data, meta), &bound, &CIRCLECI);
+    fn cached_envelopes(data in json_value(), meta in cache_meta(), bound in bound()) {
+        check(Envelope::new(data, meta), &bound, &CACHED);
     }
 
     #[test]
-    fn atlassian_envelopes(data in json_value(), bound in bound()) {
-        check(Envelope::new(data, NoMeta {}), &bound, &ATLASSIAN);
+    fn plain_envelopes(data in json_value(), bound in bound()) {
+        check(Envelope::new(data, NoMeta {}), &bound, &PLAIN);
+    }
+
+    #[test]
+    fn typed_envelopes(data in prop::collection::vec(widget(), 0..40), next in prop::option::of(1u64..), bound in bound()) {
+        check(Envelope::new(data, PageMeta::new(next)), &bound, &TYPED);
     }
 }
 
@@ -148,10 +191,11 @@ fn unavailable_form_validates_everywhere() {
     for (v, value) in [
         (&*PAGED, serde_json::json!({"data": null, "nextPage": null})),
         (
-            &*CIRCLECI,
+            &*CACHED,
             serde_json::json!({"data": null, "cache": {"hit": false, "ageMs": 0, "fetchedAt": "2026-10-07T16:20:11.402Z"}}),
         ),
-        (&*ATLASSIAN, serde_json::json!({"data": null})),
+        (&*PLAIN, serde_json::json!({"data": null})),
+        (&*TYPED, serde_json::json!({"data": null, "nextPage": null})),
     ] {
         let mut value = value;
         value["incomplete"] = serde_json::to_value(mcp_envelope::Incomplete::unavailable()).unwrap();

@@ -55,8 +55,18 @@ fn check(schema: Map<String, Value>) -> Value {
 #[test]
 fn envelope_schemas_pass_the_allow_list() {
     check(paged_output_schema());
-    check(circleci_output_schema());
-    check(atlassian_output_schema());
+    check(Envelope::<Value, crate::NoMeta>::output_schema());
+    check(Envelope::<Vec<Item>, PageMeta>::output_schema());
+    check(Envelope::<Vec<Item>, PageMeta>::projected_output_schema());
+    check(Envelope::<Option<Item>, crate::NoMeta>::output_schema());
+}
+
+/// A reuser's typed `data` item.
+#[derive(Serialize, JsonSchema)]
+struct Item {
+    /// The item's id.
+    id: u64,
+    label: Option<String>,
 }
 
 #[test]
@@ -92,19 +102,52 @@ fn data_is_untyped_and_next_page_is_integer_ge_1_or_null() {
 }
 
 #[test]
-fn circleci_schema_requires_cache() {
-    let schema = check(circleci_output_schema());
+fn typed_data_follows_its_type_or_null() {
+    let schema = check(Envelope::<Vec<Item>, PageMeta>::output_schema());
     let v = jsonschema::draft7::new(&schema).unwrap();
-    assert!(
-        v.is_valid(&json!({"data": {}, "cache": {"hit": false, "ageMs": 0, "fetchedAt": "2026-10-07T16:20:11.402Z"}}))
-    );
-    assert!(!v.is_valid(&json!({"data": {}})));
-    assert!(!v.is_valid(&json!({"data": {}, "cache": {"hit": false, "ageMs": -1, "fetchedAt": "x"}})));
+    let w = jsonschema::draft202012::new(&schema).unwrap();
+    for ok in [
+        json!({"data": [], "nextPage": null}),
+        json!({"data": [{"id": 1, "label": null}, {"id": 2, "label": "b"}], "nextPage": 2}),
+        json!({"data": null, "nextPage": 2, "incomplete": {"reason": "size", "bytes": 3, "limitBytes": 2, "artifactId": "a"}}),
+    ] {
+        assert!(v.is_valid(&ok) && w.is_valid(&ok), "{ok}");
+    }
+    for bad in [
+        json!({"data": {"id": 1}, "nextPage": null}),
+        json!({"data": [{"id": -1, "label": null}], "nextPage": null}),
+        json!({"data": [{"label": "no id"}], "nextPage": null}),
+        json!({"data": [1, 2], "nextPage": null}),
+    ] {
+        assert!(!v.is_valid(&bad) && !w.is_valid(&bad), "{bad}");
+    }
+    // The item's doc comment survives (inlined): the reuser's own schema.
+    assert!(schema.to_string().contains("The item's id."));
 }
 
 #[test]
-fn atlassian_schema_is_data_plus_incomplete() {
-    let schema = check(atlassian_output_schema());
+fn projected_typed_schema_accepts_any_data_and_keeps_the_type() {
+    let schema = check(Envelope::<Vec<Item>, PageMeta>::projected_output_schema());
+    let v = jsonschema::draft7::new(&schema).unwrap();
+    for ok in [
+        json!({"data": [7, 8], "nextPage": null}),
+        json!({"data": "x", "nextPage": 1}),
+    ] {
+        assert!(v.is_valid(&ok), "{ok}");
+    }
+    assert!(!v.is_valid(&json!({"data": [], "nextPage": 0})));
+    assert_eq!(schema["properties"]["data"]["anyOf"][0]["type"], json!("array"));
+    assert_eq!(schema["properties"]["data"]["anyOf"][1], json!({"type": "null"}));
+    // Untyped data is already "any value": both forms are the same schema.
+    assert_eq!(
+        Envelope::<Value, PageMeta>::projected_output_schema(),
+        Envelope::<Value, PageMeta>::output_schema()
+    );
+}
+
+#[test]
+fn plain_schema_is_data_plus_incomplete() {
+    let schema = check(Envelope::<Value, crate::NoMeta>::output_schema());
     let v = jsonschema::draft7::new(&schema).unwrap();
     assert!(v.is_valid(&json!({"data": "diff --git a b"})));
     assert!(v.is_valid(&json!({"data": {}})));

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use adapters_atlassian::{Product, Request};
 use adapters_http::Payload;
 use http::Method;
-use mcp_envelope::{NoMeta, OutputFormat, TextSource};
+use mcp_envelope::{Envelope, NoMeta, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -20,6 +20,15 @@ use crate::args::{self, ArgumentError};
 use crate::principal::Principal;
 use crate::respond::{self, View};
 use crate::vendor::Vendor;
+
+/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}` (CONTRACT §2, §3).
+pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
+    mcp_envelope::with_title(
+        Envelope::<serde_json::Value, NoMeta>::output_schema(),
+        "AtlassianEnvelope",
+        "An Atlassian response: `data` is the (projected) body. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
 
 /// Arguments of the reads (`jira_get`, `conf_get`, `bb_get`) and of the deletes.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 
 use adapters_circleci::GetRequest;
-use mcp_envelope::{CacheInfo, CacheMeta, OutputFormat, TextSource};
+use mcp_envelope::{Envelope, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::{OutputContract, ToolSpec, input_schema, read_only};
 use crate::app::App;
@@ -18,6 +19,40 @@ use adapters_http::Payload;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";
+
+/// Metadata of `circleci_get` beside `data` (CONTRACT §3): wire `"cache": {hit, ageMs, fetchedAt}`. It lives with
+/// the tool, not in `mcp-envelope` (generic) nor in `adapters-circleci` (which returns data, not result shapes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheMeta {
+    /// Whether the body came from the server's HTTP cache, and how old it is.
+    pub cache: CacheInfo,
+}
+
+/// HTTP cache information of a `circleci_get` result (CONTRACT §3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheInfo {
+    /// True when the body was served from the server's cache.
+    pub hit: bool,
+    /// Milliseconds since the entry was stored; 0 when fetched now.
+    pub age_ms: u64,
+    /// When the body was read from upstream: RFC 3339 UTC with milliseconds, e.g. `2026-10-07T16:20:11.402Z`.
+    /// Unchanged on cache hits.
+    pub fetched_at: String,
+}
+
+/// `structuredContent` of `circleci_get`: `{data, cache, incomplete?}`.
+pub type CircleCiEnvelope = Envelope<Value, CacheMeta>;
+
+/// `outputSchema` of `circleci_get` (CONTRACT §2, §3).
+pub fn output_schema() -> Map<String, Value> {
+    mcp_envelope::with_title(
+        CircleCiEnvelope::output_schema(),
+        "CircleCiEnvelope",
+        "A CircleCI response: `data` is the (projected) body, `cache` says whether it came from the server's HTTP cache. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
 
 /// Arguments of `circleci_get`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -35,8 +35,8 @@ impl OutputContract {
         mcp_envelope::compact_output_schema(match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
             OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
-            OutputContract::CircleCi => mcp_envelope::circleci_output_schema(),
-            OutputContract::Atlassian => mcp_envelope::atlassian_output_schema(),
+            OutputContract::CircleCi => circleci::output_schema(),
+            OutputContract::Atlassian => atlassian::output_schema(),
         })
     }
 }
