@@ -20,9 +20,9 @@
 //! and memory it cannot bound: a server that applies programs from callers
 //! should run the projection in a separate process it can kill and limit (a
 //! thread with a timeout only stops the *waiting*). The `mcp-devtools` server
-//! does so: a short-lived `--jq-worker` child with `setrlimit` limits on
-//! address space and CPU time, killed at its timeout
-//! (`server/src/projection_worker.rs`).
+//! does so through `mcp_projection::Isolated`: pooled `--jq-worker` children
+//! with `setrlimit` limits on address space and CPU time, killed at the
+//! timeout.
 //!
 //! # Stack depth
 //! jaq (and the JMESPath parser) recurse once per nesting level of the

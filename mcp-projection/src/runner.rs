@@ -31,6 +31,15 @@ pub enum RunError {
         /// How the process ended (e.g. `signal: 6 (SIGABRT)`).
         how: String,
     },
+    /// Every worker stayed busy for the runner's wall-clock limit: too many projections at once.
+    #[error(
+        "the jq projection did not start: every jq worker stayed busy for {seconds} s. Try again later, or project \
+         less data at a time"
+    )]
+    Busy {
+        /// How long the call waited, seconds.
+        seconds: u64,
+    },
     /// The projected value is larger than the runner's output cap as JSON.
     #[error("the jq program's result is larger than {mib} MiB as JSON. Select less data")]
     OutputTooLarge {

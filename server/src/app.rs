@@ -7,6 +7,7 @@ use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
 use adapters_http::HttpCache;
 use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, S3Store, spawn_sweeper};
+use mcp_projection::{Isolated, ProjectionRunner};
 
 use crate::config::{ArtifactBackend, Settings};
 use crate::policy::Policy;
@@ -33,6 +34,9 @@ pub struct App {
     /// results queue instead of all competing for the cores. A permit is released when its result is ready or its
     /// wait times out; a runaway `jq` thread that outlives the timeout no longer holds one.
     pub pipelines: Arc<tokio::sync::Semaphore>,
+    /// Where `jq` projections run: [`mcp_projection::Isolated`], a pool of limited worker processes (this
+    /// executable started with `--jq-worker`) built from [`Settings::jq`], pre-started in the background.
+    pub projection: Arc<dyn ProjectionRunner>,
 }
 
 impl App {
@@ -70,6 +74,13 @@ impl App {
             .map_err(|err| unusable("CircleCI", err));
         let atlassian = Atlassian::new(&settings.atlassian, Some(http_cache.clone()));
         let policy = settings.deploy.policy_file.as_deref().map(Policy::load).transpose()?;
+        let projection = Isolated::new(settings.jq.clone());
+        let prestarting = projection.clone();
+        tokio::spawn(async move {
+            if let Err(err) = prestarting.prestart().await {
+                tracing::warn!(error = %err, "the jq workers did not start; calls with `jq` will fail");
+            }
+        });
         Ok(App {
             settings,
             store,
@@ -79,6 +90,7 @@ impl App {
             http_cache,
             policy,
             pipelines: Arc::new(tokio::sync::Semaphore::new(pipeline_permits())),
+            projection: Arc::new(projection),
         })
     }
 }

@@ -16,8 +16,8 @@ use mcp_artifacts::{Quota, S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
 
 use crate::deploy_settings::DeploySettings;
-use crate::projection_worker::JqWorker;
 use crate::toolsets::{self, ToolSelection, UnknownToolset};
+use mcp_projection::IsolatedConfig;
 
 /// `MCP_STRUCTURED_OUTPUT`: advertise `outputSchema` and return `structuredContent` (default off).
 pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
@@ -67,9 +67,9 @@ pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
 pub const CIRCLECI_TOKEN: &str = adapters_circleci::ENV_TOKEN;
 /// `MCP_JQ_TIMEOUT_SECONDS`: wall-clock time one `jq` projection (in its worker process) may take, seconds
 /// (default 10, clamped 1..=60).
-pub const JQ_TIMEOUT: &str = crate::projection_worker::ENV_TIMEOUT;
+pub const JQ_TIMEOUT: &str = "MCP_JQ_TIMEOUT_SECONDS";
 /// `MCP_JQ_MAX_MEMORY_MIB`: memory one `jq` projection may use for its data, MiB (default 2048, clamped 64..=65536).
-pub const JQ_MAX_MEMORY: &str = crate::projection_worker::ENV_MAX_MEMORY;
+pub const JQ_MAX_MEMORY: &str = "MCP_JQ_MAX_MEMORY_MIB";
 /// `HTTP_MAX_BODY_BYTES`: largest upstream response body, bytes (default 32 MiB, clamped 1024..=1 GiB).
 pub const HTTP_MAX_BODY_BYTES: &str = adapters_http::ENV_MAX_BODY_BYTES;
 /// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` and the Atlassian reads (default true).
@@ -153,8 +153,9 @@ pub struct Settings {
     pub atlassian: AtlassianConfig,
     /// Transport, authentication, policy file, enterprise mode and log filter.
     pub deploy: DeploySettings,
-    /// How `jq` projections run: a child process with a time and a memory limit (`MCP_JQ_*`).
-    pub jq_worker: JqWorker,
+    /// How `jq` projections run: pooled worker processes with a time and a memory limit (`MCP_JQ_*`; the worker
+    /// program is this executable, see `mcp_projection::worker::run_if_requested`).
+    pub jq: IsolatedConfig,
     /// Which tools are offered (`MCP_TOOLSETS`, `MCP_READ_ONLY`; CONTRACT §11), or the unknown toolset name that
     /// stops start-up ([`crate::App::new`] fails with it).
     pub tools: Result<ToolSelection, UnknownToolset>,
@@ -279,7 +280,7 @@ impl Settings {
         warnings.extend(cache_warnings);
         let http_cache_redis = text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url });
 
-        let jq_worker = JqWorker::from_lookup(&lookup, max_body_bytes, &mut warnings);
+        let jq = jq_config(&lookup, max_body_bytes, &mut warnings);
         let read_only = match lookup(toolsets::READ_ONLY) {
             None => false,
             Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
@@ -303,7 +304,7 @@ impl Settings {
             http_cache_redis,
             atlassian,
             deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
-            jq_worker,
+            jq,
             tools,
         };
         (settings, warnings)
@@ -384,6 +385,49 @@ fn seconds(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut 
     }
 }
 
+/// Default of [`JQ_TIMEOUT`], seconds.
+pub const DEFAULT_JQ_TIMEOUT_SECONDS: u64 = 10;
+/// Default of [`JQ_MAX_MEMORY`], MiB.
+pub const DEFAULT_JQ_MAX_MEMORY_MIB: u64 = 2048;
+
+/// The isolated projection runner's configuration from [`JQ_TIMEOUT`] (clamped 1..=60 s) and [`JQ_MAX_MEMORY`]
+/// (clamped 64..=65536 MiB); the answer cap is the larger of 64 MiB and twice `max_body_bytes` (the effective
+/// `HTTP_MAX_BODY_BYTES`). The worker program is this executable (`main` calls the worker hook first); the pool has
+/// one worker per CPU (at least two), as many as result pipelines run at once.
+fn jq_config(
+    lookup: &impl Fn(&str) -> Option<String>,
+    max_body_bytes: u64,
+    warnings: &mut Vec<String>,
+) -> IsolatedConfig {
+    let raw = |name: &str| {
+        lookup(name)
+            .map(|raw| raw.trim().to_owned())
+            .filter(|raw| !raw.is_empty())
+    };
+    let seconds = crate::deploy_settings::whole(
+        JQ_TIMEOUT,
+        raw(JQ_TIMEOUT),
+        DEFAULT_JQ_TIMEOUT_SECONDS,
+        1..=60,
+        warnings,
+    );
+    let mib = crate::deploy_settings::whole(
+        JQ_MAX_MEMORY,
+        raw(JQ_MAX_MEMORY),
+        DEFAULT_JQ_MAX_MEMORY_MIB,
+        64..=65_536,
+        warnings,
+    );
+    IsolatedConfig {
+        timeout: std::time::Duration::from_secs(seconds),
+        max_memory_bytes: mib * 1024 * 1024,
+        max_output_bytes: max_body_bytes
+            .saturating_mul(2)
+            .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
+        ..IsolatedConfig::default()
+    }
+}
+
 /// A whole number of bytes from setting `name`; a malformed value gives `None` (the default) and one warning.
 fn whole_bytes(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut Vec<String>) -> Option<u64> {
     let raw = lookup(name)?;
@@ -424,6 +468,32 @@ mod tests {
         assert!(matches!(s.artifact_backend, ArtifactBackend::Fs(_)));
         assert!(s.github.token.is_none());
         assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn jq_settings_have_defaults_and_are_clamped_with_one_warning() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.jq, jq_config(&|_: &str| None, 32 * 1024 * 1024, &mut Vec::new()));
+        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(10));
+        assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
+        assert_eq!(
+            s.jq.max_output_bytes,
+            64 * 1024 * 1024,
+            "64 MiB: more than twice the 32 MiB body cap"
+        );
+        assert!(warnings.is_empty());
+        let (s, warnings) = settings(&[(JQ_TIMEOUT, "2"), (JQ_MAX_MEMORY, " 512 ")]);
+        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(2));
+        assert_eq!(s.jq.max_memory_bytes, 512 * 1024 * 1024);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (s, warnings) = settings(&[(JQ_TIMEOUT, "0"), (JQ_MAX_MEMORY, "lots")]);
+        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(1));
+        assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        let (s, _) = settings(&[(JQ_TIMEOUT, "600"), (HTTP_MAX_BODY_BYTES, "1073741824")]);
+        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(60));
+        assert_eq!(s.jq.cpu_seconds(), 62);
+        assert_eq!(s.jq.max_output_bytes, 2 << 30, "twice the body cap");
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl Default for SessionLimits {
 
 /// A whole number read through `present`: `default` when unset, clamped into `range` (with a warning), `default`
 /// (with a warning) when not a whole number.
-fn whole(
+pub(crate) fn whole(
     name: &str,
     raw: Option<String>,
     default: u64,

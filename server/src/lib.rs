@@ -18,7 +18,6 @@ pub mod http_framing;
 pub mod incoming;
 pub mod policy;
 pub mod principal;
-pub mod projection_worker;
 pub mod registry;
 pub mod respond;
 pub mod session_owner;

@@ -10,9 +10,9 @@ use mcp_devtools_server::{Settings, cli, serve};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
-    // A jq worker (`--jq-worker`, see `projection_worker`) serves one projection and exits: no settings, logging or
-    // runtime, whose threads would count against its memory limit.
-    if let Some(code) = mcp_devtools_server::projection_worker::worker::run_if_requested() {
+    // A jq worker (`--jq-worker`, see `mcp_projection::worker`) serves projections until its stdin ends: no settings,
+    // logging or runtime, whose threads would count against its memory limit.
+    if let Some(code) = mcp_projection::worker::run_if_requested() {
         return code;
     }
     serve_main()

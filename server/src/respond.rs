@@ -1,6 +1,6 @@
 //! From a tool's data to its MCP result: projection, text rendering and truncation, the size bound and artifacts
 //! (CONTRACT §2, §4, §5, §6), on top of [`mcp_envelope::prepare()`]. Tools call [`structured`] on success and
-//! [`error`] on failure. A `jq` projection runs in a limited child process ([`crate::projection_worker`]) before the
+//! [`error`] on failure. A `jq` projection runs in a limited worker process ([`crate::App::projection`]) before the
 //! rest of the pipeline, which then runs without one.
 
 use std::time::Duration;
@@ -20,7 +20,7 @@ use crate::principal::Principal;
 
 /// How long rendering and sealing one result (after the `jq` projection) may take before the call fails, and how long
 /// a call waits for a pipeline permit. The projection has its own limit, `MCP_JQ_TIMEOUT_SECONDS`, after which its
-/// worker process is killed ([`crate::projection_worker::JqWorker::timeout`]).
+/// worker process is killed ([`mcp_projection::IsolatedConfig::timeout`]).
 pub const PIPELINE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the caller asked to see the result.
@@ -53,7 +53,11 @@ where
         Ok(permit) => permit,
         Err(busy) => return error(busy),
     };
-    let data = match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
+    let data = match app
+        .projection
+        .project(data, view.jq.as_deref().unwrap_or_default())
+        .await
+    {
         Ok(projected) => projected,
         Err(failed) => {
             mcp_envelope::nesting::drop_flat(failed.data);
@@ -195,7 +199,11 @@ pub async fn text_only(app: &App, data: Value, status: u16, view: &View) -> Call
     }
     let (reason, unprojected) = match pipeline_permit(app).await {
         Err(busy) => (busy, data),
-        Ok(_permit) => match app.settings.jq_worker.project(data, view.jq.as_deref()).await {
+        Ok(_permit) => match app
+            .projection
+            .project(data, view.jq.as_deref().unwrap_or_default())
+            .await
+        {
             Ok(projected) => {
                 return match render_data(projected, format).await {
                     Ok(text) => success_result(text, None),

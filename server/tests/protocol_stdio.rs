@@ -285,9 +285,10 @@ async fn a_cancelled_call_drops_its_upstream_request_and_the_next_call_works() {
 }
 
 /// The process ids of `--jq-worker` processes started with `memory_mib` (each test uses its own value), alive
-/// (not zombies).
-fn live_workers(memory_mib: u64) -> Vec<u32> {
-    let worker = mcp_devtools_server::projection_worker::JqWorker {
+/// (not zombies); with `busy`, only those running with more than 0.3 s of CPU time (a runaway: a pooled worker
+/// waiting for a request sleeps on its stdin, a starting one has used a few milliseconds).
+fn live_workers(memory_mib: u64, busy: bool) -> Vec<u32> {
+    let worker = mcp_projection::IsolatedConfig {
         max_memory_bytes: memory_mib * 1024 * 1024,
         ..Default::default()
     };
@@ -299,21 +300,27 @@ fn live_workers(memory_mib: u64) -> Vec<u32> {
             let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
             let cmdline = std::fs::read(path.join("cmdline")).ok()?;
             let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?.to_string();
-            (String::from_utf8_lossy(&cmdline).contains(&needle) && state != "Z").then_some(pid)
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+            let counted = if busy {
+                fields[0] == "R" && ticks > 30
+            } else {
+                fields[0] != "Z"
+            };
+            (String::from_utf8_lossy(&cmdline).contains(&needle) && counted).then_some(pid)
         })
         .collect()
 }
 
-async fn wait_for_workers(memory_mib: u64, want_some: bool) -> Vec<u32> {
+async fn wait_for_workers(memory_mib: u64, busy: bool, want_some: bool) -> Vec<u32> {
     for _ in 0..100 {
-        let workers = live_workers(memory_mib);
+        let workers = live_workers(memory_mib, busy);
         if workers.is_empty() != want_some {
             return workers;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    live_workers(memory_mib)
+    live_workers(memory_mib, busy)
 }
 
 #[tokio::test]
@@ -330,11 +337,11 @@ async fn a_cancelled_call_kills_its_jq_worker() {
         "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
     )
     .await;
-    assert!(!wait_for_workers(313, true).await.is_empty(), "a worker runs");
+    assert!(!wait_for_workers(313, true, true).await.is_empty(), "a worker runs");
     raw.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}))
         .await;
     assert_eq!(
-        wait_for_workers(313, false).await,
+        wait_for_workers(313, true, false).await,
         Vec::<u32>::new(),
         "the worker was killed"
     );
@@ -359,7 +366,7 @@ async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
         "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
     )
     .await;
-    assert!(!wait_for_workers(317, true).await.is_empty(), "a worker runs");
+    assert!(!wait_for_workers(317, true, true).await.is_empty(), "a worker runs");
     let status = tokio::process::Command::new("kill")
         .args(["-TERM", &raw.pid().to_string()])
         .status()
@@ -372,7 +379,7 @@ async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
         .unwrap();
     assert!(exit.success(), "a clean exit: {exit:?}\n{}", raw.logs());
     assert_eq!(
-        wait_for_workers(317, false).await,
+        wait_for_workers(317, false, false).await,
         Vec::<u32>::new(),
         "no orphaned worker"
     );
@@ -392,11 +399,11 @@ async fn sigkill_of_the_server_still_ends_its_jq_workers() {
         "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
     )
     .await;
-    assert!(!wait_for_workers(319, true).await.is_empty(), "a worker runs");
+    assert!(!wait_for_workers(319, true, true).await.is_empty(), "a worker runs");
     raw.child.start_kill().unwrap();
     raw.child.wait().await.unwrap();
     assert_eq!(
-        wait_for_workers(319, false).await,
+        wait_for_workers(319, false, false).await,
         Vec::<u32>::new(),
         "the parent-death signal ended the worker"
     );
