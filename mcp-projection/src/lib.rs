@@ -22,3 +22,8 @@ pub mod worker;
 pub use in_process::InProcess;
 pub use isolated::{Isolated, IsolatedConfig, WorkerProgram};
 pub use runner::{ProjectionRunner, RunError, Unprojected};
+
+/// The README's usage snippet, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

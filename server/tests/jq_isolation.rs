@@ -189,3 +189,50 @@ async fn normal_projections_are_unchanged_and_exact() {
     assert_eq!(result.structured_content.unwrap()["data"], json!(100));
     client.cancel().await.unwrap();
 }
+
+/// Process ids of the worker processes started with `memory_mib`, alive (not zombies).
+fn worker_pids(memory_mib: u64) -> std::collections::BTreeSet<u32> {
+    let config = IsolatedConfig {
+        max_memory_bytes: memory_mib * 1024 * 1024,
+        ..IsolatedConfig::default()
+    };
+    let needle = format!("--jq-worker\0{}\0", config.address_space_bytes());
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(path.join("cmdline")).ok()?;
+            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?.to_owned();
+            (String::from_utf8_lossy(&cmdline).contains(&needle) && state != "Z").then_some(pid)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn projections_reuse_the_pooled_workers_instead_of_starting_one_per_call() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let env = server_env(
+        &upstream.uri(),
+        &[("MCP_STRUCTURED_OUTPUT", "true"), ("MCP_JQ_MAX_MEMORY_MIB", "307")],
+    );
+    let client = connect(env).await;
+    assert_alive(&client).await;
+    // Wait until the pre-started pool has settled (no worker starting or retiring).
+    let mut before = worker_pids(307);
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = worker_pids(307);
+        if now == before && !now.is_empty() {
+            break;
+        }
+        before = now;
+    }
+    assert!(!before.is_empty(), "workers are pre-started and kept");
+    for _ in 0..10 {
+        assert_alive(&client).await;
+    }
+    assert_eq!(worker_pids(307), before, "ten projections, no new process");
+    client.cancel().await.unwrap();
+}
