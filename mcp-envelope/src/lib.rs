@@ -18,7 +18,7 @@
 //! | [`truncate`] | head + tail text truncation |
 //! | [`compact`] | compact tool schemas for `tools/list` |
 //! | [`prepare`](mod@prepare) | the whole pipeline in one call |
-//! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers, [`StructuredOutput`](crate::rmcp::StructuredOutput) |
+//! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers (the async result path is the `mcp-results` crate) |
 
 pub mod bound;
 pub mod compact;

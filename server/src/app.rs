@@ -7,7 +7,8 @@ use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
 use adapters_http::HttpCache;
 use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, S3Store, spawn_sweeper};
-use mcp_projection::{Isolated, ProjectionRunner};
+use mcp_projection::Isolated;
+use mcp_results::Responder;
 
 use crate::config::{ArtifactBackend, Settings};
 use crate::policy::Policy;
@@ -30,13 +31,11 @@ pub struct App {
     pub http_cache: HttpCache,
     /// The call policy (`MCP_POLICY_FILE`); `None`: every call is allowed.
     pub policy: Option<Policy>,
-    /// Permits for result pipelines (projection, rendering) awaited at once: one per CPU, at least two, so large
-    /// results queue instead of all competing for the cores. A permit is released when its result is ready or its
-    /// wait times out; a runaway `jq` thread that outlives the timeout no longer holds one.
-    pub pipelines: Arc<tokio::sync::Semaphore>,
-    /// Where `jq` projections run: [`mcp_projection::Isolated`], a pool of limited worker processes (this
-    /// executable started with `--jq-worker`) built from [`Settings::jq`], pre-started in the background.
-    pub projection: Arc<dyn ProjectionRunner>,
+    /// The result path ([`mcp_results::Responder`]): the store, the bound (`MCP_STRUCTURED_MAX_BYTES`), the
+    /// structured-output switch and where `jq` projections run ([`mcp_projection::Isolated`], a pool of limited
+    /// worker processes built from [`Settings::jq`], pre-started in the background), with one pipeline permit per
+    /// CPU (at least two), so large results queue instead of all competing for the cores.
+    pub results: Responder,
 }
 
 impl App {
@@ -81,6 +80,8 @@ impl App {
                 tracing::warn!(error = %err, "the jq workers did not start; calls with `jq` will fail");
             }
         });
+        let results = Responder::new(store.clone(), settings.max_bytes, Arc::new(projection))
+            .with_structured_output(settings.structured_output);
         Ok(App {
             settings,
             store,
@@ -89,8 +90,7 @@ impl App {
             atlassian,
             http_cache,
             policy,
-            pipelines: Arc::new(tokio::sync::Semaphore::new(pipeline_permits())),
-            projection: Arc::new(projection),
+            results,
         })
     }
 }
@@ -99,9 +99,4 @@ impl App {
 fn unusable(vendor: &str, err: impl std::fmt::Display) -> String {
     tracing::warn!(vendor, error = %err, "the {vendor} tools are unavailable until the settings are fixed");
     err.to_string()
-}
-
-/// One pipeline per available CPU, at least two.
-fn pipeline_permits() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
 }

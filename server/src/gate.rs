@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use crate::app::App;
 use crate::config::{CIRCLECI_TOKEN, GITHUB_TOKEN};
 use crate::policy::{Decision, Effect};
-use crate::respond;
 use crate::vendor::Vendor;
 
 /// The `_meta` key of the upstream identity in enterprise mode.
@@ -41,7 +40,7 @@ pub fn refusal(tool: &str, decision: &Decision) -> Option<CallToolResult> {
             ),
         ),
     };
-    let mut result = respond::error(text);
+    let mut result = mcp_results::error(text);
     let meta = result.meta.get_or_insert_with(MetaObject::default);
     meta.0.insert("code".into(), Value::from(code));
     meta.0

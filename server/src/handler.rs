@@ -17,7 +17,6 @@ use tracing::Instrument;
 use crate::app::App;
 use crate::gate;
 use crate::principal::Principal;
-use crate::respond;
 use crate::tools::{self, ToolSpec};
 
 /// One MCP session's handler: the shared [`App`], the caller's principal and the tool catalogue.
@@ -80,7 +79,7 @@ impl DevtoolsServer {
             Some(refusal) => refusal,
             None => tools::call(&self.app, principal, spec.name, arguments)
                 .await
-                .unwrap_or_else(|| respond::error(format!("Internal error: {} has no handler", spec.name))),
+                .unwrap_or_else(|| mcp_results::error(format!("Internal error: {} has no handler", spec.name))),
         };
         if self.app.settings.deploy.enterprise_mode {
             gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
@@ -164,7 +163,7 @@ impl ServerHandler for DevtoolsServer {
         let Some(principal) = self.principal_for(&context) else {
             tracing::error!(tool = %name, "an HTTP call arrived without an authenticated principal");
             return Ok(
-                respond::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
+                mcp_results::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
             );
         };
         let span = tracing::info_span!(

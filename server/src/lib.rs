@@ -19,7 +19,6 @@ pub mod incoming;
 pub mod policy;
 pub mod principal;
 pub mod registry;
-pub mod respond;
 pub mod session_owner;
 pub mod stdio_framing;
 pub mod tokens;
@@ -39,7 +38,7 @@ pub use principal::Principal;
 /// Stack size of every thread of the server's tokio runtime (async workers and the blocking pool), bytes: 256 MiB of
 /// reserved address space, committed only as far as it is used. Serializing, rendering and freeing a JSON value take
 /// one stack frame per nesting level, in rmcp's transport as well as here, so this bounds the depth of a result
-/// ([`respond::MAX_RESULT_DEPTH`]); a body nested deeper is still parsed, and projected with `jq` (CONTRACT §8).
+/// ([`mcp_results::MAX_RESULT_DEPTH`]); a body nested deeper is still parsed, and projected with `jq` (CONTRACT §8).
 pub const RUNTIME_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// The multi-threaded tokio runtime the server runs on: all drivers enabled, every thread with a stack of

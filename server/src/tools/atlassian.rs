@@ -18,8 +18,8 @@ use super::{OutputContract, ToolSpec, input_schema, read_only};
 use crate::app::App;
 use crate::args::{self, ArgumentError};
 use crate::principal::Principal;
-use crate::respond::{self, View};
 use crate::vendor::Vendor;
+use mcp_results::View;
 
 /// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}` (CONTRACT §2, §3).
 pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
@@ -347,10 +347,10 @@ pub async fn call(
 async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<JsonObject>) -> CallToolResult {
     let call = match call_args(def, arguments) {
         Ok(call) => call,
-        Err(err) => return respond::error(err.to_string()),
+        Err(err) => return mcp_results::error(err.to_string()),
     };
     if let Err(err) = args::check_jq(def.name, call.view.jq.as_deref()).await {
-        return respond::error(err.to_string());
+        return mcp_results::error(err.to_string());
     }
     let method = def.verb.method();
     let request = Request {
@@ -364,10 +364,22 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
         Ok(response) => {
             crate::handler::record_upstream_status(Some(response.status));
             match (def.verb == Verb::Get, response.body) {
-                (true, Payload::Data(data)) => respond::structured(app, principal, data, NoMeta {}, &call.view).await,
-                (true, Payload::Binary(body)) => respond::binary(app, principal, body, NoMeta {}, &call.view).await,
-                (false, Payload::Data(data)) => respond::text_only(app, data, response.status, &call.view).await,
-                (false, Payload::Binary(body)) => respond::write_binary(app, principal, body, response.status).await,
+                (true, Payload::Data(data)) => {
+                    app.results
+                        .respond(principal.as_str(), data, NoMeta {}, &call.view)
+                        .await
+                }
+                (true, Payload::Binary(body)) => {
+                    app.results
+                        .binary(principal.as_str(), body.media_type, body.bytes, NoMeta {}, &call.view)
+                        .await
+                }
+                (false, Payload::Data(data)) => app.results.write_text(data, response.status, &call.view).await,
+                (false, Payload::Binary(body)) => {
+                    app.results
+                        .write_binary(principal.as_str(), body.media_type, body.bytes, response.status)
+                        .await
+                }
             }
         }
         Err(err) => {
@@ -377,7 +389,7 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
             } else {
                 tracing::info!(tool = def.name, status = err.status(), "upstream call failed");
             }
-            respond::error(format!("{} failed: {err}", def.name))
+            mcp_results::error(format!("{} failed: {err}", def.name))
         }
     }
 }

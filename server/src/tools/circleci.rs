@@ -14,8 +14,8 @@ use super::{OutputContract, ToolSpec, input_schema, read_only};
 use crate::app::App;
 use crate::args;
 use crate::principal::Principal;
-use crate::respond::{self, View};
 use adapters_http::Payload;
+use mcp_results::View;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";
@@ -92,10 +92,10 @@ pub fn spec() -> ToolSpec {
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let args = match args::parse::<CircleciGetArgs>(NAME, arguments) {
         Ok(args) => args,
-        Err(err) => return respond::error(err.to_string()),
+        Err(err) => return mcp_results::error(err.to_string()),
     };
     if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
-        return respond::error(err.to_string());
+        return mcp_results::error(err.to_string());
     }
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
     let request = GetRequest {
@@ -106,7 +106,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     };
     let circleci = match &app.circleci {
         Ok(circleci) => circleci,
-        Err(setup) => return respond::error(format!("{NAME} failed: {setup}")),
+        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
     };
     match circleci.get(&request).await {
         Ok(response) => {
@@ -124,8 +124,12 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                 text_from: TextSource::Envelope,
             };
             match response.body {
-                Payload::Data(data) => respond::structured(app, principal, data, meta, &view).await,
-                Payload::Binary(body) => respond::binary(app, principal, body, meta, &view).await,
+                Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, &view).await,
+                Payload::Binary(body) => {
+                    app.results
+                        .binary(principal.as_str(), body.media_type, body.bytes, meta, &view)
+                        .await
+                }
             }
         }
         Err(err) => {
@@ -135,7 +139,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             } else {
                 tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
             }
-            respond::error(format!("{NAME} failed: {err}"))
+            mcp_results::error(format!("{NAME} failed: {err}"))
         }
     }
 }

@@ -11,8 +11,8 @@ use super::{OutputContract, ToolSpec, input_schema, read_only};
 use crate::app::App;
 use crate::args::{self, ArgumentError};
 use crate::principal::Principal;
-use crate::respond::{self, View};
 use mcp_envelope::TextSource;
+use mcp_results::View;
 
 /// Tool name of the workflow-runs listing.
 pub const LIST_WORKFLOW_RUNS: &str = "github_list_workflow_runs";
@@ -142,7 +142,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
 pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, per_page, page) = match parse_paged::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments).await {
         Ok(parsed) => parsed,
-        Err(err) => return respond::error(err.to_string()),
+        Err(err) => return mcp_results::error(err.to_string()),
     };
     let params = ListWorkflowRunsParams {
         owner: args.owner,
@@ -165,7 +165,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         LIST_WORKFLOW_RUNS,
         match &app.github {
             Ok(github) => github.list_workflow_runs(&params).await,
-            Err(setup) => return respond::error(format!("{LIST_WORKFLOW_RUNS} failed: {setup}")),
+            Err(setup) => return mcp_results::error(format!("{LIST_WORKFLOW_RUNS} failed: {setup}")),
         },
         &view,
     )
@@ -176,7 +176,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
 pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, per_page, page) = match parse_paged::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments).await {
         Ok(parsed) => parsed,
-        Err(err) => return respond::error(err.to_string()),
+        Err(err) => return mcp_results::error(err.to_string()),
     };
     let params = ListWorkflowJobsParams {
         owner: args.owner,
@@ -196,7 +196,7 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         LIST_WORKFLOW_JOBS,
         match &app.github {
             Ok(github) => github.list_workflow_jobs(&params).await,
-            Err(setup) => return respond::error(format!("{LIST_WORKFLOW_JOBS} failed: {setup}")),
+            Err(setup) => return mcp_results::error(format!("{LIST_WORKFLOW_JOBS} failed: {setup}")),
         },
         &view,
     )
@@ -274,16 +274,16 @@ async fn finish(
     match page {
         Ok(page) => {
             crate::handler::record_upstream_status(Some(200));
-            respond::structured(
-                app,
-                principal,
-                page.body,
-                PageMeta {
-                    next_page: page.next_page,
-                },
-                view,
-            )
-            .await
+            app.results
+                .respond(
+                    principal.as_str(),
+                    page.body,
+                    PageMeta {
+                        next_page: page.next_page,
+                    },
+                    view,
+                )
+                .await
         }
         Err(err) => {
             crate::handler::record_upstream_status(err.status());
@@ -292,7 +292,7 @@ async fn finish(
             } else {
                 tracing::info!(tool, status = err.status(), "upstream call failed");
             }
-            respond::error(format!("{tool} failed: {err}"))
+            mcp_results::error(format!("{tool} failed: {err}"))
         }
     }
 }

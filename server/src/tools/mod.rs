@@ -8,7 +8,6 @@ mod github;
 
 use std::sync::Arc;
 
-use mcp_envelope::output_schema_for;
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
@@ -34,7 +33,7 @@ impl OutputContract {
     fn schema(self) -> JsonObject {
         mcp_envelope::compact_output_schema(match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
-            OutputContract::ArtifactChunk => output_schema_for::<mcp_artifacts::ArtifactReadResult>(),
+            OutputContract::ArtifactChunk => return mcp_results::artifact_read::output_schema(),
             OutputContract::CircleCi => circleci::output_schema(),
             OutputContract::Atlassian => atlassian::output_schema(),
         })
@@ -70,22 +69,10 @@ impl ToolSpec {
     }
 }
 
-/// The input schema of an argument struct (object root, draft-07-safe keywords; optional arguments not required),
-/// compacted for `tools/list` ([`mcp_envelope::compact_input_schema`]).
+/// The input schema of an argument struct ([`mcp_results::schema::input_schema`]: compact, the one argument
+/// parsing checks `maxLength` against).
 pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
-    let mut schema = mcp_envelope::input_schema_for::<T>();
-    // `#[serde(default)]` on an optional argument (needed beside `deserialize_with`, see `crate::args::integer`)
-    // makes schemars write `"default": null`; an absent argument already means that, so it is left out.
-    if let Some(serde_json::Value::Object(properties)) = schema.get_mut("properties") {
-        for property in properties.values_mut() {
-            if let serde_json::Value::Object(property) = property
-                && property.get("default") == Some(&serde_json::Value::Null)
-            {
-                property.shift_remove("default");
-            }
-        }
-    }
-    mcp_envelope::compact_input_schema(schema)
+    mcp_results::schema::input_schema::<T>()
 }
 
 /// Annotations of a read-only tool; `open_world` when it talks to an upstream service.

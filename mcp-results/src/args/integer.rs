@@ -1,10 +1,21 @@
-//! Integer arguments as clients send them (CONTRACT §8): a JSON integer, or a string of digits (`"123"`), which
+//! Integer arguments as clients send them (CONTRACT §8, `docs/CONTRACT.md`): a JSON integer, or a string of digits (`"123"`), which
 //! several MCP clients send for numbers. Used with `#[serde(deserialize_with = ...)]`; the advertised schema keeps the
 //! field's integer type (schemars reads the field type, not the deserializer).
 //!
-//! ```ignore
-//! #[serde(default, deserialize_with = "crate::args::integer::optional")]
-//! pub page: Option<u64>,
+//! ```
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize)]
+//! struct Args {
+//!     #[serde(deserialize_with = "mcp_results::args::integer::required")]
+//!     run_id: u64,
+//!     #[serde(default, deserialize_with = "mcp_results::args::integer::optional")]
+//!     page: Option<u64>,
+//! }
+//!
+//! let args: Args = serde_json::from_value(serde_json::json!({"run_id": "123", "page": 2}))?;
+//! assert_eq!((args.run_id, args.page), (123, Some(2)));
+//! # Ok::<(), serde_json::Error>(())
 //! ```
 
 use serde::de::{Error, Unexpected};

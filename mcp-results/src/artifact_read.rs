@@ -1,0 +1,180 @@
+//! `artifact_read` as a library tool: reads an oversized result (or a binary body) back from the
+//! [`ArtifactStore`] in base64 chunks (CONTRACT §3, §5, `docs/CONTRACT.md`).
+//!
+//! - [`route`]: the whole tool for an rmcp `ToolRouter`, in one call.
+//! - [`call`] / [`read`]: for servers that dispatch by hand.
+//! - [`tool`], [`input_schema`], [`output_schema`], [`DESCRIPTION`]: what `tools/list` shows.
+//!
+//! Another owner's, unknown, malformed and expired ids all get the same error text,
+//! [`mcp_artifacts::NOT_FOUND_MESSAGE`], so ids cannot be probed.
+
+use std::sync::Arc;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use mcp_artifacts::{ArtifactReadResult, ArtifactStore, Chunk, clamp_read_max_bytes};
+use rmcp::handler::server::router::tool::ToolRoute;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use rmcp::service::{RequestContext, RoleServer};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::args;
+use crate::error;
+
+/// The tool name.
+pub const NAME: &str = "artifact_read";
+
+/// The tool description shown in `tools/list`.
+pub const DESCRIPTION: &str = "Read an oversized tool result saved as an artifact (incomplete.artifactId), one chunk \
+                               at a time. Each chunk's data is base64 of bytes [offset, nextOffset); continue with \
+                               offset = nextOffset until eof is true, then decode and concatenate the chunks.";
+
+/// Arguments of `artifact_read`: `{artifactId, offset?, maxBytes?}` (integers may be digit strings).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArtifactReadArgs {
+    /// The `incomplete.artifactId` of an oversized result.
+    pub artifact_id: String,
+    /// Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub offset: Option<u64>,
+    /// Most bytes to return in this chunk (default 65536, clamped to 1..=1048576).
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub max_bytes: Option<u64>,
+}
+
+/// The compact `inputSchema` ([`crate::schema::input_schema`] of [`ArtifactReadArgs`]).
+pub fn input_schema() -> JsonObject {
+    crate::schema::input_schema::<ArtifactReadArgs>()
+}
+
+/// The compact `outputSchema`: [`ArtifactReadResult`]'s schema, `{artifactId, mimeType, offset, nextOffset,
+/// totalBytes, eof, encoding: "base64", data}`.
+pub fn output_schema() -> JsonObject {
+    mcp_envelope::compact_output_schema(mcp_envelope::output_schema_for::<ArtifactReadResult>())
+}
+
+/// The annotations: read-only, idempotent, closed world (no upstream), titled "Read artifact".
+pub fn annotations() -> ToolAnnotations {
+    ToolAnnotations::with_title("Read artifact")
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false)
+}
+
+/// The `tools/list` entry; `outputSchema` only when `structured` (the structured-output switch).
+pub fn tool(structured: bool) -> Tool {
+    let tool = Tool::new(NAME, DESCRIPTION, Arc::new(input_schema())).with_annotations(annotations());
+    if structured {
+        mcp_envelope::rmcp::tool_with_output_schema(tool, output_schema())
+    } else {
+        tool
+    }
+}
+
+/// The whole tool for an rmcp `ToolRouter<S>` (structured output on): `router.with_route(artifact_read::route(store,
+/// owner_of))`. `owner_of` names the caller of a request (the owner the result pipeline put the artifact for,
+/// e.g. the authenticated principal, or one constant for a single-user stdio server).
+pub fn route<S, F>(store: Arc<dyn ArtifactStore>, owner_of: F) -> ToolRoute<S>
+where
+    S: Send + Sync + 'static,
+    F: Fn(&RequestContext<RoleServer>) -> String + Send + Sync + 'static,
+{
+    route_with(store, true, owner_of)
+}
+
+/// [`route`] with the structured-output switch given (off: no `outputSchema`, no `structuredContent`).
+pub fn route_with<S, F>(store: Arc<dyn ArtifactStore>, structured: bool, owner_of: F) -> ToolRoute<S>
+where
+    S: Send + Sync + 'static,
+    F: Fn(&RequestContext<RoleServer>) -> String + Send + Sync + 'static,
+{
+    ToolRoute::new_dyn(tool(structured), move |context: ToolCallContext<'_, S>| {
+        let owner = owner_of(&context.request_context);
+        let store = store.clone();
+        let arguments = context.arguments;
+        Box::pin(async move { Ok(call(store.as_ref(), &owner, arguments, structured).await.into()) })
+    })
+}
+
+/// Runs `artifact_read` for `owner` with the raw `arguments` (absent = `{}`): an argument error names the argument
+/// ([`args::parse`]); otherwise as [`read`].
+pub async fn call(
+    store: &dyn ArtifactStore,
+    owner: &str,
+    arguments: Option<JsonObject>,
+    structured: bool,
+) -> CallToolResult {
+    match args::parse::<ArtifactReadArgs>(NAME, arguments) {
+        Ok(args) => read(store, owner, &args, structured).await,
+        Err(err) => error(err.to_string()),
+    }
+}
+
+/// Reads one chunk for `owner`. The text is the chunk object as compact JSON (never truncated: `maxBytes` sizes
+/// it); with `structured`, `structuredContent` is the same object.
+///
+/// Error results: [`mcp_artifacts::NOT_FOUND_MESSAGE`] for another owner's, unknown, malformed and expired ids;
+/// `artifact_read failed: ...` for an offset past the end (the text gives the size) or a store failure.
+pub async fn read(store: &dyn ArtifactStore, owner: &str, args: &ArtifactReadArgs, structured: bool) -> CallToolResult {
+    let max_bytes = clamp_read_max_bytes(args.max_bytes);
+    let offset = args.offset.unwrap_or(0);
+    let chunk = match store.read_chunk(owner, &args.artifact_id, offset, max_bytes).await {
+        Ok(chunk) => chunk,
+        Err(err) if err.is_not_found() => return error(mcp_artifacts::NOT_FOUND_MESSAGE),
+        Err(err) => return error(format!("{NAME} failed: {err}")),
+    };
+    let value = chunk_value(chunk);
+    let text = value.to_string();
+    mcp_envelope::rmcp::success_result(text, structured.then_some(value))
+}
+
+/// The chunk as the [`ArtifactReadResult`] JSON object, built in place: the base64 text is encoded once, straight
+/// from the store's `Bytes`, and moved (not copied) into the object.
+fn chunk_value(chunk: Chunk) -> Value {
+    let Chunk {
+        artifact_id,
+        mime_type,
+        offset,
+        next_offset,
+        total_bytes,
+        eof,
+        data,
+    } = chunk;
+    let mut object = Map::with_capacity(8);
+    object.insert("artifactId".into(), Value::String(artifact_id));
+    object.insert("mimeType".into(), Value::String(mime_type));
+    object.insert("offset".into(), Value::from(offset));
+    object.insert("nextOffset".into(), Value::from(next_offset));
+    object.insert("totalBytes".into(), Value::from(total_bytes));
+    object.insert("eof".into(), Value::Bool(eof));
+    object.insert("encoding".into(), Value::from("base64"));
+    object.insert("data".into(), Value::String(STANDARD.encode(&data)));
+    Value::Object(object)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use bytes::Bytes;
+
+    #[test]
+    fn chunk_value_is_the_read_result() {
+        let chunk = Chunk {
+            artifact_id: "a".repeat(32),
+            mime_type: "application/json".into(),
+            offset: 2,
+            next_offset: 5,
+            total_bytes: 9,
+            eof: false,
+            data: Bytes::from_static(b"llo"),
+        };
+        let expected = serde_json::to_value(ArtifactReadResult::from(chunk.clone())).unwrap();
+        assert_eq!(chunk_value(chunk), expected);
+    }
+}

@@ -1,0 +1,343 @@
+//! [`Responder`]: from a tool's data to its rmcp `CallToolResult` (CONTRACT §2, §4, §5, §6, §7, §8,
+//! `docs/CONTRACT.md`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use mcp_artifacts::ArtifactStore;
+use mcp_envelope::rmcp::success_result;
+use mcp_envelope::{Envelope, Incomplete, Sealed, SizeBound, prepare, prepare_text, render_serialize};
+use mcp_projection::ProjectionRunner;
+use rmcp::model::CallToolResult;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::pipeline::{check_depth, finish, render_data};
+use crate::{View, error};
+
+/// Default of [`Responder::with_pipeline_timeout`]: 10 s.
+pub const DEFAULT_PIPELINE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Turns a tool's data into its MCP result, the whole way: wait for a pipeline permit, project with the caller's
+/// `jq` through the [`ProjectionRunner`], check the depth, render the text and seal the structured value against
+/// the [`SizeBound`] on a blocking thread, put an oversized value into the [`ArtifactStore`] (a failed put gives
+/// `artifactId: null` and a warning in the log), and build the `CallToolResult`. Every failure is an `isError`
+/// result whose text says what to do ([`error`]); nothing panics on bad data.
+///
+/// Cheap to clone (everything is shared); build one per process and share it.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_artifacts::{MemoryStore, StoreConfig};
+/// use mcp_envelope::{NoMeta, OutputFormat, SizeBound};
+/// use mcp_results::{Responder, View};
+///
+/// # tokio::runtime::Runtime::new()?.block_on(async {
+/// let store = Arc::new(MemoryStore::new(StoreConfig::default()));
+/// let results = Responder::new(store, SizeBound::default(), Arc::new(mcp_projection::InProcess));
+/// let view = View::new(Some("map(.id)".into()), OutputFormat::Json);
+/// let result = results.respond("alice", serde_json::json!([{"id": 1}, {"id": 2}]), NoMeta {}, &view).await;
+/// assert_eq!(result.structured_content, Some(serde_json::json!({"data": [1, 2]})));
+/// # });
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Responder {
+    store: Arc<dyn ArtifactStore>,
+    bound: SizeBound,
+    runner: Arc<dyn ProjectionRunner>,
+    structured: bool,
+    permits: Arc<Semaphore>,
+    timeout: Duration,
+}
+
+impl Responder {
+    /// A responder that puts oversized values into `store`, bounds `structuredContent` by `bound` (compact JSON
+    /// bytes) and runs `jq` with `runner`. Defaults: structured output on, one pipeline permit per available CPU
+    /// (at least two), [`DEFAULT_PIPELINE_TIMEOUT`].
+    pub fn new(store: Arc<dyn ArtifactStore>, bound: SizeBound, runner: Arc<dyn ProjectionRunner>) -> Self {
+        Responder {
+            store,
+            bound,
+            runner,
+            structured: true,
+            permits: Arc::new(Semaphore::new(default_permits())),
+            timeout: DEFAULT_PIPELINE_TIMEOUT,
+        }
+    }
+
+    /// The structured-output switch (CONTRACT §1): off, results carry the text block only (no
+    /// `structuredContent`, nothing saved as an artifact but binary bodies). Callers also leave `outputSchema` out
+    /// of `tools/list` then ([`Responder::structured`]).
+    #[must_use]
+    pub fn with_structured_output(mut self, on: bool) -> Self {
+        self.structured = on;
+        self
+    }
+
+    /// How many pipelines (projection, rendering, sealing) run at once; further calls wait, at most the pipeline
+    /// timeout, then get a "busy" error. At least 1. Each permit covers one projection run, so with an isolated
+    /// runner the workers' memory limits add up to a known bound.
+    #[must_use]
+    pub fn with_pipeline_permits(mut self, permits: usize) -> Self {
+        self.permits = Arc::new(Semaphore::new(permits.max(1)));
+        self
+    }
+
+    /// How long a call waits for a permit, and how long rendering and sealing one result (after the projection,
+    /// which has the runner's own limit) may take before the call fails with an error saying to select less.
+    #[must_use]
+    pub fn with_pipeline_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Whether structured output is on.
+    pub fn structured(&self) -> bool {
+        self.structured
+    }
+
+    /// The bound on `structuredContent`.
+    pub fn bound(&self) -> SizeBound {
+        self.bound
+    }
+
+    /// The artifact store (also the one `artifact_read` must read from).
+    pub fn store(&self) -> &Arc<dyn ArtifactStore> {
+        &self.store
+    }
+
+    /// The projection runner.
+    pub fn runner(&self) -> &Arc<dyn ProjectionRunner> {
+        &self.runner
+    }
+
+    /// The success result for `data` with tool metadata `meta`, as `view` asks, for the caller `owner` (who alone
+    /// can read the artifact back).
+    ///
+    /// With structured output off the result is the text block alone. With it on, `structuredContent` is the
+    /// envelope `{data, ...meta}`, or its incomplete form `{data: null, ...meta, incomplete: {reason: "size",
+    /// bytes, limitBytes, artifactId}}` when the compact value exceeds the bound (the full value is then put into
+    /// the store as `application/json`). Error results: busy (no permit within the timeout), a failed or stopped
+    /// `jq`, a value nested deeper than [`crate::MAX_RESULT_DEPTH`], rendering past the timeout.
+    pub async fn respond<M>(&self, owner: &str, data: Value, meta: M, view: &View) -> CallToolResult
+    where
+        M: Serialize + Send + 'static,
+    {
+        // Held until the result is ready or the wait times out, the projection included.
+        let _permit = match self.permit().await {
+            Ok(permit) => permit,
+            Err(busy) => return error(busy),
+        };
+        let data = match self.project(data, view).await {
+            Ok(projected) => projected,
+            Err(failed) => {
+                mcp_envelope::nesting::drop_flat(failed.data);
+                return error(failed.error.to_string());
+            }
+        };
+        let data = match check_depth(data) {
+            Ok(data) => data,
+            Err(too_deep) => return error(too_deep),
+        };
+        let (structured, bound, format, text_from) = (self.structured, self.bound, view.format, view.text_from);
+        let work = tokio::task::spawn_blocking(move || {
+            if structured {
+                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some(p.sealed)))
+            } else {
+                prepare_text(data, meta, None, format, text_from).map(|text| (text, None))
+            }
+        });
+        let (text, sealed) = match finish(work, self.timeout).await {
+            Ok(prepared) => prepared,
+            Err(reason) => return error(reason),
+        };
+        let Some(sealed) = sealed else {
+            return success_result(text, None);
+        };
+        let envelope = match sealed {
+            Sealed::Inline(envelope) => envelope,
+            Sealed::Oversized(oversized) => {
+                let (bytes, pending) = oversized.into_parts();
+                let id = self
+                    .save(owner, "application/json", Bytes::from(bytes), "an oversized result")
+                    .await;
+                pending.finish(id)
+            }
+        };
+        match envelope.into_value() {
+            Ok(value) => success_result(text, Some(value)),
+            Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
+        }
+    }
+
+    /// [`Responder::respond`] for any `T: Serialize` (converted to a JSON value first; an error result if `T`'s
+    /// `Serialize` fails).
+    pub async fn respond_serialize<T, M>(&self, owner: &str, data: &T, meta: M, view: &View) -> CallToolResult
+    where
+        T: Serialize + ?Sized,
+        M: Serialize + Send + 'static,
+    {
+        match serde_json::to_value(data) {
+            Ok(data) => self.respond(owner, data, meta, view).await,
+            Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
+        }
+    }
+
+    /// The success result of a read whose upstream body is binary (CONTRACT §8): `bytes` are put into the store as
+    /// an artifact of `media_type` owned by `owner` (never turned into a string), and the result is the envelope
+    /// `{data: null, ...meta, incomplete: {reason: "binary", bytes, limitBytes, artifactId, mimeType}}`:
+    /// `structuredContent` when structured output is on, and the text (rendered from that envelope in the asked
+    /// format, whatever `view.text_from`, so the model sees the artifact id) either way. `jq` is not applied: there
+    /// is no JSON to project. A failed put gives `artifactId: null` and a warning in the log.
+    pub async fn binary<M: Serialize>(
+        &self,
+        owner: &str,
+        media_type: String,
+        bytes: Bytes,
+        meta: M,
+        view: &View,
+    ) -> CallToolResult {
+        let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        let id = self.save(owner, &media_type, bytes, "a binary upstream body").await;
+        let limit = u64::try_from(self.bound.bytes()).unwrap_or(u64::MAX);
+        let envelope = Envelope {
+            data: Value::Null,
+            meta,
+            incomplete: Some(Incomplete::binary(len, limit, id, media_type)),
+        };
+        let text = match render_serialize(&envelope, view.format) {
+            Ok(text) => text,
+            Err(err) => return error(format!("Internal error while preparing the result: {err}")),
+        };
+        if !self.structured {
+            return success_result(text, None);
+        }
+        match envelope.into_value() {
+            Ok(value) => success_result(text, Some(value)),
+            Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
+        }
+    }
+
+    /// The text-only success result of a write tool (CONTRACT §3: no `structuredContent`, whatever the switch):
+    /// `data` projected by the optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare body.
+    ///
+    /// The write has already happened upstream (`status` is its 2xx HTTP status), so a `jq` that fails or runs
+    /// too long does not turn it into an error (a caller would retry and repeat the write): the result is then a
+    /// success whose text says the write succeeded and only the projection failed, followed by the unprojected
+    /// body.
+    pub async fn write_text(&self, data: Value, status: u16, view: &View) -> CallToolResult {
+        let format = view.format;
+        let timeout = self.timeout;
+        let shown = |reason: String| {
+            success_result(
+                format!("The write succeeded (HTTP {status}); its response could not be shown: {reason}"),
+                None,
+            )
+        };
+        if view.jq.as_deref().is_none_or(|jq| jq.trim().is_empty()) {
+            // No projection: nothing here can turn the finished write into an error.
+            let data = match check_depth(data) {
+                Ok(data) => data,
+                Err(too_deep) => return shown(too_deep),
+            };
+            return match render_data(data, format, timeout).await {
+                Ok(text) => success_result(text, None),
+                Err(render) => shown(render),
+            };
+        }
+        let (reason, unprojected) = match self.permit().await {
+            Err(busy) => (busy, data),
+            Ok(_permit) => match self.project(data, view).await {
+                Ok(projected) => {
+                    return match render_data(projected, format, timeout).await {
+                        Ok(text) => success_result(text, None),
+                        Err(render) => shown(render),
+                    };
+                }
+                Err(failed) => (failed.error.to_string(), failed.data),
+            },
+        };
+        let unprojected = match check_depth(unprojected) {
+            Ok(data) => data,
+            Err(too_deep) => return shown(format!("{reason}; {too_deep}")),
+        };
+        match render_data(unprojected, format, timeout).await {
+            Ok(body) => success_result(
+                format!(
+                    "The write succeeded (HTTP {status}); only the jq projection of its response failed: {reason}. \
+                     Do not repeat the write. The unprojected response follows.\n{body}"
+                ),
+                None,
+            ),
+            Err(render) => shown(format!("{reason}; {render}")),
+        }
+    }
+
+    /// The text-only result of a write whose response body is binary: the write succeeded (`status`); the body was
+    /// put into the store (never turned into a string) and the text names its id, media type and size.
+    pub async fn write_binary(&self, owner: &str, media_type: String, bytes: Bytes, status: u16) -> CallToolResult {
+        let len = bytes.len();
+        let saved = self.save(owner, &media_type, bytes, "a binary upstream body").await;
+        let where_ = match saved {
+            Some(id) => format!("saved as artifact {id} (read it with artifact_read)"),
+            None => "could not be saved".to_owned(),
+        };
+        success_result(
+            format!(
+                "The write succeeded (HTTP {status}); its response body is binary ({media_type}, {len} bytes) and \
+                 was {where_}."
+            ),
+            None,
+        )
+    }
+
+    /// `data` projected by the view's `jq` (unchanged when there is none) through the runner.
+    async fn project(&self, data: Value, view: &View) -> Result<Value, mcp_projection::Unprojected> {
+        match view.jq.as_deref().filter(|jq| !jq.trim().is_empty()) {
+            Some(jq) => self.runner.project(data, jq).await,
+            None => Ok(data),
+        }
+    }
+
+    /// Puts `bytes` into the store for `owner`: the id, or `None` (with a warning naming `what`) when that failed.
+    async fn save(&self, owner: &str, mime_type: &str, bytes: Bytes, what: &str) -> Option<String> {
+        match self.store.put(owner, mime_type, bytes).await {
+            Ok(id) => Some(id.to_string()),
+            Err(err) => {
+                tracing::warn!(error = %err, "saving {what} as an artifact failed; artifactId is null");
+                None
+            }
+        }
+    }
+
+    /// Waits (at most the pipeline timeout) for a permit; the error text says the server is busy.
+    async fn permit(&self) -> Result<OwnedSemaphorePermit, String> {
+        match tokio::time::timeout(self.timeout, self.permits.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(format!(
+                "the server is busy preparing other results (waited {} s): try again shortly, with a narrower jq",
+                self.timeout.as_secs()
+            )),
+        }
+    }
+}
+
+impl std::fmt::Debug for Responder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Responder")
+            .field("bound", &self.bound)
+            .field("runner", &self.runner)
+            .field("structured", &self.structured)
+            .field("permits_free", &self.permits.available_permits())
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One pipeline per available CPU, at least two.
+fn default_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+}

@@ -1,0 +1,183 @@
+//! How the caller asked to see a result: [`View`] (what [`crate::Responder`] takes), [`ViewArgs`] (the `jq` and
+//! `outputFormat` arguments as a client sends them) and [`WithView`] (a tool's own arguments with those two added,
+//! for rmcp's `Parameters<T>`), CONTRACT §2, §4 (`docs/CONTRACT.md`).
+
+use std::borrow::Cow;
+
+use mcp_envelope::{OutputFormat, TextSource};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+
+use crate::args::MAX_JQ_CHARS;
+
+/// How the caller asked to see a result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    /// The optional `jq` (or JMESPath) expression applied to `data`; `None` or blank: no projection.
+    pub jq: Option<String>,
+    /// The text block's format: TOON (default) or pretty JSON.
+    pub format: OutputFormat,
+    /// What the text is rendered from: the whole envelope (default) or the bare `data`.
+    pub text_from: TextSource,
+}
+
+impl View {
+    /// A view with this `jq` and format, the text rendered from the envelope.
+    pub fn new(jq: Option<String>, format: OutputFormat) -> Self {
+        View {
+            jq,
+            format,
+            text_from: TextSource::Envelope,
+        }
+    }
+
+    /// This view with the text rendered from `source` instead.
+    #[must_use]
+    pub fn text_from(mut self, source: TextSource) -> Self {
+        self.text_from = source;
+        self
+    }
+}
+
+/// The two view arguments every result tool takes: `jq` (at most [`MAX_JQ_CHARS`] characters) and `outputFormat`
+/// (`toon` or `json`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ViewArgs {
+    /// jq (or JMESPath) applied to the result's data; must yield one value, e.g. `map({id, name})`.
+    #[schemars(length(max = MAX_JQ_CHARS))]
+    pub jq: Option<String>,
+    /// Text format: toon (default) or json.
+    pub output_format: Option<OutputFormat>,
+}
+
+impl ViewArgs {
+    /// The names of the two arguments on the wire.
+    pub const NAMES: [&'static str; 2] = ["jq", "outputFormat"];
+
+    /// The [`View`] these arguments ask for, the text rendered from the envelope.
+    pub fn into_view(self) -> View {
+        View::new(self.jq, self.output_format.unwrap_or_default())
+    }
+}
+
+/// A tool's own arguments `A` plus [`ViewArgs`], flattened into one JSON object: `{...A's fields, jq?,
+/// outputFormat?}`. Use it as rmcp's `Parameters<WithView<A>>`.
+///
+/// Deserializing takes `jq` and `outputFormat` out of the object and gives the rest to `A` (so `A`'s
+/// `deny_unknown_fields` and its integer deserializers work as on their own; serde's `flatten` would buffer the
+/// values and break both). The JSON schema is `A`'s with the two properties added (neither required). `A` must
+/// not have fields named `jq` or `outputFormat`.
+///
+/// ```
+/// use mcp_results::WithView;
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// #[serde(deny_unknown_fields)]
+/// struct ListArgs {
+///     /// Only widgets of this colour.
+///     colour: Option<String>,
+/// }
+///
+/// let args: WithView<ListArgs> =
+///     serde_json::from_value(serde_json::json!({"colour": "red", "jq": "map(.id)"}))?;
+/// assert_eq!(args.args.colour.as_deref(), Some("red"));
+/// assert_eq!(args.view.jq.as_deref(), Some("map(.id)"));
+/// let schema = mcp_results::schema::input_schema::<WithView<ListArgs>>();
+/// assert!(schema["properties"]["outputFormat"].is_object());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WithView<A> {
+    /// The tool's own arguments.
+    pub args: A,
+    /// `jq` and `outputFormat`.
+    pub view: ViewArgs,
+}
+
+impl<A> WithView<A> {
+    /// The [`View`] the caller asked for (text rendered from the envelope).
+    pub fn view(&self) -> View {
+        self.view.clone().into_view()
+    }
+}
+
+impl<'de, A: DeserializeOwned> Deserialize<'de> for WithView<A> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut object = Map::<String, Value>::deserialize(deserializer)?;
+        let mut view = Map::new();
+        for name in ViewArgs::NAMES {
+            if let Some(value) = object.shift_remove(name) {
+                view.insert(name.to_owned(), value);
+            }
+        }
+        let view = ViewArgs::deserialize(Value::Object(view)).map_err(D::Error::custom)?;
+        let args = A::deserialize(Value::Object(object)).map_err(D::Error::custom)?;
+        Ok(WithView { args, view })
+    }
+}
+
+impl<A: JsonSchema> JsonSchema for WithView<A> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}WithView", A::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = A::json_schema(generator);
+        let view = ViewArgs::json_schema(generator);
+        let added = view
+            .get("properties")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(object) = schema.as_object_mut() {
+            object.entry("type").or_insert_with(|| Value::from("object"));
+            let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+            if let Some(properties) = properties.as_object_mut() {
+                properties.extend(added);
+            }
+        }
+        schema
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Own {
+        #[serde(default, deserialize_with = "crate::args::integer::optional")]
+        per_page: Option<u64>,
+    }
+
+    #[test]
+    fn splits_view_from_own_arguments() {
+        let parsed: WithView<Own> =
+            serde_json::from_value(json!({"perPage": "5", "jq": ".a", "outputFormat": "json"})).unwrap();
+        assert_eq!(parsed.args.per_page, Some(5));
+        assert_eq!(parsed.view(), View::new(Some(".a".into()), OutputFormat::Json));
+        let err = serde_json::from_value::<WithView<Own>>(json!({"nope": 1})).unwrap_err();
+        assert!(err.to_string().contains("unknown field `nope`"), "{err}");
+        let err = serde_json::from_value::<WithView<Own>>(json!({"outputFormat": "xml"})).unwrap_err();
+        assert!(err.to_string().contains("unknown variant `xml`"), "{err}");
+    }
+
+    #[test]
+    fn schema_has_both_sets_of_properties() {
+        let schema = crate::schema::input_schema::<WithView<Own>>();
+        let properties = schema["properties"].as_object().unwrap();
+        assert_eq!(properties.keys().collect::<Vec<_>>(), ["perPage", "jq", "outputFormat"]);
+        assert_eq!(properties["jq"]["maxLength"], json!(MAX_JQ_CHARS));
+        assert_eq!(properties["outputFormat"]["enum"], json!(["toon", "json"]));
+        assert_eq!(schema["additionalProperties"], json!(false));
+        assert!(schema.get("required").is_none_or(|r| r.as_array().unwrap().is_empty()));
+    }
+}
