@@ -116,7 +116,16 @@ impl<'de, A: DeserializeOwned> Deserialize<'de> for WithView<A> {
             }
         }
         let view = ViewArgs::deserialize(Value::Object(view)).map_err(D::Error::custom)?;
-        let args = A::deserialize(Value::Object(object)).map_err(D::Error::custom)?;
+        // The tool's own arguments keep their paths in errors (`count: invalid type ...`).
+        let args = serde_path_to_error::deserialize(Value::Object(object)).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            if path == "." {
+                D::Error::custom(inner)
+            } else {
+                D::Error::custom(format!("{path}: {inner}"))
+            }
+        })?;
         Ok(WithView { args, view })
     }
 }
@@ -164,6 +173,8 @@ mod tests {
             serde_json::from_value(json!({"perPage": "5", "jq": ".a", "outputFormat": "json"})).unwrap();
         assert_eq!(parsed.args.per_page, Some(5));
         assert_eq!(parsed.view(), View::new(Some(".a".into()), OutputFormat::Json));
+        let err = serde_json::from_value::<WithView<Own>>(json!({"perPage": "x"})).unwrap_err();
+        assert!(err.to_string().starts_with("perPage: invalid value"), "{err}");
         let err = serde_json::from_value::<WithView<Own>>(json!({"nope": 1})).unwrap_err();
         assert!(err.to_string().contains("unknown field `nope`"), "{err}");
         let err = serde_json::from_value::<WithView<Own>>(json!({"outputFormat": "xml"})).unwrap_err();

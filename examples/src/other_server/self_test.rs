@@ -1,0 +1,164 @@
+//! `other_server --self-test`: drives the server with rmcp clients over in-memory pipes and prints what it saw.
+//! Every check is an error when it does not hold (exit status 1).
+
+use anyhow::{Context, ensure};
+use base64::Engine as _;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+/// A client named `name` connected to its own session of `server` over an in-memory pipe.
+async fn connect<S: ServerHandler + Clone>(
+    server: &S,
+    name: &str,
+) -> anyhow::Result<RunningService<RoleClient, ClientConfig>> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = server.clone();
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let config = ClientConfig::new(ClientCapabilities::default(), Implementation::new(name, "1.0"));
+    Ok(config.serve(client_io).await?)
+}
+
+async fn call(
+    client: &RunningService<RoleClient, ClientConfig>,
+    tool: &str,
+    args: Value,
+) -> anyhow::Result<CallToolResult> {
+    let params =
+        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap_or_default());
+    Ok(client.call_tool(params).await?)
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// Runs every check against `server`; the report, one line per check.
+pub async fn run<S: ServerHandler + Clone>(server: S) -> anyhow::Result<String> {
+    let mut report = Vec::new();
+    let alice = connect(&server, "alice").await?;
+
+    let tools = alice.list_all_tools().await?;
+    let list = tools
+        .iter()
+        .find(|t| t.name == "list_widgets")
+        .context("list_widgets is listed")?;
+    let read = tools
+        .iter()
+        .find(|t| t.name == "artifact_read")
+        .context("artifact_read is listed")?;
+    let schema = Value::Object((*list.output_schema.clone().context("list_widgets has an outputSchema")?).clone());
+    ensure!(read.output_schema.is_some(), "artifact_read has an outputSchema");
+    report.push("tools/list: list_widgets and artifact_read, both with an outputSchema".to_owned());
+
+    let small = call(&alice, "list_widgets", json!({"count": 3})).await?;
+    let structured = small
+        .structured_content
+        .clone()
+        .context("list_widgets gives structuredContent")?;
+    let validator = jsonschema::validator_for(&schema)?;
+    ensure!(
+        validator.is_valid(&structured),
+        "structuredContent is valid against the outputSchema: {structured}"
+    );
+    ensure!(
+        structured["data"][2] == json!({"id": 3, "name": "widget 3"}),
+        "three widgets: {structured}"
+    );
+    report.push(format!(
+        "list_widgets {{count: 3}}: structuredContent valid against its outputSchema: {structured}"
+    ));
+
+    let projected = call(
+        &alice,
+        "list_widgets",
+        json!({"count": 5, "jq": "map(.id)", "outputFormat": "json"}),
+    )
+    .await?;
+    let data = projected
+        .structured_content
+        .clone()
+        .context("projected structuredContent")?;
+    ensure!(data == json!({"data": [1, 2, 3, 4, 5]}), "jq map(.id): {data}");
+    report.push(format!("list_widgets {{count: 5, jq: \"map(.id)\"}}: {data}"));
+
+    let count = 20_000;
+    let big = call(&alice, "list_widgets", json!({"count": count})).await?;
+    let structured = big.structured_content.clone().context("oversized structuredContent")?;
+    ensure!(
+        validator.is_valid(&structured),
+        "the incomplete form is valid too: {structured}"
+    );
+    let incomplete = &structured["incomplete"];
+    ensure!(
+        structured["data"].is_null() && incomplete["reason"] == "size",
+        "oversized: {structured}"
+    );
+    let id = incomplete["artifactId"].as_str().context("an artifact id")?.to_owned();
+    let (mut bytes, mut offset, mut chunks) = (Vec::new(), 0u64, 0);
+    loop {
+        let chunk = call(
+            &alice,
+            "artifact_read",
+            json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576}),
+        )
+        .await?;
+        let chunk = chunk
+            .structured_content
+            .context("artifact_read gives structuredContent")?;
+        let data = chunk["data"].as_str().context("base64 data")?;
+        bytes.extend(base64::engine::general_purpose::STANDARD.decode(data)?);
+        offset = chunk["nextOffset"].as_u64().context("nextOffset")?;
+        chunks += 1;
+        if chunk["eof"] == json!(true) {
+            break;
+        }
+    }
+    let widgets: Vec<Value> = (1..=count)
+        .map(|id| json!({"id": id, "name": format!("widget {id}")}))
+        .collect();
+    let expected = serde_json::to_vec(&json!({"data": widgets}))?;
+    ensure!(bytes == expected, "the artifact is the compact envelope, byte for byte");
+    report.push(format!(
+        "list_widgets {{count: {count}}}: oversized ({} bytes > {} bytes), artifact {id}; artifact_read: {chunks} \
+         chunk(s), {} bytes, byte-exact",
+        incomplete["bytes"],
+        incomplete["limitBytes"],
+        bytes.len()
+    ));
+
+    let bob = connect(&server, "bob").await?;
+    let other = call(&bob, "artifact_read", json!({"artifactId": id})).await?;
+    ensure!(
+        other.is_error == Some(true) && other.structured_content.is_none(),
+        "bob gets an error result"
+    );
+    ensure!(
+        text(&other) == mcp_artifacts::NOT_FOUND_MESSAGE,
+        "bob gets the not-found text: {}",
+        text(&other)
+    );
+    report.push(format!(
+        "artifact_read of alice's artifact as bob: isError, {:?}",
+        text(&other)
+    ));
+
+    let bad = call(&alice, "list_widgets", json!({"count": "many"})).await?;
+    ensure!(bad.is_error == Some(true), "a bad argument is an error result");
+    report.push(format!("list_widgets {{count: \"many\"}}: isError, {:?}", text(&bad)));
+
+    alice.cancel().await?;
+    bob.cancel().await?;
+    report.push("self-test passed".to_owned());
+    Ok(report.join("\n"))
+}
