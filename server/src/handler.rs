@@ -59,11 +59,7 @@ impl DevtoolsServer {
 
     /// The caller: from the HTTP request when there is one, else the session's principal.
     fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
-        context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<Principal>().cloned())
-            .or_else(|| self.principal.clone())
+        mcp_serve::http::principal_of(context).or_else(|| self.principal.clone())
     }
 
     async fn run(&self, principal: &Principal, spec: &ToolSpec, arguments: Option<JsonObject>) -> CallToolResult {

@@ -10,25 +10,18 @@ pub mod cascade;
 pub mod cli;
 pub mod config;
 pub mod deploy_settings;
-pub mod drain;
 pub mod gate;
 pub mod handler;
 pub mod http;
-pub mod http_framing;
-pub mod incoming;
 pub mod policy;
-pub mod principal;
 pub mod registry;
-pub mod session_owner;
-pub mod stdio_framing;
-pub mod tokens;
 pub mod tools;
 pub mod toolsets;
 pub mod vendor;
 
-use std::sync::Arc;
+pub use mcp_serve::principal;
 
-use rmcp::ServiceExt;
+use std::sync::Arc;
 
 pub use app::App;
 pub use config::Settings;
@@ -53,45 +46,21 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-/// Serves one MCP session over stdin/stdout until the client disconnects, or until SIGINT/SIGTERM: then calls in
-/// flight finish (bounded by `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`), their answers are written, and it returns.
-/// Every line passes [`stdio_framing`] first (size limit `MCP_MAX_REQUEST_BYTES`, parse errors answered).
+/// Serves one MCP session over stdin/stdout ([`mcp_serve::stdio`]) until the client disconnects, or until
+/// SIGINT/SIGTERM: then calls in flight finish (bounded by `MCP_HTTP_SHUTDOWN_GRACE_SECONDS`), their answers are
+/// written, and it returns. Every line is checked first (size limit `MCP_MAX_REQUEST_BYTES`, parse errors answered).
 ///
 /// # Errors
 /// The store or clients cannot be built, or the transport fails.
 pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
-    let limit = settings.deploy.request_limit();
-    let grace = std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds);
+    let config = mcp_serve::stdio::StdioConfig {
+        max_request_bytes: settings.deploy.request_limit(),
+        shutdown_grace: std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds),
+    };
     let app = Arc::new(App::new(settings).await?);
     let in_flight = tokio_util::task::TaskTracker::new();
     let server = DevtoolsServer::new(app, Principal::local_user()).with_in_flight(in_flight.clone());
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let running = server.serve(stdio_framing::spawn(stdin, stdout, limit)).await?;
-    let stop = running.cancellation_token();
-    let waiting = running.waiting();
-    tokio::pin!(waiting);
-    tokio::select! {
-        quit = &mut waiting => {
-            quit?;
-            return Ok(());
-        }
-        () = http::shutdown_signal() => {}
-    }
-    tracing::info!(
-        calls_in_flight = in_flight.len(),
-        "shutting down: finishing calls in flight"
-    );
-    in_flight.close();
-    if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
-        tracing::warn!(
-            grace_seconds = grace.as_secs(),
-            "calls still in flight after the grace period"
-        );
-    }
-    // Let the last answers pass through rmcp and the framing layer to stdout.
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    stop.cancel();
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), waiting).await;
+    mcp_serve::stdio::serve(server, config, in_flight, mcp_serve::shutdown_signal()).await?;
     Ok(())
 }
 
@@ -132,7 +101,7 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
         );
         return serve_stdio(settings).await;
     };
-    let auth = http::Auth::from_settings(&settings.deploy, addr)?;
+    let auth = http::auth(&settings.deploy, addr)?;
     let app = Arc::new(App::new(settings).await?);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -140,5 +109,5 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     let bound = listener.local_addr()?;
     eprintln!("mcp-devtools: serving streamable HTTP at http://{bound}/mcp");
     tracing::info!(%bound, structured_output = app.settings.structured_output, "starting mcp-devtools on HTTP");
-    http::serve(app, listener, auth, http::shutdown_signal()).await
+    http::serve(app, listener, auth).await
 }

@@ -178,7 +178,7 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     assert_eq!(
         big.body["error"]["message"],
         json!(
-            "Invalid Request: the message is larger than 1048576 bytes (MCP_MAX_REQUEST_BYTES); send a smaller request"
+            "Invalid Request: the message is larger than 1048576 bytes (the server's request-size limit); send a smaller request"
         )
     );
 

@@ -143,7 +143,7 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
         &raw.next().await,
         -32600,
         Value::Null,
-        "the message is larger than 1048576 bytes (MCP_MAX_REQUEST_BYTES)",
+        "the message is larger than 1048576 bytes (the server's request-size limit)",
     );
     raw.write(b"42\n").await;
     assert_error(

@@ -1,9 +1,9 @@
-//! Who is calling: the owner of artifacts (and, later, cache entries and policy subject).
+//! Who is calling: the subject a host program uses for artifact ownership, cache partitions and policy.
 
 use std::fmt;
 
 /// The authenticated caller. On stdio this is the local user (`local:<user>`); HTTP principals come from the
-/// tokens file (deployment issue).
+/// tokens table ([`crate::tokens`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Principal(String);
 

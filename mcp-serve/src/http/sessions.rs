@@ -5,15 +5,16 @@
 //! new session id (the `initialize` response's header) and answers any request naming a session that is not the
 //! caller's, whether unknown, ended, deleted or another principal's, with the same `404 Not Found` rmcp gives an
 //! unknown session (MCP "Streamable HTTP", session management), so a session id's existence is not disclosed.
-//! A successful `DELETE` forgets the session; sessions rmcp ends by itself (idle timeout,
-//! `MCP_HTTP_SESSION_IDLE_SECONDS`) are forgotten when the next session opens, and a request naming one gets `404`.
+//! A successful `DELETE` forgets the session; sessions rmcp ends by itself (idle timeout, [`SessionLimits::idle`])
+//! are forgotten when the next session opens, and a request naming one gets `404`.
 //!
-//! Live sessions are capped (CONTRACT §9.1): a request opening a session (one without `Mcp-Session-Id`) when the
-//! caller already has `MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL` live sessions, or the server `MCP_HTTP_MAX_SESSIONS`,
-//! gets `503 Service Unavailable` with `Retry-After` (seconds) before rmcp creates anything.
+//! Live sessions are capped: a request opening a session (one without `Mcp-Session-Id`) when the caller already has
+//! [`SessionLimits::max_per_principal`] live sessions, or the server [`SessionLimits::max_total`], gets
+//! `503 Service Unavailable` with `Retry-After` (seconds) before rmcp creates anything.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -21,8 +22,28 @@ use axum::response::{IntoResponse, Response};
 use http::{Method, StatusCode, header};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use crate::deploy_settings::SessionLimits;
 use crate::principal::Principal;
+
+/// Bounds on live streamable-HTTP sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// A session with no request for this long is closed (default 600 s).
+    pub idle: Duration,
+    /// Live sessions in all (default 1000).
+    pub max_total: usize,
+    /// Live sessions of one principal (default 100).
+    pub max_per_principal: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            idle: Duration::from_secs(600),
+            max_total: 1000,
+            max_per_principal: 100,
+        }
+    }
+}
 
 /// The `Mcp-Session-Id` header.
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -112,7 +133,12 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
         && !owners.has_room_for(principal).await
     {
         tracing::warn!(principal = %principal, "refused a new session: the session cap is reached");
-        let retry = owners.limits.idle_seconds.min(RETRY_AFTER_MAX_SECONDS).to_string();
+        let retry = owners
+            .limits
+            .idle
+            .as_secs()
+            .clamp(1, RETRY_AFTER_MAX_SECONDS)
+            .to_string();
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             [(header::RETRY_AFTER, retry)],

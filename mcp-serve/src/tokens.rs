@@ -1,4 +1,4 @@
-//! The HTTP tokens file (`--tokens-file` / `MCP_HTTP_TOKENS_FILE`): which bearer token belongs to which principal.
+//! The HTTP tokens file: which bearer token belongs to which principal.
 //!
 //! TOML, one entry per token: the key is the lowercase SHA-256 hex of the token, the value the principal name.
 //!

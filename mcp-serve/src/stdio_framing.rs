@@ -3,7 +3,7 @@
 //! rmcp 3.11's newline-delimited transport drops an unparsable line (bad JSON, not UTF-8, nested deeper than 128
 //! levels) with only a log line, drops an over-long line the same way, exits on a notification or response that
 //! arrives before `initialize`, and refuses every JSON-RPC batch. This layer reads stdin line by line and:
-//! - answers a line over [`crate::deploy_settings::MAX_REQUEST_BYTES`], or one that is not UTF-8 / JSON / at most
+//! - answers a line over the request-size limit, or one that is not UTF-8 / JSON / at most
 //!   128 levels deep / an object or array, with a JSON-RPC error (`id: null`) from [`crate::incoming`], without
 //!   buffering more than the limit;
 //! - drops a notification or response sent before `initialize` (logged at debug with its kind only);

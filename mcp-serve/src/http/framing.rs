@@ -1,5 +1,5 @@
 //! The checks of [`crate::incoming`] for streamable HTTP: every `POST` body is read (at most
-//! [`crate::deploy_settings::MAX_REQUEST_BYTES`]) and checked before rmcp sees it.
+//! [`super::HttpConfig::max_request_bytes`]) and checked before rmcp sees it.
 //!
 //! rmcp 3.11 answers a body that is not a JSON-RPC message with `415 Unsupported Media Type` and a plain-text
 //! reason, an over-long body with `413` and a different wording than stdio, and every batch with `415`. Here a
@@ -24,27 +24,39 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
-use crate::handler::DevtoolsServer;
+use rmcp::ServerHandler;
+
 use crate::incoming::{self, BATCH_REVISION, Kind, Rejection};
 
 /// The `MCP-Protocol-Version` header.
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// The rmcp service the checked messages go to (batches call it once per message).
-pub type McpService = StreamableHttpService<DevtoolsServer, LocalSessionManager>;
+pub type McpService<S> = StreamableHttpService<S, LocalSessionManager>;
 
 /// What [`check_posts`] needs: the size limit and the rmcp service (for batches).
-#[derive(Clone)]
-pub struct Framing {
+pub struct Framing<S> {
     /// The request-size limit, bytes.
     pub limit: usize,
     /// rmcp's service, for the messages of a batch.
-    pub service: Arc<McpService>,
+    pub service: Arc<McpService<S>>,
+}
+
+impl<S> Clone for Framing<S> {
+    fn clone(&self) -> Self {
+        Framing {
+            limit: self.limit,
+            service: self.service.clone(),
+        }
+    }
 }
 
 /// Axum middleware (innermost, after authentication and session ownership): checks a `POST` body, answers a
 /// faulty one itself, splits a `2025-03-26` batch, passes any other body on unchanged.
-pub async fn check_posts(State(framing): State<Framing>, request: Request, next: Next) -> Response {
+pub async fn check_posts<S>(State(framing): State<Framing<S>>, request: Request, next: Next) -> Response
+where
+    S: ServerHandler + Send + 'static,
+{
     if request.method() != Method::POST {
         return next.run(request).await;
     }
@@ -92,7 +104,10 @@ fn json_response(status: StatusCode, value: &Value) -> Response {
         .into_response()
 }
 
-async fn batch(framing: &Framing, parts: http::request::Parts, items: Vec<Value>) -> Response {
+async fn batch<S>(framing: &Framing<S>, parts: http::request::Parts, items: Vec<Value>) -> Response
+where
+    S: ServerHandler + Send + 'static,
+{
     let revision = parts
         .headers
         .get(VERSION_HEADER)

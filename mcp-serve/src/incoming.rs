@@ -1,5 +1,6 @@
 //! The checks every incoming JSON-RPC message passes before rmcp sees it, on stdio ([`crate::stdio_framing`]) and
-//! HTTP ([`crate::http_framing`]) alike, with one wording: size ([`crate::deploy_settings::MAX_REQUEST_BYTES`]),
+//! HTTP ([`crate::http::framing`]) alike, with one wording: size (a limit the caller sets, default
+//! [`DEFAULT_MAX_REQUEST_BYTES`]),
 //! UTF-8, JSON syntax, nesting depth, and the shape of a message (an object, or an array for a batch).
 //!
 //! rmcp drops some of these inputs without an answer (stdio: an unparsable line, an over-long line) or answers
@@ -8,6 +9,8 @@
 
 use serde_json::{Value, json};
 
+/// The default request-size limit, bytes (4 MiB, rmcp's own default HTTP body limit).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 /// JSON-RPC 2.0 "Parse error": the text is not JSON.
 pub const PARSE_ERROR: i32 = -32700;
 /// JSON-RPC 2.0 "Invalid Request": JSON, but not an acceptable message.
@@ -22,7 +25,8 @@ pub const BATCH_REVISION: &str = "2025-03-26";
 pub enum Rejection {
     /// Longer than the request-size limit, bytes.
     #[error(
-        "Invalid Request: the message is larger than {limit} bytes (MCP_MAX_REQUEST_BYTES); send a smaller request"
+        "Invalid Request: the message is larger than {limit} bytes (the server's request-size limit); send a smaller \
+         request"
     )]
     TooLarge {
         /// The limit, bytes.

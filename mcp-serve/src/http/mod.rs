@@ -1,0 +1,250 @@
+//! Streamable HTTP transport (MCP 2025-06-18 "Streamable HTTP") for any rmcp [`ServerHandler`]: rmcp's
+//! `StreamableHttpService` mounted at `/mcp` on axum, behind the protections below. [`serve`] runs it on a listener;
+//! [`router`] gives the axum router alone (to mount beside other routes).
+//!
+//! - Authentication ([`Auth`], [`auth`]): every request carries `Authorization: Bearer <token>` of the tokens table,
+//!   or gets `401`; the [`Principal`](crate::Principal) goes into the request's extensions ([`principal_of`] reads it in a handler)
+//!   and the `Authorization` header is removed before rmcp sees the request.
+//! - Sessions ([`sessions`]): a session belongs to the principal that opened it; idle expiry and caps
+//!   ([`SessionLimits`]).
+//! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
+//!   depth, batches per revision).
+//! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].
+//! - Shutdown: when the `shutdown` future resolves, new connections stop, calls in flight finish (bounded by
+//!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
+
+pub mod auth;
+pub mod drain;
+pub mod framing;
+pub mod sessions;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::middleware;
+use axum::serve::ListenerExt;
+use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub use auth::{Auth, principal_of};
+pub use sessions::SessionLimits;
+
+use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
+use framing::Framing;
+use sessions::SessionOwners;
+
+/// How the streamable-HTTP transport behaves. `HttpConfig::default()` is a safe start; the bundled server fills it
+/// from its settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// Extra accepted `Host` header values, beside the loopback names and the bound address (with and without
+    /// port). Any other `Host` gets `403` from rmcp.
+    pub allowed_hosts: Vec<String>,
+    /// Extra accepted `Origin` values (`scheme://host[:port]`, port `*` for any), beside the loopback origins a
+    /// loopback bind allows. A request without `Origin` (a non-browser client) passes; any other gets `403`.
+    pub allowed_origins: Vec<String>,
+    /// No server-side sessions: no `Mcp-Session-Id`, each `POST` answered on its own (plain JSON when it can be),
+    /// so a load balancer may send any request to any replica.
+    pub stateless: bool,
+    /// The largest `POST` body accepted, bytes; a larger one gets `413` with a JSON-RPC error.
+    pub max_request_bytes: usize,
+    /// How long a shutdown waits for calls in flight and their answers.
+    pub shutdown_grace: Duration,
+    /// Idle expiry and caps of live sessions.
+    pub sessions: SessionLimits,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            stateless: false,
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+            shutdown_grace: Duration::from_secs(30),
+            sessions: SessionLimits::default(),
+        }
+    }
+}
+
+/// What a shutdown waits for: tool calls (`in_flight`, the tracker the handlers track their calls in) and `POST`s
+/// until their answer is sent (`requests`, [`drain`]). `sessions_closed` ends every MCP session when cancelled.
+#[derive(Debug, Clone, Default)]
+pub struct Drain {
+    /// Tool calls in flight: give a clone to each handler and track its calls there.
+    pub in_flight: TaskTracker,
+    /// `POST`s until their response body is sent in full.
+    pub requests: TaskTracker,
+    /// Cancelled once the calls have drained: closes every session and its event stream.
+    pub sessions_closed: CancellationToken,
+}
+
+/// The `Host` values accepted: loopback names, the bound address (with and without port) and `extra`.
+fn allowed_hosts(addr: SocketAddr, extra: &[String]) -> Vec<String> {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.push(addr.ip().to_string());
+    hosts.push(addr.to_string());
+    hosts.extend(extra.iter().cloned());
+    hosts
+}
+
+/// The `Origin` values accepted (MCP "Streamable HTTP" security warning against DNS rebinding): `http(s)` on any
+/// port of the loopback names when bound to a loopback address, and `extra`. Requests without an `Origin` header
+/// (non-browser clients) are not affected; any other `Origin` gets `403` from rmcp.
+fn allowed_origins(addr: SocketAddr, extra: &[String]) -> Vec<String> {
+    let mut origins = Vec::new();
+    if addr.ip().is_loopback() {
+        for scheme in ["http", "https"] {
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                origins.push(format!("{scheme}://{host}:*"));
+            }
+        }
+    }
+    origins.extend(extra.iter().cloned());
+    origins
+}
+
+/// The axum router: `/mcp` served by rmcp with a handler from `new_handler` per session (per request when
+/// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`auth`]), session ownership
+/// and caps ([`sessions`]) and message checks ([`framing`]). `addr` is the bound address (for `Host`/`Origin`).
+pub fn router<S, F>(new_handler: F, auth: Auth, addr: SocketAddr, config: &HttpConfig, drain: &Drain) -> Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let limit = config.max_request_bytes;
+    let rmcp_config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!config.stateless)
+        .with_json_response(config.stateless)
+        .with_allowed_hosts(allowed_hosts(addr, &config.allowed_hosts))
+        .with_allowed_origins(allowed_origins(addr, &config.allowed_origins))
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(limit)
+        .with_cancellation_token(drain.sessions_closed.clone());
+    let limits = config.sessions;
+    let mut manager = LocalSessionManager::default();
+    // rmcp closes a session whose worker saw no request for this long; a later request naming it gets 404.
+    manager.session_config.keep_alive = Some(limits.idle);
+    let manager = Arc::new(manager);
+    let service = StreamableHttpService::new(move || Ok(new_handler()), manager.clone(), rmcp_config);
+    let framing = Framing {
+        limit,
+        service: Arc::new(service.clone()),
+    };
+    // Outermost last: POST tracking, authentication, session ownership, message checks, rmcp.
+    Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(framing, framing::check_posts::<S>))
+        .layer(middleware::from_fn_with_state(
+            SessionOwners::new(manager, limits),
+            sessions::bind_sessions,
+        ))
+        .layer(middleware::from_fn_with_state(Arc::new(auth), auth::authenticate))
+        .layer(middleware::from_fn_with_state(
+            drain.requests.clone(),
+            drain::track_posts,
+        ))
+}
+
+/// Why [`serve`] stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The listener failed (its address cannot be read, or accepting failed for good).
+    #[error("the HTTP listener failed: {0}")]
+    Listener(#[from] std::io::Error),
+}
+
+/// Serves `/mcp` on `listener` (handlers from `new_handler`, see [`router`]) until `shutdown` resolves; then new
+/// connections stop, calls tracked in `drain.in_flight` finish and their answers are sent (at most
+/// [`HttpConfig::shutdown_grace`]), sessions close, and it returns. Every accepted connection gets `TCP_NODELAY`
+/// (a response written in several pieces must not wait for the client's delayed ACK).
+///
+/// # Errors
+/// [`ServeError::Listener`]: the listener fails.
+pub async fn serve<S, F>(
+    new_handler: F,
+    listener: TcpListener,
+    auth: Auth,
+    config: &HttpConfig,
+    drain: Drain,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let addr = listener.local_addr()?;
+    let grace = config.shutdown_grace;
+    let router = router(new_handler, auth, addr, config, &drain);
+    let stop = CancellationToken::new();
+    tokio::spawn({
+        let stop = stop.clone();
+        async move {
+            shutdown.await;
+            stop.cancel();
+        }
+    });
+    // After the signal: no new connections, calls in flight finish (bounded by the grace period), then the
+    // sessions and their event streams close, which lets the graceful shutdown complete.
+    tokio::spawn({
+        let stop = stop.clone();
+        async move {
+            stop.cancelled().await;
+            tracing::info!(
+                calls_in_flight = drain.in_flight.len(),
+                "shutting down: finishing calls in flight"
+            );
+            drain.in_flight.close();
+            drain.requests.close();
+            // Every tool call has returned and every POST's answer has been sent (or the grace period is over).
+            let drained = async {
+                drain.in_flight.wait().await;
+                drain.requests.wait().await;
+            };
+            if tokio::time::timeout(grace, drained).await.is_err() {
+                tracing::warn!(
+                    grace_seconds = grace.as_secs(),
+                    "calls still in flight after the grace period"
+                );
+            }
+            drain.sessions_closed.cancel();
+        }
+    });
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "could not set TCP_NODELAY on an accepted connection");
+        }
+    });
+    let server = axum::serve(listener, router).with_graceful_shutdown(stop.clone().cancelled_owned());
+    tokio::select! {
+        served = server => served?,
+        () = async {
+            stop.cancelled().await;
+            tokio::time::sleep(grace + Duration::from_secs(5)).await;
+        } => tracing::warn!("connections still open after the grace period; exiting"),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_origins_only_on_a_loopback_bind() {
+        let extra = vec!["https://app.example.com".to_string()];
+        let on_loopback = allowed_origins("127.0.0.1:8080".parse().unwrap(), &extra);
+        assert!(on_loopback.contains(&"http://localhost:*".to_string()));
+        assert!(on_loopback.contains(&"https://[::1]:*".to_string()));
+        assert!(on_loopback.contains(&"https://app.example.com".to_string()));
+        let public = allowed_origins("0.0.0.0:8080".parse().unwrap(), &extra);
+        assert_eq!(public, extra);
+    }
+}

@@ -1,0 +1,33 @@
+//! Serve any rmcp server over stdio or streamable HTTP with the protections a public deployment needs.
+//!
+//! - [`stdio`]: one session over stdin/stdout; every line framed and checked first ([`stdio_framing`],
+//!   [`incoming`]); graceful drain on SIGINT/SIGTERM.
+//! - [`http`]: streamable HTTP at `/mcp` with bearer tokens ([`tokens`]) mapped to a [`Principal`], `Host`/`Origin`
+//!   validation, sessions owned by their principal and capped, checked `POST` bodies, `TCP_NODELAY`, graceful drain.
+//!
+//! Configuration is typed ([`http::HttpConfig`]); this crate reads no environment variables: the host program maps
+//! its own settings onto these types.
+//!
+//! ```no_run
+//! # use rmcp::ServerHandler;
+//! # #[derive(Clone, Default)] struct MyServer;
+//! # impl ServerHandler for MyServer {}
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use mcp_serve::http::{self, Auth, Drain, HttpConfig};
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let auth = Auth::open(listener.local_addr()?, mcp_serve::Principal::local_user())?;
+//! http::serve(MyServer::default, listener, auth, &HttpConfig::default(), Drain::default(), mcp_serve::shutdown_signal())
+//!     .await?;
+//! # Ok(()) }
+//! ```
+
+pub mod http;
+pub mod incoming;
+pub mod principal;
+pub mod shutdown;
+pub mod stdio;
+pub mod stdio_framing;
+pub mod tokens;
+
+pub use principal::Principal;
+pub use shutdown::shutdown_signal;
