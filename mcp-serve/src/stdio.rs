@@ -29,7 +29,7 @@ impl Default for StdioConfig {
 pub enum StdioError {
     /// The session could not start (e.g. the client closed stdin before `initialize`).
     #[error("the stdio session could not start: {0}")]
-    Start(#[from] rmcp::service::ServerInitializeError),
+    Start(Box<rmcp::service::ServerInitializeError>),
     /// The session's task failed.
     #[error("the stdio session failed: {0}")]
     Task(#[from] tokio::task::JoinError),
@@ -53,7 +53,8 @@ where
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let running = handler
         .serve(crate::stdio_framing::spawn(stdin, stdout, config.max_request_bytes))
-        .await?;
+        .await
+        .map_err(|err| StdioError::Start(Box::new(err)))?;
     let stop = running.cancellation_token();
     let waiting = running.waiting();
     tokio::pin!(waiting);
