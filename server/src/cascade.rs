@@ -1,8 +1,10 @@
-//! The configuration cascade (CONTRACT §1), highest first: command-line flag, process environment, `.env` in the
-//! working directory, config file, default. [`Cascade::lookup`] is the `lookup` function that
-//! [`crate::config::Settings::from_lookup`] reads every setting through; [`Cascade::source`] says where a value came
-//! from (for `--print-config`).
+//! The configuration layers (CONTRACT §1), highest first: command-line flag, process environment, `.env` in the
+//! working directory, config file, default. Layering and provenance are figment's: each layer is one provider, named
+//! after its [`Source`], merged in order; [`Cascade::lookup`] is figment's winning value and [`Cascade::source`] the
+//! name in its metadata (for `--print-config`).
 //!
+//! - Flags and the environment are read by clap ([`crate::cli`], `Arg::env`), which says which of the two gave a
+//!   value.
 //! - `.env` is parsed by `dotenvy` without touching the process environment; a missing file is no layer.
 //! - The config file is `--config`, else `$MCP_DEVTOOLS_CONFIG` (environment, then `.env`), else the platform
 //!   config dir's `mcp-devtools/config.toml` (e.g. `~/.config/mcp-devtools/config.toml`; skipped when absent). It is
@@ -14,9 +16,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use figment::Figment;
 use figment::providers::{Format, Toml};
-use figment::value::Value as FigValue;
+use figment::value::{Dict, Map, Value};
+use figment::{Figment, Metadata, Profile, Provider};
 
 use crate::registry;
 
@@ -24,7 +26,7 @@ use crate::registry;
 pub const CONFIG_PATH: &str = "MCP_DEVTOOLS_CONFIG";
 
 /// Where an effective value came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// A command-line flag.
     Flag,
@@ -38,19 +40,29 @@ pub enum Source {
     Default,
 }
 
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Source {
+    const LAYERS: [Source; 4] = [Source::Flag, Source::Env, Source::DotEnv, Source::File];
+
+    /// The name shown by `--print-config` (also the figment provider's name).
+    pub fn name(self) -> &'static str {
+        match self {
             Source::Flag => "flag",
             Source::Env => "env",
             Source::DotEnv => ".env",
             Source::File => "file",
             Source::Default => "default",
-        })
+        }
     }
 }
 
-/// Why the configuration could not be loaded; start-up stops with this message.
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why the configuration could not be loaded; start-up stops with this message. No variant quotes a value or a
+/// line of a file (they may hold secrets).
 #[derive(Debug, thiserror::Error)]
 pub enum CascadeError {
     /// The `.env` file exists but cannot be parsed.
@@ -58,7 +70,7 @@ pub enum CascadeError {
     DotEnv {
         /// The `.env` file.
         path: PathBuf,
-        /// dotenvy's message (line and problem).
+        /// What is wrong, without the offending line.
         message: String,
     },
     /// The config file named by `--config` / `MCP_DEVTOOLS_CONFIG` does not exist.
@@ -74,7 +86,7 @@ pub enum CascadeError {
     Malformed {
         /// The config file.
         path: PathBuf,
-        /// The parser's message (with line and column).
+        /// The parser's message (with line and column, without the source snippet).
         message: String,
     },
     /// A key of the config file is not a setting.
@@ -97,68 +109,83 @@ pub enum CascadeError {
     },
 }
 
-/// The process-environment layer: a name → value function.
-pub type EnvLookup = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
-
-/// What the cascade is built from.
+/// What the layers are built from.
+#[derive(Debug, Default)]
 pub struct CascadeInputs {
     /// Values given as command-line flags, by setting name.
     pub flags: BTreeMap<String, String>,
-    /// `--config`, if given.
-    pub config_flag: Option<PathBuf>,
-    /// The process environment (`std::env::var` in production, a map in tests).
-    pub env: EnvLookup,
+    /// Values from the process environment, by setting name (read by clap in production, a map in tests).
+    pub env: BTreeMap<String, String>,
+    /// The config file named by `--config` (with [`Source::Flag`]) or `MCP_DEVTOOLS_CONFIG` ([`Source::Env`]).
+    pub config: Option<(PathBuf, Source)>,
     /// The directory whose `.env` is read (the working directory in production).
     pub working_dir: PathBuf,
     /// The config file used when none is named (the platform default; skipped when it does not exist).
     pub default_config: Option<PathBuf>,
 }
 
-/// The loaded layers. Holds secrets: it has no `Debug`.
+/// One layer as a figment provider: string values by setting name, named after its [`Source`].
+struct Layer {
+    source: Source,
+    values: BTreeMap<String, String>,
+}
+
+impl Provider for Layer {
+    fn metadata(&self) -> Metadata {
+        Metadata::named(self.source.name())
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        let dict = self
+            .values
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+            .collect();
+        Ok(Map::from([(Profile::Default, dict)]))
+    }
+}
+
+/// The loaded layers, merged by figment. Holds secrets: it has no `Debug`.
 pub struct Cascade {
-    flags: BTreeMap<String, String>,
-    env: EnvLookup,
-    dotenv: BTreeMap<String, String>,
-    file: BTreeMap<String, String>,
+    figment: Figment,
     file_path: Option<PathBuf>,
     /// The default config file looked for when none was named (shown by `--print-config` when it is missing).
     looked_for: Option<PathBuf>,
 }
 
 impl Cascade {
-    /// Reads `.env` and the config file.
+    /// Reads `.env` and the config file and merges the layers.
     ///
     /// # Errors
     /// [`CascadeError`]: a malformed `.env`, a named config file that does not exist, a malformed config file, an
     /// unknown key or a non-scalar value (each naming the file, and the key when there is one).
     pub fn load(inputs: CascadeInputs) -> Result<Cascade, CascadeError> {
         let dotenv = read_dotenv(&inputs.working_dir.join(".env"))?;
-        let named = match inputs.config_flag {
-            Some(path) => Some((path, Source::Flag)),
-            None => (inputs.env)(CONFIG_PATH)
-                .map(|p| (p, Source::Env))
-                .or_else(|| dotenv.get(CONFIG_PATH).cloned().map(|p| (p, Source::DotEnv)))
-                .filter(|(p, _)| !p.trim().is_empty())
-                .map(|(p, origin)| (PathBuf::from(p.trim()), origin)),
-        };
-        let looked_for = match &named {
-            Some(_) => None,
-            None => inputs.default_config.clone(),
-        };
+        let named = inputs
+            .config
+            .or_else(|| dotenv.get(CONFIG_PATH).map(|p| (PathBuf::from(p), Source::DotEnv)))
+            .filter(|(path, _)| !path.as_os_str().is_empty());
+        let looked_for = named.is_none().then(|| inputs.default_config.clone()).flatten();
         let file_path = match named {
             Some((path, origin)) if !path.is_file() => return Err(CascadeError::MissingFile { path, origin }),
             Some((path, _)) => Some(path),
             None => inputs.default_config.filter(|p| p.is_file()),
         };
-        let file = match &file_path {
-            Some(path) => read_config_file(path)?,
-            None => BTreeMap::new(),
-        };
+        let file = file_path
+            .as_deref()
+            .map(read_config_file)
+            .transpose()?
+            .unwrap_or_default();
+        let mut layers = [inputs.flags, inputs.env, dotenv, file]
+            .into_iter()
+            .zip(Source::LAYERS)
+            .collect::<Vec<_>>();
+        layers.reverse();
+        let figment = layers.into_iter().fold(Figment::new(), |figment, (values, source)| {
+            figment.merge(Layer { source, values })
+        });
         Ok(Cascade {
-            flags: inputs.flags,
-            env: inputs.env,
-            dotenv,
-            file,
+            figment,
             file_path,
             looked_for,
         })
@@ -166,13 +193,10 @@ impl Cascade {
 
     /// The effective raw value of setting `name` and its layer; `None` when no layer sets it.
     pub fn resolve(&self, name: &str) -> Option<(String, Source)> {
-        self.flags
-            .get(name)
-            .cloned()
-            .map(|v| (v, Source::Flag))
-            .or_else(|| (self.env)(name).map(|v| (v, Source::Env)))
-            .or_else(|| self.dotenv.get(name).cloned().map(|v| (v, Source::DotEnv)))
-            .or_else(|| self.file.get(name).cloned().map(|v| (v, Source::File)))
+        let value = self.figment.find_value(name).ok()?.into_string()?;
+        let layer = self.figment.find_metadata(name)?.name.clone();
+        let source = Source::LAYERS.into_iter().find(|source| source.name() == layer)?;
+        Some((value, source))
     }
 
     /// The effective raw value of `name` (the `lookup` for [`crate::config::Settings::from_lookup`]).
@@ -190,39 +214,33 @@ impl Cascade {
         self.file_path.as_deref()
     }
 
-    /// `--print-config`: one line per setting of [`registry::SETTINGS`], `NAME = value  # source`, secrets as `***`,
-    /// unset values as `(unset)`; then `warnings`, each as a `# warning:` line.
-    pub fn render(&self, warnings: &[String]) -> String {
-        let mut out = format!(
-            "# config file: {}\n",
-            match (&self.file_path, &self.looked_for) {
-                (Some(path), _) => path.display().to_string(),
-                (None, Some(default)) => format!("(none; looked for {})", default.display()),
-                (None, None) => "(none)".to_string(),
-            }
-        );
+    /// `--print-config`: which config file was read (or looked for), then one line per setting of
+    /// [`registry::SETTINGS`], `NAME = value  # source`, secrets as `***`, defaults resolved (the artifact
+    /// directory) or `(unset)`; then `notes`, each as a `# warning:` line.
+    pub fn render(&self, notes: &[String]) -> String {
+        let file = match (&self.file_path, &self.looked_for) {
+            (Some(path), _) => path.display().to_string(),
+            (None, Some(default)) => format!("(none; looked for {})", default.display()),
+            (None, None) => "(none)".to_string(),
+        };
+        let mut out = format!("# config file: {file}\n");
         for def in registry::SETTINGS {
             let (value, source) = match self.resolve(def.name) {
-                Some((_, source)) if def.secret => ("***".to_string(), source),
-                Some((value, source)) => (value, source),
-                None => (resolved_default(def), Source::Default),
+                Some((_, source)) if def.secret() => ("***".to_string(), source),
+                Some(found) => found,
+                None if def.name == registry::ARTIFACT_DIR => (
+                    crate::config::default_artifact_dir().display().to_string(),
+                    Source::Default,
+                ),
+                None => (def.default.unwrap_or("(unset)").to_string(), Source::Default),
             };
             out.push_str(&format!("{} = {value}  # {source}\n", def.name));
         }
-        for warning in warnings {
-            out.push_str(&format!("# warning: {warning}\n"));
+        for note in notes {
+            out.push_str(&format!("# warning: {note}\n"));
         }
         out
     }
-}
-
-/// A setting's default as `--print-config` shows it: resolved paths (the artifact directory) instead of their
-/// placeholders, `(unset)` when there is none.
-fn resolved_default(def: &registry::SettingDef) -> String {
-    if def.name == crate::config::ARTIFACT_DIR {
-        return crate::config::default_artifact_dir().display().to_string();
-    }
-    def.default.unwrap_or("(unset)").to_string()
 }
 
 /// The platform config dir's `mcp-devtools/config.toml` (e.g. `~/.config/mcp-devtools/config.toml` on Linux).
@@ -231,15 +249,22 @@ pub fn default_config_path() -> Option<PathBuf> {
         .map(|dirs| dirs.config_dir().join("config.toml"))
 }
 
+/// The `.env` entries; the error never quotes the offending line (it may hold a secret: `GITHUB_TOKEN="ab` …).
 fn read_dotenv(path: &Path) -> Result<BTreeMap<String, String>, CascadeError> {
     if !path.is_file() {
         return Ok(BTreeMap::new());
     }
-    let error = |err: dotenvy::Error, entries: usize| CascadeError::DotEnv {
-        path: path.to_path_buf(),
-        message: dotenv_message(&err, entries),
-    };
     let mut values = BTreeMap::new();
+    let error = |err: dotenvy::Error, valid: usize| CascadeError::DotEnv {
+        path: path.to_path_buf(),
+        message: match err {
+            dotenvy::Error::LineParse(_, index) => format!(
+                "the entry after {valid} valid entries does not parse (at character {index}); the line is not \
+                 shown because it may hold a secret"
+            ),
+            other => other.to_string(),
+        },
+    };
     for item in dotenvy::from_path_iter(path).map_err(|err| error(err, 0))? {
         let (key, value) = item.map_err(|err| error(err, values.len()))?;
         values.insert(key, value);
@@ -247,55 +272,41 @@ fn read_dotenv(path: &Path) -> Result<BTreeMap<String, String>, CascadeError> {
     Ok(values)
 }
 
-/// dotenvy's message without the offending line, which may hold a secret (`GITHUB_TOKEN="ab` …).
-fn dotenv_message(err: &dotenvy::Error, valid_entries: usize) -> String {
-    match err {
-        dotenvy::Error::LineParse(_, index) => format!(
-            "the entry after {valid_entries} valid entries does not parse (at character {index}); the line is not \
-             shown because it may hold a secret"
-        ),
-        other => other.to_string(),
-    }
-}
-
-/// A TOML parser message without its source snippet (the `|`-prefixed lines quote the file, which may hold a
-/// secret): e.g. `TOML parse error at line 3, column 16: invalid basic string`.
-fn without_snippet(message: &str) -> String {
-    message
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.contains('|'))
-        .collect::<Vec<_>>()
-        .join(": ")
-}
-
+/// The config file's values by setting name (keys matched case-insensitively), read by figment's TOML provider.
 fn read_config_file(path: &Path) -> Result<BTreeMap<String, String>, CascadeError> {
-    let raw: BTreeMap<String, FigValue> =
-        Figment::from(Toml::file_exact(path))
-            .extract()
-            .map_err(|err| CascadeError::Malformed {
-                path: path.to_path_buf(),
-                message: without_snippet(&err.to_string()),
-            })?;
+    let malformed = |err: figment::Error| CascadeError::Malformed {
+        path: path.to_path_buf(),
+        // Without the `|`-prefixed source snippet, which quotes the file (it may hold a secret).
+        message: err
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.contains('|'))
+            .collect::<Vec<_>>()
+            .join(": "),
+    };
+    let raw: BTreeMap<String, Value> = Figment::from(Toml::file_exact(path)).extract().map_err(malformed)?;
     let mut values = BTreeMap::new();
     for (key, value) in raw {
-        let def = registry::SETTINGS
+        let Some(def) = registry::SETTINGS
             .iter()
             .find(|def| def.name.eq_ignore_ascii_case(&key))
-            .ok_or_else(|| CascadeError::UnknownKey {
+        else {
+            return Err(CascadeError::UnknownKey {
                 path: path.to_path_buf(),
-                key: key.clone(),
-            })?;
+                key,
+            });
+        };
         let text = match value {
-            FigValue::String(_, s) => s,
-            FigValue::Char(_, c) => c.to_string(),
-            FigValue::Bool(_, b) => b.to_string(),
-            FigValue::Num(_, n) => match (n.to_u128(), n.to_i128(), n.to_f64()) {
+            Value::String(_, s) => s,
+            Value::Char(_, c) => c.to_string(),
+            Value::Bool(_, b) => b.to_string(),
+            Value::Num(_, n) => match (n.to_u128(), n.to_i128(), n.to_f64()) {
                 (Some(u), _, _) => u.to_string(),
                 (None, Some(i), _) => i.to_string(),
                 (None, None, f) => f.map(|f| f.to_string()).unwrap_or_default(),
             },
-            FigValue::Empty(..) | FigValue::Dict(..) | FigValue::Array(..) => {
+            Value::Empty(..) | Value::Dict(..) | Value::Array(..) => {
                 return Err(CascadeError::NotAScalar {
                     path: path.to_path_buf(),
                     key,
@@ -310,8 +321,7 @@ fn read_config_file(path: &Path) -> Result<BTreeMap<String, String>, CascadeErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::STRUCTURED_MAX_BYTES as MAX;
-    use std::collections::HashMap;
+    use crate::registry::STRUCTURED_MAX_BYTES as MAX;
     use std::fs;
 
     struct Fixture {
@@ -335,11 +345,11 @@ mod tests {
             env: &[(&str, &str)],
             default_config: Option<PathBuf>,
         ) -> Result<Cascade, CascadeError> {
-            let env: HashMap<String, String> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let env: BTreeMap<String, String> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
             Cascade::load(CascadeInputs {
                 flags: flags.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-                config_flag: None,
-                env: Box::new(move |name| env.get(name).cloned()),
+                config: env.get(CONFIG_PATH).map(|path| (PathBuf::from(path), Source::Env)),
+                env,
                 working_dir: self.dir.path().to_path_buf(),
                 default_config,
             })

@@ -1,102 +1,31 @@
-//! The server's typed settings (CONTRACT §1, §3, §5).
+//! The server's typed settings (CONTRACT §1, §3, §5) and the one parser of raw setting values.
 //!
-//! [`Settings::from_lookup`] is the one typed parser; its `lookup` is the configuration cascade
-//! ([`crate::cascade::Cascade::lookup`]: flag > environment > `.env` > config file) in the binary, a map in tests.
-//! Every setting has a row in [`crate::registry::SETTINGS`] (flag, help, secret). Every setting has a default; a
-//! malformed or out-of-range value falls back or is clamped with one warning.
+//! [`Settings::from_lookup`] reads every setting through a `lookup` (the layered values of [`crate::cascade`] in the
+//! binary, a map in tests) with a [`Reader`]: every number goes through [`Reader::whole`] (parse, clamp into range,
+//! one warning naming the setting and the value used), every switch through [`Reader::switch`]. Nothing here fails:
+//! a malformed or out-of-range value falls back or is clamped with one warning, except the few settings that stop
+//! start-up ([`Settings::errors`]). Library crates get typed configuration only; the names are in
+//! [`crate::registry`].
 
+use std::net::SocketAddr;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
-use adapters_http::{CacheConfig, RedisCacheConfig, Secret, max_body_bytes_from_setting};
+use adapters_http::{CacheConfig, RedisCacheConfig, Secret};
 use mcp_artifacts::{Quota, S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
-
-use crate::deploy_settings::DeploySettings;
-use crate::toolsets::{self, ToolSelection, UnknownToolset};
 use mcp_projection::IsolatedConfig;
 
-/// `MCP_STRUCTURED_OUTPUT`: advertise `outputSchema` and return `structuredContent` (default off).
-pub const STRUCTURED_OUTPUT: &str = "MCP_STRUCTURED_OUTPUT";
-/// `MCP_STRUCTURED_MAX_BYTES`: bound on the compact `structuredContent` value, bytes (default 262144).
-pub const STRUCTURED_MAX_BYTES: &str = "MCP_STRUCTURED_MAX_BYTES";
-/// `STREAMING_ARTIFACT_STORE`: `fs` (default), `memory` or `s3`.
-pub const ARTIFACT_STORE: &str = "STREAMING_ARTIFACT_STORE";
-/// `STREAMING_ARTIFACT_S3_URL`: `s3://BUCKET/PREFIX` of the `s3` artifact store (CONTRACT §10).
-pub const ARTIFACT_S3_URL: &str = "STREAMING_ARTIFACT_S3_URL";
-/// `AWS_ENDPOINT_URL`: an S3-compatible endpoint (MinIO, ...); unset = AWS S3.
-pub const AWS_ENDPOINT_URL: &str = "AWS_ENDPOINT_URL";
-/// `AWS_REGION`: the bucket's region (default `us-east-1`).
-pub const AWS_REGION: &str = "AWS_REGION";
-/// `AWS_ACCESS_KEY_ID`: S3 access key id (unset: the instance's role credentials).
-pub const AWS_ACCESS_KEY_ID: &str = "AWS_ACCESS_KEY_ID";
-/// `AWS_SECRET_ACCESS_KEY`: S3 secret key (a secret: never logged or shown).
-pub const AWS_SECRET_ACCESS_KEY: &str = "AWS_SECRET_ACCESS_KEY";
-/// `AWS_SESSION_TOKEN`: session token of temporary S3 credentials (a secret).
-pub const AWS_SESSION_TOKEN: &str = "AWS_SESSION_TOKEN";
-/// `AWS_ALLOW_HTTP`: allow a plain-HTTP S3 endpoint, for a local server (default false).
-pub const AWS_ALLOW_HTTP: &str = "AWS_ALLOW_HTTP";
-/// `HTTP_CACHE_REDIS_URL`: keep the HTTP cache in this Redis (`redis://HOST:PORT/DB`), shared by replicas
-/// (CONTRACT §10); unset = in this process.
-pub const HTTP_CACHE_REDIS_URL: &str = "HTTP_CACHE_REDIS_URL";
-/// `STREAMING_ARTIFACT_DIR`: the filesystem store's directory (default: the platform state dir).
-pub const ARTIFACT_DIR: &str = "STREAMING_ARTIFACT_DIR";
-/// `STREAMING_ARTIFACT_RETENTION_SECONDS`: how long an artifact stays readable, seconds (default 3600).
-pub const ARTIFACT_RETENTION: &str = "STREAMING_ARTIFACT_RETENTION_SECONDS";
-/// `STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS`: how often expired artifacts are deleted, seconds (default 60).
-pub const ARTIFACT_SWEEP: &str = "STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS";
-/// `STREAMING_ARTIFACT_MAX_STORE_BYTES`: most bytes of artifact data the whole store holds (default 1 GiB,
-/// clamped 1024..=2^40); a put over it fails and the result carries `artifactId: null`.
-pub const ARTIFACT_MAX_STORE_BYTES: &str = "STREAMING_ARTIFACT_MAX_STORE_BYTES";
-/// `STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`: most bytes of artifact data one principal holds (default 256 MiB,
-/// clamped 1024..=2^40); a put over it fails and the result carries `artifactId: null`.
-pub const ARTIFACT_MAX_PRINCIPAL_BYTES: &str = "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES";
-/// `GITHUB_API_BASE`: GitHub REST base URL (default `https://api.github.com`).
-pub const GITHUB_API_BASE: &str = "GITHUB_API_BASE";
-/// `GITHUB_TOKEN`: the GitHub token (a secret: never logged or shown).
-pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
-/// `MCP_UPSTREAM_TIMEOUT_SECONDS`: timeout of one upstream call, seconds, covering every attempt and retry wait
-/// (default 30, clamped 1..=300; see `adapters_http::retry`).
-pub const UPSTREAM_TIMEOUT: &str = "MCP_UPSTREAM_TIMEOUT_SECONDS";
-/// `CIRCLECI_API_BASE`: CircleCI API v2 base URL (default `https://circleci.com/api/v2`).
-pub const CIRCLECI_API_BASE: &str = adapters_circleci::ENV_API_BASE;
-/// `CIRCLECI_TOKEN`: the CircleCI personal API token, sent as `Circle-Token` (a secret: never logged or shown).
-pub const CIRCLECI_TOKEN: &str = adapters_circleci::ENV_TOKEN;
-/// `MCP_JQ_TIMEOUT_SECONDS`: wall-clock time one `jq` projection (in its worker process) may take, seconds
-/// (default 10, clamped 1..=60).
-pub const JQ_TIMEOUT: &str = "MCP_JQ_TIMEOUT_SECONDS";
-/// `MCP_JQ_MAX_MEMORY_MIB`: memory one `jq` projection may use for its data, MiB (default 2048, clamped 64..=65536).
-pub const JQ_MAX_MEMORY: &str = "MCP_JQ_MAX_MEMORY_MIB";
-/// `HTTP_MAX_BODY_BYTES`: largest upstream response body, bytes (default 32 MiB, clamped 1024..=1 GiB).
-pub const HTTP_MAX_BODY_BYTES: &str = adapters_http::ENV_MAX_BODY_BYTES;
-/// `HTTP_CACHE_ENABLED`: use the HTTP cache for `circleci_get` and the Atlassian reads (default true).
-pub const HTTP_CACHE_ENABLED: &str = adapters_http::cache::ENV_CACHE_ENABLED;
-/// `HTTP_CACHE_MAX_ENTRIES`: most cache entries (default 512, clamped 1..=1000000).
-pub const HTTP_CACHE_MAX_ENTRIES: &str = adapters_http::cache::ENV_CACHE_MAX_ENTRIES;
-/// `HTTP_CACHE_MAX_BYTES`: most cached bytes (default 64 MiB, clamped 65536..=4 GiB).
-pub const HTTP_CACHE_MAX_BYTES: &str = adapters_http::cache::ENV_CACHE_MAX_BYTES;
-/// `HTTP_CACHE_DEFAULT_TTL_SECONDS`: freshness when a response gives none, seconds (default 60, clamped 1..=3600).
-pub const HTTP_CACHE_DEFAULT_TTL: &str = adapters_http::cache::ENV_CACHE_DEFAULT_TTL;
+use crate::deploy_settings::{self as deploy, DeploySettings, SessionLimits};
+use crate::registry::*;
+use crate::toolsets::{ToolSelection, UnknownToolset};
 
-/// `ATLASSIAN_SITE_NAME`: the Atlassian Cloud site (`your-domain` for `https://your-domain.atlassian.net`).
-pub const ATLASSIAN_SITE_NAME: &str = adapters_atlassian::config::ENV_SITE_NAME;
-/// `JIRA_BASE_URL`: Jira base URL, overriding the site (Data Center, tests).
-pub const JIRA_BASE_URL: &str = adapters_atlassian::config::ENV_JIRA_BASE_URL;
-/// `CONFLUENCE_BASE_URL`: Confluence base URL, overriding the site's `/wiki` (Data Center, tests).
-pub const CONFLUENCE_BASE_URL: &str = adapters_atlassian::config::ENV_CONFLUENCE_BASE_URL;
-/// `BITBUCKET_BASE_URL`: Bitbucket API base URL (default `https://api.bitbucket.org`).
-pub const BITBUCKET_BASE_URL: &str = adapters_atlassian::config::ENV_BITBUCKET_BASE_URL;
-/// `ATLASSIAN_USER_EMAIL`: the Atlassian account e-mail (Basic-auth user).
-pub const ATLASSIAN_USER_EMAIL: &str = adapters_atlassian::config::ENV_USER_EMAIL;
-/// `ATLASSIAN_API_TOKEN`: the Atlassian API token (a secret: never logged or shown).
-pub const ATLASSIAN_API_TOKEN: &str = adapters_atlassian::config::ENV_API_TOKEN;
-/// `ATLASSIAN_BITBUCKET_USERNAME`: Bitbucket user name for an app password.
-pub const ATLASSIAN_BITBUCKET_USERNAME: &str = adapters_atlassian::config::ENV_BITBUCKET_USERNAME;
-/// `ATLASSIAN_BITBUCKET_APP_PASSWORD`: Bitbucket app password (a secret: never logged or shown).
-pub const ATLASSIAN_BITBUCKET_APP_PASSWORD: &str = adapters_atlassian::config::ENV_BITBUCKET_APP_PASSWORD;
+/// The credential settings other modules name in texts (re-exported from [`crate::registry`]).
+pub use crate::registry::{CIRCLECI_TOKEN, GITHUB_TOKEN};
 
 /// Which artifact backend to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +68,7 @@ pub struct Settings {
     pub max_bytes: SizeBound,
     /// Artifact backend.
     pub artifact_backend: ArtifactBackend,
-    /// Artifact retention and sweep interval.
+    /// Artifact retention, sweep interval and quotas.
     pub artifact_store: StoreConfig,
     /// GitHub adapter configuration (the token inside is masked in `Debug`).
     pub github: GithubConfig,
@@ -159,155 +88,265 @@ pub struct Settings {
     /// Which tools are offered (`MCP_TOOLSETS`, `MCP_READ_ONLY`; CONTRACT §11), or the unknown toolset name that
     /// stops start-up ([`crate::App::new`] fails with it).
     pub tools: Result<ToolSelection, UnknownToolset>,
+    /// Settings that stop start-up, one line each naming the setting and what to write instead (e.g. an
+    /// `MCP_HTTP_ADDR` that is not `IP:PORT`). The binary refuses to start while this is not empty.
+    pub errors: Vec<String>,
+}
+
+/// Reads raw setting values through a lookup into typed values, collecting one warning per value that was malformed
+/// or clamped. The one place values are parsed: every number, switch, text and list setting goes through it.
+pub struct Reader<'a> {
+    lookup: &'a dyn Fn(&str) -> Option<String>,
+    /// One line per malformed or clamped value, naming the setting, the value given and the value used.
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `lookup` (name → raw value), with no warnings yet.
+    pub fn new(lookup: &'a dyn Fn(&str) -> Option<String>) -> Self {
+        Reader {
+            lookup,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The value of `name`, trimmed; `None` when unset or blank.
+    pub fn text(&self, name: &str) -> Option<String> {
+        (self.lookup)(name)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    }
+
+    /// The comma-separated items of `name`, trimmed, blanks dropped (empty when unset).
+    pub fn list(&self, name: &str) -> Vec<String> {
+        let raw = self.text(name).unwrap_or_default();
+        raw.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    /// The switch `name`: `true/false/1/0/yes/no/on/off` in any case; `default` when unset, or (with a warning)
+    /// when it is something else.
+    pub fn switch(&mut self, name: &str, default: bool) -> bool {
+        let Some(raw) = self.text(name) else { return default };
+        parse_bool(&raw).unwrap_or_else(|| {
+            let warning = format!("{name}={raw:?} is not one of true/false/1/0/yes/no/on/off; using {default}");
+            self.warnings.push(warning);
+            default
+        })
+    }
+
+    /// The whole number `name` (the clamp helper): `default` when unset; clamped into `range` when outside it
+    /// (all digits but past `u64` counts as very large); `default` when not a whole number; one warning each time
+    /// the value given is not the value used.
+    pub fn whole(&mut self, name: &str, default: u64, range: RangeInclusive<u64>) -> u64 {
+        let Some(raw) = self.text(name) else { return default };
+        let parsed = match raw.parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) if raw.bytes().all(|b| b.is_ascii_digit()) => Some(u64::MAX),
+            Err(_) => None,
+        };
+        let (used, warning) = match parsed {
+            Some(n) if range.contains(&n) => return n,
+            Some(n) => {
+                let used = n.clamp(*range.start(), *range.end());
+                (used, format!("{name}={raw} is outside {range:?}; using {used}"))
+            }
+            None => (
+                default,
+                format!("{name}={raw:?} is not a whole number; using {default}"),
+            ),
+        };
+        self.warnings.push(warning);
+        used
+    }
+
+    /// [`Reader::whole`] as a `usize` (saturating on 32-bit targets).
+    pub fn whole_usize(&mut self, name: &str, default: u64, range: RangeInclusive<u64>) -> usize {
+        usize::try_from(self.whole(name, default, range)).unwrap_or(usize::MAX)
+    }
 }
 
 impl Settings {
-    /// Reads every setting through `lookup` (the process environment in production, a map in tests).
+    /// Reads every setting through `lookup` (the layered configuration in the binary, a map in tests).
     ///
-    /// Returns the settings and one warning line per value that was malformed or clamped; nothing here fails.
+    /// Returns the settings and one warning line per value that was malformed or clamped; settings that stop
+    /// start-up are in [`Settings::errors`] (and [`Settings::tools`]).
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
-        let mut warnings = Vec::new();
-        let structured_output = match lookup(STRUCTURED_OUTPUT) {
-            None => false,
-            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "{STRUCTURED_OUTPUT}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false"
-                ));
-                false
-            }),
-        };
-        let (max_bytes, warning) = SizeBound::from_setting(lookup(STRUCTURED_MAX_BYTES).as_deref());
-        warnings.extend(warning.map(|w| w.to_string()));
-
-        let text = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let artifact_backend = match lookup(ARTIFACT_STORE).as_deref().map(str::trim) {
-            Some(kind) if kind.eq_ignore_ascii_case("memory") => ArtifactBackend::Memory,
-            Some(kind) if kind.eq_ignore_ascii_case("s3") => ArtifactBackend::S3(S3Config {
-                url: text(ARTIFACT_S3_URL).unwrap_or_default(),
-                endpoint: text(AWS_ENDPOINT_URL),
-                region: text(AWS_REGION),
-                access_key_id: text(AWS_ACCESS_KEY_ID),
-                secret_access_key: text(AWS_SECRET_ACCESS_KEY),
-                session_token: text(AWS_SESSION_TOKEN),
-                allow_http: match text(AWS_ALLOW_HTTP) {
-                    None => false,
-                    Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
-                        warnings.push(format!(
-                            "{AWS_ALLOW_HTTP}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false"
-                        ));
-                        false
-                    }),
-                },
+        let mut r = Reader::new(&lookup);
+        let mut errors = Vec::new();
+        let max_bytes = SizeBound::new(r.whole(
+            STRUCTURED_MAX_BYTES,
+            mcp_envelope::DEFAULT_MAX_BYTES as u64,
+            mcp_envelope::MIN_MAX_BYTES as u64..=mcp_envelope::MAX_MAX_BYTES as u64,
+        ))
+        .0;
+        let artifact_backend = match r.text(ARTIFACT_STORE).map(|kind| kind.to_ascii_lowercase()).as_deref() {
+            Some("memory") => ArtifactBackend::Memory,
+            Some("s3") => ArtifactBackend::S3(S3Config {
+                url: r.text(ARTIFACT_S3_URL).unwrap_or_default(),
+                endpoint: r.text(AWS_ENDPOINT_URL),
+                region: r.text(AWS_REGION),
+                access_key_id: r.text(AWS_ACCESS_KEY_ID),
+                secret_access_key: r.text(AWS_SECRET_ACCESS_KEY),
+                session_token: r.text(AWS_SESSION_TOKEN),
+                allow_http: r.switch(AWS_ALLOW_HTTP, false),
             }),
             other => {
-                if let Some(kind) = other.filter(|k| !k.eq_ignore_ascii_case("fs")) {
-                    warnings.push(format!(
+                if let Some(kind) = other.filter(|kind| *kind != "fs") {
+                    r.warnings.push(format!(
                         "{ARTIFACT_STORE}={kind:?} is not `fs`, `memory` or `s3`; using fs"
                     ));
                 }
-                ArtifactBackend::Fs(
-                    lookup(ARTIFACT_DIR)
-                        .map(PathBuf::from)
-                        .unwrap_or_else(default_artifact_dir),
-                )
+                ArtifactBackend::Fs(r.text(ARTIFACT_DIR).map_or_else(default_artifact_dir, PathBuf::from))
             }
         };
-        let retention = seconds(&lookup, ARTIFACT_RETENTION, &mut warnings);
-        let sweep = seconds(&lookup, ARTIFACT_SWEEP, &mut warnings);
-        let (artifact_store, store_warnings) = StoreConfig::from_seconds(retention, sweep);
-        warnings.extend(store_warnings);
-        let max_store_bytes = whole_bytes(&lookup, ARTIFACT_MAX_STORE_BYTES, &mut warnings);
-        let max_principal_bytes = whole_bytes(&lookup, ARTIFACT_MAX_PRINCIPAL_BYTES, &mut warnings);
-        let (quota, quota_warnings) = Quota::from_bytes(max_store_bytes, max_principal_bytes);
-        warnings.extend(quota_warnings);
-        let artifact_store = artifact_store.with_quota(quota);
+        let artifact_store = StoreConfig {
+            retention: secs(r.whole(
+                ARTIFACT_RETENTION,
+                mcp_artifacts::DEFAULT_RETENTION_SECONDS,
+                mcp_artifacts::RETENTION_SECONDS_RANGE,
+            )),
+            sweep_interval: secs(r.whole(
+                ARTIFACT_SWEEP,
+                mcp_artifacts::DEFAULT_SWEEP_INTERVAL_SECONDS,
+                mcp_artifacts::SWEEP_INTERVAL_SECONDS_RANGE,
+            )),
+            quota: Quota {
+                max_store_bytes: r.whole(
+                    ARTIFACT_MAX_STORE_BYTES,
+                    mcp_artifacts::DEFAULT_MAX_STORE_BYTES,
+                    mcp_artifacts::QUOTA_BYTES_RANGE,
+                ),
+                max_principal_bytes: r.whole(
+                    ARTIFACT_MAX_PRINCIPAL_BYTES,
+                    mcp_artifacts::DEFAULT_MAX_PRINCIPAL_BYTES,
+                    mcp_artifacts::QUOTA_BYTES_RANGE,
+                ),
+            },
+        };
 
-        let timeout = match seconds(&lookup, UPSTREAM_TIMEOUT, &mut warnings) {
-            None => 30,
-            Some(s) if (1..=300).contains(&s) => s,
-            Some(s) => {
-                let used = s.clamp(1, 300);
-                warnings.push(format!("{UPSTREAM_TIMEOUT}={s} is outside 1..=300; using {used}"));
-                used
-            }
+        let timeout = secs(r.whole(UPSTREAM_TIMEOUT, 30, 1..=300));
+        let max_body_bytes = r.whole(
+            HTTP_MAX_BODY_BYTES,
+            adapters_http::DEFAULT_MAX_BODY_BYTES,
+            adapters_http::MIN_MAX_BODY_BYTES..=adapters_http::MAX_MAX_BODY_BYTES,
+        );
+        let mut github = GithubConfig {
+            token: r.text(GITHUB_TOKEN).map(Token::new),
+            timeout,
+            max_body_bytes,
+            ..GithubConfig::default()
         };
-        let mut github = GithubConfig::default();
-        if let Some(base) = lookup(GITHUB_API_BASE).filter(|b| !b.trim().is_empty()) {
-            github.api_base = base.trim().to_string();
+        if let Some(base) = r.text(GITHUB_API_BASE) {
+            github.api_base = base;
         }
-        github.token = lookup(GITHUB_TOKEN)
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| Token::new(t.trim().to_string()));
-        github.timeout = Duration::from_secs(timeout);
-        let (max_body_bytes, warning) = max_body_bytes_from_setting(lookup(HTTP_MAX_BODY_BYTES).as_deref());
-        warnings.extend(warning);
-        github.max_body_bytes = max_body_bytes;
         let mut circleci = CircleciConfig {
-            timeout: github.timeout,
+            token: r.text(CIRCLECI_TOKEN).map(Secret::new),
+            timeout,
             max_body_bytes,
             ..CircleciConfig::default()
         };
-        if let Some(base) = lookup(CIRCLECI_API_BASE).filter(|b| !b.trim().is_empty()) {
-            circleci.api_base = base.trim().to_string();
+        if let Some(base) = r.text(CIRCLECI_API_BASE) {
+            circleci.api_base = base;
         }
-        circleci.token = lookup(CIRCLECI_TOKEN)
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| Secret::new(t.trim()));
         let atlassian = AtlassianConfig {
-            site_name: text(ATLASSIAN_SITE_NAME),
-            jira_base_url: text(JIRA_BASE_URL),
-            confluence_base_url: text(CONFLUENCE_BASE_URL),
-            bitbucket_base_url: text(BITBUCKET_BASE_URL)
+            site_name: r.text(ATLASSIAN_SITE_NAME),
+            jira_base_url: r.text(JIRA_BASE_URL),
+            confluence_base_url: r.text(CONFLUENCE_BASE_URL),
+            bitbucket_base_url: r
+                .text(BITBUCKET_BASE_URL)
                 .unwrap_or_else(|| adapters_atlassian::config::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
-            user_email: text(ATLASSIAN_USER_EMAIL),
-            api_token: text(ATLASSIAN_API_TOKEN).map(Secret::new),
-            bitbucket_username: text(ATLASSIAN_BITBUCKET_USERNAME),
-            bitbucket_app_password: text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new),
-            timeout: github.timeout,
+            user_email: r.text(ATLASSIAN_USER_EMAIL),
+            api_token: r.text(ATLASSIAN_API_TOKEN).map(Secret::new),
+            bitbucket_username: r.text(ATLASSIAN_BITBUCKET_USERNAME),
+            bitbucket_app_password: r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new),
+            timeout,
             max_body_bytes,
             ..AtlassianConfig::default()
         };
-        let cache_enabled = match lookup(HTTP_CACHE_ENABLED) {
-            None => true,
-            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "{HTTP_CACHE_ENABLED}={raw:?} is not one of true/false/1/0/yes/no/on/off; using true"
-                ));
-                true
-            }),
+        let http_cache = CacheConfig {
+            enabled: r.switch(HTTP_CACHE_ENABLED, true),
+            max_entries: r.whole(
+                HTTP_CACHE_MAX_ENTRIES,
+                adapters_http::cache::DEFAULT_MAX_ENTRIES,
+                1..=1_000_000,
+            ),
+            max_bytes: r.whole(
+                HTTP_CACHE_MAX_BYTES,
+                adapters_http::cache::DEFAULT_MAX_BYTES,
+                1 << 16..=1 << 32,
+            ),
+            default_ttl: secs(r.whole(
+                HTTP_CACHE_DEFAULT_TTL,
+                adapters_http::cache::DEFAULT_TTL.as_secs(),
+                1..=adapters_http::MAX_TTL.as_secs(),
+            )),
         };
-        let (http_cache, cache_warnings) = CacheConfig::from_lookup(cache_enabled, &lookup);
-        warnings.extend(cache_warnings);
-        let http_cache_redis = text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url });
-
-        let jq = jq_config(&lookup, max_body_bytes, &mut warnings);
-        let read_only = match lookup(toolsets::READ_ONLY) {
-            None => false,
-            Some(raw) => parse_bool(&raw).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "{}={raw:?} is not one of true/false/1/0/yes/no/on/off; using false",
-                    toolsets::READ_ONLY
-                ));
-                false
-            }),
+        let jq = IsolatedConfig {
+            timeout: secs(r.whole(JQ_TIMEOUT, 10, 1..=60)),
+            max_memory_bytes: r.whole(JQ_MAX_MEMORY, 2048, 64..=65_536) << 20,
+            max_output_bytes: max_body_bytes
+                .saturating_mul(2)
+                .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
+            ..IsolatedConfig::default()
         };
-        let tools = ToolSelection::parse(lookup(toolsets::TOOLSETS).as_deref(), read_only);
-
+        let read_only = r.switch(READ_ONLY, false);
+        let tools = ToolSelection::parse(r.text(TOOLSETS).as_deref(), read_only);
+        let http_addr = r.text(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
+            Ok(addr) => Some(addr),
+            Err(_) => {
+                errors.push(format!(
+                    "{HTTP_ADDR}={raw:?} is not IP:PORT: give an address such as 127.0.0.1:8080 (flag --http), or \
+                     leave it unset to serve stdio"
+                ));
+                None
+            }
+        });
+        let deploy = DeploySettings {
+            http_addr,
+            no_auth: r.switch(HTTP_NO_AUTH, false),
+            tokens_file: r.text(HTTP_TOKENS_FILE).map(PathBuf::from),
+            allowed_hosts: r.list(HTTP_ALLOWED_HOSTS),
+            allowed_origins: r.list(HTTP_ALLOWED_ORIGINS),
+            stateless: r.switch(HTTP_STATELESS, false),
+            shutdown_grace_seconds: r.whole(HTTP_SHUTDOWN_GRACE, deploy::DEFAULT_SHUTDOWN_GRACE_SECONDS, 1..=600),
+            max_request_bytes: r.whole_usize(
+                MAX_REQUEST_BYTES,
+                deploy::DEFAULT_MAX_REQUEST_BYTES as u64,
+                deploy::MAX_REQUEST_BYTES_RANGE,
+            ),
+            sessions: SessionLimits {
+                idle_seconds: r.whole(HTTP_SESSION_IDLE, deploy::DEFAULT_SESSION_IDLE_SECONDS, 1..=86_400),
+                max_total: r.whole_usize(HTTP_MAX_SESSIONS, deploy::DEFAULT_MAX_SESSIONS, 1..=1_000_000),
+                max_per_principal: r.whole_usize(
+                    HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+                    deploy::DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+                    1..=1_000_000,
+                ),
+            },
+            policy_file: r.text(POLICY_FILE).map(PathBuf::from),
+            enterprise_mode: r.switch(ENTERPRISE_MODE, false),
+            log_filter: r.text(LOG_FILTER).unwrap_or_else(|| "info".to_owned()),
+        };
         let settings = Settings {
-            structured_output,
+            structured_output: r.switch(STRUCTURED_OUTPUT, false),
             max_bytes,
             artifact_backend,
             artifact_store,
             github,
             circleci,
             http_cache,
-            http_cache_redis,
+            http_cache_redis: r.text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url }),
             atlassian,
-            deploy: DeploySettings::from_lookup(&lookup, &mut warnings),
+            deploy,
             jq,
             tools,
+            errors,
         };
-        (settings, warnings)
+        (settings, r.warnings)
     }
 
     /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for the start-up
@@ -315,23 +354,23 @@ impl Settings {
     pub fn configured_vendors(&self) -> Vec<&'static str> {
         let atlassian = &self.atlassian;
         let account = atlassian.user_email.is_some() && atlassian.api_token.is_some();
-        let mut vendors = Vec::new();
-        if self.github.token.is_some() {
-            vendors.push("github");
-        }
-        if self.circleci.token.is_some() {
-            vendors.push("circleci");
-        }
-        if account && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some()) {
-            vendors.push("jira");
-        }
-        if account && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some()) {
-            vendors.push("confluence");
-        }
-        if account || (atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some()) {
-            vendors.push("bitbucket");
-        }
-        vendors
+        let app_password = atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some();
+        [
+            ("github", self.github.token.is_some()),
+            ("circleci", self.circleci.token.is_some()),
+            (
+                "jira",
+                account && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some()),
+            ),
+            (
+                "confluence",
+                account && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some()),
+            ),
+            ("bitbucket", account || app_password),
+        ]
+        .into_iter()
+        .filter_map(|(vendor, configured)| configured.then_some(vendor))
+        .collect()
     }
 
     /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache and
@@ -357,10 +396,14 @@ impl Settings {
         ]
     }
 
-    /// Reads every setting from the process environment.
+    /// Reads every setting from the process environment alone (no flags, `.env` or config file).
     pub fn from_env() -> (Settings, Vec<String>) {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
+}
+
+fn secs(seconds: u64) -> Duration {
+    Duration::from_secs(seconds)
 }
 
 /// Parses `true/false/1/0/yes/no/on/off`, case-insensitive, surrounding white space ignored.
@@ -370,76 +413,6 @@ pub fn parse_bool(raw: &str) -> Option<bool> {
         "false" | "0" | "no" | "off" => Some(false),
         _ => None,
     }
-}
-
-fn seconds(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut Vec<String>) -> Option<u64> {
-    let raw = lookup(name)?;
-    match raw.trim().parse::<u64>() {
-        Ok(value) => Some(value),
-        Err(_) => {
-            warnings.push(format!(
-                "{name}={raw:?} is not a whole number of seconds; using the default"
-            ));
-            None
-        }
-    }
-}
-
-/// Default of [`JQ_TIMEOUT`], seconds.
-pub const DEFAULT_JQ_TIMEOUT_SECONDS: u64 = 10;
-/// Default of [`JQ_MAX_MEMORY`], MiB.
-pub const DEFAULT_JQ_MAX_MEMORY_MIB: u64 = 2048;
-
-/// The isolated projection runner's configuration from [`JQ_TIMEOUT`] (clamped 1..=60 s) and [`JQ_MAX_MEMORY`]
-/// (clamped 64..=65536 MiB); the answer cap is the larger of 64 MiB and twice `max_body_bytes` (the effective
-/// `HTTP_MAX_BODY_BYTES`). The worker program is this executable (`main` calls the worker hook first); the pool has
-/// one worker per CPU (at least two), as many as result pipelines run at once.
-fn jq_config(
-    lookup: &impl Fn(&str) -> Option<String>,
-    max_body_bytes: u64,
-    warnings: &mut Vec<String>,
-) -> IsolatedConfig {
-    let raw = |name: &str| {
-        lookup(name)
-            .map(|raw| raw.trim().to_owned())
-            .filter(|raw| !raw.is_empty())
-    };
-    let seconds = crate::deploy_settings::whole(
-        JQ_TIMEOUT,
-        raw(JQ_TIMEOUT),
-        DEFAULT_JQ_TIMEOUT_SECONDS,
-        1..=60,
-        warnings,
-    );
-    let mib = crate::deploy_settings::whole(
-        JQ_MAX_MEMORY,
-        raw(JQ_MAX_MEMORY),
-        DEFAULT_JQ_MAX_MEMORY_MIB,
-        64..=65_536,
-        warnings,
-    );
-    IsolatedConfig {
-        timeout: std::time::Duration::from_secs(seconds),
-        max_memory_bytes: mib * 1024 * 1024,
-        max_output_bytes: max_body_bytes
-            .saturating_mul(2)
-            .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
-        ..IsolatedConfig::default()
-    }
-}
-
-/// A whole number of bytes from setting `name`; a malformed value gives `None` (the default) and one warning.
-fn whole_bytes(lookup: &impl Fn(&str) -> Option<String>, name: &str, warnings: &mut Vec<String>) -> Option<u64> {
-    let raw = lookup(name)?;
-    raw.trim().parse::<u64>().map_or_else(
-        |_| {
-            warnings.push(format!(
-                "{name}={raw:?} is not a whole number of bytes; using the default"
-            ));
-            None
-        },
-        Some,
-    )
 }
 
 /// The platform state directory's `mcp-devtools/artifacts` (e.g. `~/.local/state/mcp-devtools/artifacts`), else the
@@ -473,25 +446,20 @@ mod tests {
     #[test]
     fn jq_settings_have_defaults_and_are_clamped_with_one_warning() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.jq, jq_config(&|_: &str| None, 32 * 1024 * 1024, &mut Vec::new()));
-        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(10));
+        assert_eq!(s.jq.timeout, Duration::from_secs(10));
         assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
-        assert_eq!(
-            s.jq.max_output_bytes,
-            64 * 1024 * 1024,
-            "64 MiB: more than twice the 32 MiB body cap"
-        );
+        assert_eq!(s.jq.max_output_bytes, 64 * 1024 * 1024, "64 MiB: more than twice the 32 MiB body cap");
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[(JQ_TIMEOUT, "2"), (JQ_MAX_MEMORY, " 512 ")]);
-        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(2));
+        assert_eq!(s.jq.timeout, Duration::from_secs(2));
         assert_eq!(s.jq.max_memory_bytes, 512 * 1024 * 1024);
         assert!(warnings.is_empty(), "{warnings:?}");
         let (s, warnings) = settings(&[(JQ_TIMEOUT, "0"), (JQ_MAX_MEMORY, "lots")]);
-        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(1));
+        assert_eq!(s.jq.timeout, Duration::from_secs(1));
         assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         let (s, _) = settings(&[(JQ_TIMEOUT, "600"), (HTTP_MAX_BODY_BYTES, "1073741824")]);
-        assert_eq!(s.jq.timeout, std::time::Duration::from_secs(60));
+        assert_eq!(s.jq.timeout, Duration::from_secs(60));
         assert_eq!(s.jq.cpu_seconds(), 62);
         assert_eq!(s.jq.max_output_bytes, 2 << 30, "twice the body cap");
     }
@@ -637,7 +605,7 @@ mod tests {
         let debug = format!("{s:?}");
         assert!(!debug.contains("atl-secret") && !debug.contains("bb-secret"));
         for name in [ATLASSIAN_API_TOKEN, ATLASSIAN_BITBUCKET_APP_PASSWORD] {
-            assert!(crate::registry::find(name).is_some_and(|d| d.secret), "{name}");
+            assert!(crate::registry::find(name).is_some_and(SettingDef::secret), "{name}");
         }
     }
 
@@ -647,5 +615,81 @@ mod tests {
         assert_eq!(s.artifact_backend, ArtifactBackend::Memory);
         let (s, _) = settings(&[(ARTIFACT_DIR, "/tmp/x")]);
         assert_eq!(s.artifact_backend, ArtifactBackend::Fs(PathBuf::from("/tmp/x")));
+    }
+
+    #[test]
+    fn deploy_defaults_are_stdio_without_policy() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.deploy.http_addr, None);
+        assert!(!s.deploy.no_auth && !s.deploy.enterprise_mode);
+        assert_eq!(s.deploy.shutdown_grace_seconds, 30);
+        assert_eq!(s.deploy.log_filter, "info");
+        assert_eq!(s.deploy.sessions, SessionLimits::default());
+        assert!(warnings.is_empty() && s.errors.is_empty());
+    }
+
+    #[test]
+    fn malformed_http_addr_is_an_error_and_others_warn_once_each() {
+        let (s, warnings) = settings(&[
+            (HTTP_ADDR, "localhost"),
+            (HTTP_SHUTDOWN_GRACE, "9999"),
+            (ENTERPRISE_MODE, "y"),
+        ]);
+        assert_eq!(s.deploy.http_addr, None);
+        assert_eq!(s.errors.len(), 1, "{:?}", s.errors);
+        assert!(
+            s.errors[0].contains("MCP_HTTP_ADDR=\"localhost\" is not IP:PORT"),
+            "{:?}",
+            s.errors
+        );
+        assert_eq!(s.deploy.shutdown_grace_seconds, 600);
+        assert!(!s.deploy.enterprise_mode);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("MCP_HTTP_SHUTDOWN_GRACE_SECONDS=9999 is outside 1..=600; using 600"));
+    }
+
+    #[test]
+    fn session_limits_parse_and_clamp() {
+        let (s, warnings) = settings(&[
+            (HTTP_SESSION_IDLE, "0"),
+            (HTTP_MAX_SESSIONS, "50"),
+            (HTTP_MAX_SESSIONS_PER_PRINCIPAL, "many"),
+        ]);
+        assert_eq!(s.deploy.sessions.idle_seconds, 1);
+        assert_eq!(s.deploy.sessions.max_total, 50);
+        assert_eq!(s.deploy.sessions.max_per_principal, 100);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn parses_http_settings() {
+        let (s, _) = settings(&[
+            (HTTP_ADDR, " 127.0.0.1:8080 "),
+            (HTTP_NO_AUTH, "true"),
+            (HTTP_ALLOWED_HOSTS, "mcp.example.com, mcp.example.com:443"),
+            (HTTP_ALLOWED_ORIGINS, "https://app.example.com, ,http://localhost:*"),
+        ]);
+        assert_eq!(s.deploy.http_addr, Some("127.0.0.1:8080".parse().unwrap()));
+        assert!(s.deploy.no_auth);
+        assert_eq!(s.deploy.allowed_hosts, vec!["mcp.example.com", "mcp.example.com:443"]);
+        assert_eq!(
+            s.deploy.allowed_origins,
+            vec!["https://app.example.com", "http://localhost:*"]
+        );
+    }
+
+    #[test]
+    fn the_clamp_helper_names_the_setting_and_the_value_used() {
+        let lookup = |name: &str| (name == "N").then(|| " 99999999999999999999999 ".to_owned());
+        let mut r = Reader::new(&lookup);
+        assert_eq!(r.whole("N", 5, 1..=10), 10);
+        assert_eq!(r.whole("UNSET", 5, 1..=10), 5);
+        assert_eq!(r.warnings, ["N=99999999999999999999999 is outside 1..=10; using 10"]);
+        let lookup = |_: &str| Some("12k".to_owned());
+        let mut r = Reader::new(&lookup);
+        assert_eq!(r.whole("N", 5, 1..=10), 5);
+        assert!(!r.switch("S", false));
+        assert_eq!(r.warnings.len(), 2);
+        assert_eq!(r.warnings[0], "N=\"12k\" is not a whole number; using 5");
     }
 }

@@ -37,8 +37,8 @@ async fn serve_async() -> ExitCode {
     };
     let cascade = match Cascade::load(CascadeInputs {
         flags: args.flags,
-        config_flag: args.config,
-        env: Box::new(|name| std::env::var(name).ok()),
+        env: args.env,
+        config: args.config,
         working_dir: std::env::current_dir().unwrap_or_default(),
         default_config: default_config_path(),
     }) {
@@ -49,16 +49,25 @@ async fn serve_async() -> ExitCode {
         }
     };
     let (settings, warnings) = Settings::from_lookup(|name| cascade.lookup(name));
+    let mut stops = settings.errors.clone();
+    stops.extend(settings.tools.as_ref().err().map(ToString::to_string));
     if args.print_config {
-        let mut notes = warnings.clone();
-        if let Err(err) = &settings.tools {
-            notes.push(format!("start-up would stop: {err}"));
-        }
+        let notes: Vec<String> = warnings
+            .iter()
+            .cloned()
+            .chain(stops.iter().map(|e| format!("start-up would stop: {e}")))
+            .collect();
         print!("{}", cascade.render(&notes));
         for line in settings.backends() {
             println!("# backend: {line}");
         }
         return ExitCode::SUCCESS;
+    }
+    if !settings.errors.is_empty() {
+        for error in &settings.errors {
+            eprintln!("mcp-devtools: {error}");
+        }
+        return ExitCode::from(2);
     }
     let (filter, filter_warning) = match EnvFilter::try_new(&settings.deploy.log_filter) {
         Ok(filter) => (filter, None),

@@ -1,13 +1,20 @@
 //! The one table of every setting: its name (the environment variable and config-file key), its command-line flag,
-//! help text, whether it is a secret, and the default shown in `--help` and `--print-config`.
+//! whether it is a secret or a switch, the default shown by `--help` and `--print-config`, and its help text.
 //!
-//! The clap arguments ([`crate::cli`]), the config-file key check ([`crate::cascade`]) and `--print-config` are all
-//! generated from [`SETTINGS`]: adding a setting means adding one row here and parsing it in
-//! [`crate::config::Settings::from_lookup`].
+//! This is the only place setting names are written: the clap arguments ([`crate::cli`], with `Arg::env`), the
+//! config-file key check ([`crate::cascade`]), `--print-config` and the typed parser ([`crate::config`]) all read it.
+//! Library crates never see these names: they take typed configuration.
 
-use crate::config;
-use crate::deploy_settings as deploy;
-use crate::toolsets;
+/// What kind of value a setting holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A flag with a value.
+    Value,
+    /// A flag with a value that is a secret: masked as `***` by `--print-config`, never logged.
+    Secret,
+    /// A switch: the flag alone means `true`; the environment and files may say `true/false/1/0/yes/no/on/off`.
+    Switch,
+}
 
 /// One setting's row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,375 +23,85 @@ pub struct SettingDef {
     pub name: &'static str,
     /// The long command-line flag without dashes (e.g. `structured-output`).
     pub flag: &'static str,
-    /// One-line help, with units and range.
-    pub help: &'static str,
-    /// A secret: masked as `***` by `--print-config`, never logged.
-    pub secret: bool,
+    /// Value, secret or switch.
+    pub kind: Kind,
     /// The default as shown to people (`None`: unset by default).
     pub default: Option<&'static str>,
-    /// A switch: the flag takes no value and means `true` (e.g. `--no-auth`).
-    pub switch: bool,
+    /// One-line help, with units and range.
+    pub help: &'static str,
 }
 
 impl SettingDef {
-    /// A setting whose flag takes a value.
-    pub const fn value(
-        name: &'static str,
-        flag: &'static str,
-        help: &'static str,
-        default: Option<&'static str>,
-    ) -> Self {
-        SettingDef {
-            name,
-            flag,
-            help,
-            secret: false,
-            default,
-            switch: false,
-        }
-    }
-
-    /// This row, marked secret (masked in `--print-config`).
-    pub const fn secret(mut self) -> Self {
-        self.secret = true;
-        self
-    }
-
-    /// This row, as a switch (`--flag` alone means `true`).
-    pub const fn switch(mut self) -> Self {
-        self.switch = true;
-        self
+    /// A secret: masked as `***` by `--print-config`, never logged.
+    pub fn secret(&self) -> bool {
+        self.kind == Kind::Secret
     }
 }
 
-/// Every setting, in `--help` and `--print-config` order.
-pub const SETTINGS: &[SettingDef] = &[
-    SettingDef::value(
-        config::STRUCTURED_OUTPUT,
-        "structured-output",
-        "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off",
-        Some("false"),
-    ),
-    SettingDef::value(
-        config::STRUCTURED_MAX_BYTES,
-        "structured-max-bytes",
-        "Bound on the compact structuredContent, bytes; clamped 16384..=15728640",
-        Some("262144"),
-    ),
-    SettingDef::value(
-        toolsets::TOOLSETS,
-        "toolsets",
-        "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket (artifact_read comes with them)",
-        Some("github,circleci,jira,confluence,bitbucket"),
-    ),
-    SettingDef::value(
-        toolsets::READ_ONLY,
-        "read-only",
-        "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off",
-        Some("false"),
-    )
-    .switch(),
-    SettingDef::value(
-        config::GITHUB_TOKEN,
-        "github-token",
-        "GitHub token (actions:read or repo); prefer the environment or a file over this flag",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::GITHUB_API_BASE,
-        "github-api-base",
-        "GitHub REST base URL (GHES: https://HOST/api/v3)",
-        Some("https://api.github.com"),
-    ),
-    SettingDef::value(
-        config::UPSTREAM_TIMEOUT,
-        "upstream-timeout-seconds",
-        "Timeout of one upstream call (every attempt and retry wait), seconds; clamped 1..=300",
-        Some("30"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_STORE,
-        "artifact-store",
-        "Artifact backend: fs, memory or s3 (shared by replicas)",
-        Some("fs"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_S3_URL,
-        "artifact-s3-url",
-        "Where the s3 artifact store keeps objects: s3://BUCKET or s3://BUCKET/PREFIX",
-        None,
-    ),
-    SettingDef::value(
-        config::AWS_ENDPOINT_URL,
-        "aws-endpoint-url",
-        "S3-compatible endpoint for the s3 artifact store (MinIO, ...); unset = AWS S3",
-        None,
-    ),
-    SettingDef::value(
-        config::AWS_REGION,
-        "aws-region",
-        "Region of the S3 bucket",
-        Some("us-east-1"),
-    ),
-    SettingDef::value(
-        config::AWS_ACCESS_KEY_ID,
-        "aws-access-key-id",
-        "S3 access key id; unset with AWS_SECRET_ACCESS_KEY = no static credentials",
-        None,
-    ),
-    SettingDef::value(
-        config::AWS_SECRET_ACCESS_KEY,
-        "aws-secret-access-key",
-        "S3 secret access key; prefer the environment or a file over this flag",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::AWS_SESSION_TOKEN,
-        "aws-session-token",
-        "Session token of temporary S3 credentials",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::AWS_ALLOW_HTTP,
-        "aws-allow-http",
-        "Allow a plain-HTTP S3 endpoint (a local server): true/false",
-        Some("false"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_DIR,
-        "artifact-dir",
-        "Directory of the fs artifact store",
-        Some("<platform state dir>/mcp-devtools/artifacts"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_RETENTION,
-        "artifact-retention-seconds",
-        "How long an artifact stays readable, seconds; clamped 300..=604800",
-        Some("3600"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_SWEEP,
-        "artifact-sweep-interval-seconds",
-        "How often expired artifacts are deleted, seconds; clamped 5..=3600",
-        Some("60"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_MAX_STORE_BYTES,
-        "artifact-max-store-bytes",
-        "Most bytes of artifact data the whole store holds; clamped 1024..=2^40",
-        Some("1073741824"),
-    ),
-    SettingDef::value(
-        config::ARTIFACT_MAX_PRINCIPAL_BYTES,
-        "artifact-max-principal-bytes",
-        "Most bytes of artifact data one principal holds; clamped 1024..=2^40",
-        Some("268435456"),
-    ),
-    SettingDef::value(
-        config::CIRCLECI_TOKEN,
-        "circleci-token",
-        "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::CIRCLECI_API_BASE,
-        "circleci-api-base",
-        "CircleCI API v2 base URL",
-        Some("https://circleci.com/api/v2"),
-    ),
-    SettingDef::value(
-        config::HTTP_MAX_BODY_BYTES,
-        "http-max-body-bytes",
-        "Largest upstream response body, bytes; clamped 1024..=1073741824",
-        Some("33554432"),
-    ),
-    SettingDef::value(
-        config::JQ_TIMEOUT,
-        "jq-timeout-seconds",
-        "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60",
-        Some("10"),
-    ),
-    SettingDef::value(
-        config::JQ_MAX_MEMORY,
-        "jq-max-memory-mib",
-        "Memory one jq projection may use for its data, MiB; clamped 64..=65536",
-        Some("2048"),
-    ),
-    SettingDef::value(
-        config::HTTP_CACHE_ENABLED,
-        "http-cache-enabled",
-        "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off",
-        Some("true"),
-    ),
-    SettingDef::value(
-        config::HTTP_CACHE_MAX_ENTRIES,
-        "http-cache-max-entries",
-        "Most HTTP cache entries; clamped 1..=1000000",
-        Some("512"),
-    ),
-    SettingDef::value(
-        config::HTTP_CACHE_MAX_BYTES,
-        "http-cache-max-bytes",
-        "Most cached bytes; clamped 65536..=4294967296",
-        Some("67108864"),
-    ),
-    SettingDef::value(
-        config::HTTP_CACHE_DEFAULT_TTL,
-        "http-cache-default-ttl-seconds",
-        "Cache freshness when a response gives none, seconds; clamped 1..=3600",
-        Some("60"),
-    ),
-    SettingDef::value(
-        config::HTTP_CACHE_REDIS_URL,
-        "http-cache-redis-url",
-        "Keep the HTTP cache in Redis, shared by replicas: redis://HOST:PORT/DB (may hold a password: masked)",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::ATLASSIAN_SITE_NAME,
-        "atlassian-site-name",
-        "Atlassian Cloud site name: your-domain for https://your-domain.atlassian.net (Jira and Confluence base)",
-        None,
-    ),
-    SettingDef::value(
-        config::JIRA_BASE_URL,
-        "jira-base-url",
-        "Jira base URL, overriding the site (Data Center)",
-        Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net"),
-    ),
-    SettingDef::value(
-        config::CONFLUENCE_BASE_URL,
-        "confluence-base-url",
-        "Confluence base URL, overriding the site (Data Center)",
-        Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net/wiki"),
-    ),
-    SettingDef::value(
-        config::BITBUCKET_BASE_URL,
-        "bitbucket-base-url",
-        "Bitbucket API base URL",
-        Some("https://api.bitbucket.org"),
-    ),
-    SettingDef::value(
-        config::ATLASSIAN_USER_EMAIL,
-        "atlassian-user-email",
-        "Atlassian account e-mail: the Basic-auth user for Jira, Confluence (and Bitbucket by default)",
-        None,
-    ),
-    SettingDef::value(
-        config::ATLASSIAN_API_TOKEN,
-        "atlassian-api-token",
-        "Atlassian API token for ATLASSIAN_USER_EMAIL; prefer the environment or a file over this flag",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        config::ATLASSIAN_BITBUCKET_USERNAME,
-        "atlassian-bitbucket-username",
-        "Bitbucket user name for an app password (used instead of the e-mail and API token when set)",
-        None,
-    ),
-    SettingDef::value(
-        config::ATLASSIAN_BITBUCKET_APP_PASSWORD,
-        "atlassian-bitbucket-app-password",
-        "Bitbucket app password for ATLASSIAN_BITBUCKET_USERNAME; prefer the environment or a file over this flag",
-        None,
-    )
-    .secret(),
-    SettingDef::value(
-        deploy::HTTP_ADDR,
-        "http",
-        "Serve streamable HTTP at /mcp on IP:PORT (e.g. 127.0.0.1:8080) instead of stdio",
-        None,
-    ),
-    SettingDef::value(
-        deploy::HTTP_NO_AUTH,
-        "no-auth",
-        "Serve HTTP without bearer tokens; refused unless the address is loopback",
-        Some("false"),
-    )
-    .switch(),
-    SettingDef::value(
-        deploy::HTTP_TOKENS_FILE,
-        "tokens-file",
-        "TOML file: [tokens] \"<sha256 hex of token>\" = \"principal\"",
-        None,
-    ),
-    SettingDef::value(
-        deploy::HTTP_ALLOWED_HOSTS,
-        "allowed-hosts",
-        "Comma-separated Host header values accepted over HTTP (default: loopback names and the bound address)",
-        None,
-    ),
-    SettingDef::value(
-        deploy::HTTP_ALLOWED_ORIGINS,
-        "allowed-origins",
-        "Comma-separated browser origins (scheme://host[:port|:*]) accepted in an Origin header; loopback origins \
-         are always accepted on a loopback bind; other origins get 403",
-        None,
-    ),
-    SettingDef::value(
-        deploy::HTTP_STATELESS,
-        "http-stateless",
-        "Serve HTTP without server-side sessions, so any replica answers any request",
-        Some("false"),
-    )
-    .switch(),
-    SettingDef::value(
-        deploy::HTTP_SHUTDOWN_GRACE,
-        "shutdown-grace-seconds",
-        "On SIGINT/SIGTERM, wait this long for calls in flight, seconds; clamped 1..=600",
-        Some("30"),
-    ),
-    SettingDef::value(
-        deploy::HTTP_SESSION_IDLE,
-        "session-idle-seconds",
-        "Close an HTTP session after this long without a request, seconds (a later request naming it gets 404); \
-         clamped 1..=86400",
-        Some("600"),
-    ),
-    SettingDef::value(
-        deploy::HTTP_MAX_SESSIONS,
-        "max-sessions",
-        "Live HTTP sessions in all; a new session past it gets 503 with Retry-After; clamped 1..=1000000",
-        Some("1000"),
-    ),
-    SettingDef::value(
-        deploy::HTTP_MAX_SESSIONS_PER_PRINCIPAL,
-        "max-sessions-per-principal",
-        "Live HTTP sessions of one principal; a new session past it gets 503 with Retry-After; clamped 1..=1000000",
-        Some("100"),
-    ),
-    SettingDef::value(
-        deploy::MAX_REQUEST_BYTES,
-        "max-request-bytes",
-        "Largest JSON-RPC message accepted, bytes, on stdio (one line) and HTTP (one POST body) alike; \
-         clamped 1024..=16777216",
-        Some("4194304"),
-    ),
-    SettingDef::value(
-        deploy::POLICY_FILE,
-        "policy",
-        "TOML policy file (allow / deny / approval_required rules); unset = every call allowed",
-        None,
-    ),
-    SettingDef::value(
-        deploy::ENTERPRISE_MODE,
-        "enterprise-mode",
-        "Every result carries _meta[\"mcp-devtools/upstream\"] = {vendor, credentialLabel, authority}",
-        Some("false"),
-    ),
-    SettingDef::value(
-        deploy::LOG_FILTER,
-        "log",
-        "Log filter (tracing EnvFilter syntax, e.g. info or mcp_devtools_server=debug); logs go to stderr",
-        Some("info"),
-    ),
-];
+macro_rules! settings {
+    ($($id:ident = $name:literal, $flag:literal, $kind:ident, $default:expr, $help:literal;)*) => {
+        $(#[doc = concat!("`", $name, "` (its flag, default and help: [`SETTINGS`]).")] pub const $id: &str = $name;)*
+        /// Every setting, in `--help` and `--print-config` order.
+        pub const SETTINGS: &[SettingDef] = &[
+            $(SettingDef { name: $name, flag: $flag, kind: Kind::$kind, default: $default, help: $help }),*
+        ];
+    };
+}
+
+settings! {
+    STRUCTURED_OUTPUT = "MCP_STRUCTURED_OUTPUT", "structured-output", Value, Some("false"), "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off";
+    STRUCTURED_MAX_BYTES = "MCP_STRUCTURED_MAX_BYTES", "structured-max-bytes", Value, Some("262144"), "Bound on the compact structuredContent, bytes; clamped 16384..=15728640";
+    TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,jira,confluence,bitbucket"), "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket (artifact_read comes with them)";
+    READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off";
+    GITHUB_TOKEN = "GITHUB_TOKEN", "github-token", Secret, None, "GitHub token (actions:read or repo); prefer the environment or a file over this flag";
+    GITHUB_API_BASE = "GITHUB_API_BASE", "github-api-base", Value, Some("https://api.github.com"), "GitHub REST base URL (GHES: https://HOST/api/v3)";
+    UPSTREAM_TIMEOUT = "MCP_UPSTREAM_TIMEOUT_SECONDS", "upstream-timeout-seconds", Value, Some("30"), "Timeout of one upstream call (every attempt and retry wait), seconds; clamped 1..=300";
+    ARTIFACT_STORE = "STREAMING_ARTIFACT_STORE", "artifact-store", Value, Some("fs"), "Artifact backend: fs, memory or s3 (shared by replicas)";
+    ARTIFACT_S3_URL = "STREAMING_ARTIFACT_S3_URL", "artifact-s3-url", Value, None, "Where the s3 artifact store keeps objects: s3://BUCKET or s3://BUCKET/PREFIX";
+    AWS_ENDPOINT_URL = "AWS_ENDPOINT_URL", "aws-endpoint-url", Value, None, "S3-compatible endpoint for the s3 artifact store (MinIO, ...); unset = AWS S3";
+    AWS_REGION = "AWS_REGION", "aws-region", Value, Some("us-east-1"), "Region of the S3 bucket";
+    AWS_ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID", "aws-access-key-id", Value, None, "S3 access key id; unset with AWS_SECRET_ACCESS_KEY = no static credentials";
+    AWS_SECRET_ACCESS_KEY = "AWS_SECRET_ACCESS_KEY", "aws-secret-access-key", Secret, None, "S3 secret access key; prefer the environment or a file over this flag";
+    AWS_SESSION_TOKEN = "AWS_SESSION_TOKEN", "aws-session-token", Secret, None, "Session token of temporary S3 credentials";
+    AWS_ALLOW_HTTP = "AWS_ALLOW_HTTP", "aws-allow-http", Value, Some("false"), "Allow a plain-HTTP S3 endpoint (a local server): true/false";
+    ARTIFACT_DIR = "STREAMING_ARTIFACT_DIR", "artifact-dir", Value, Some("<platform state dir>/mcp-devtools/artifacts"), "Directory of the fs artifact store";
+    ARTIFACT_RETENTION = "STREAMING_ARTIFACT_RETENTION_SECONDS", "artifact-retention-seconds", Value, Some("3600"), "How long an artifact stays readable, seconds; clamped 300..=604800";
+    ARTIFACT_SWEEP = "STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS", "artifact-sweep-interval-seconds", Value, Some("60"), "How often expired artifacts are deleted, seconds; clamped 5..=3600";
+    ARTIFACT_MAX_STORE_BYTES = "STREAMING_ARTIFACT_MAX_STORE_BYTES", "artifact-max-store-bytes", Value, Some("1073741824"), "Most bytes of artifact data the whole store holds; clamped 1024..=2^40";
+    ARTIFACT_MAX_PRINCIPAL_BYTES = "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "artifact-max-principal-bytes", Value, Some("268435456"), "Most bytes of artifact data one principal holds; clamped 1024..=2^40";
+    CIRCLECI_TOKEN = "CIRCLECI_TOKEN", "circleci-token", Secret, None, "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag";
+    CIRCLECI_API_BASE = "CIRCLECI_API_BASE", "circleci-api-base", Value, Some("https://circleci.com/api/v2"), "CircleCI API v2 base URL";
+    HTTP_MAX_BODY_BYTES = "HTTP_MAX_BODY_BYTES", "http-max-body-bytes", Value, Some("33554432"), "Largest upstream response body, bytes; clamped 1024..=1073741824";
+    JQ_TIMEOUT = "MCP_JQ_TIMEOUT_SECONDS", "jq-timeout-seconds", Value, Some("10"), "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60";
+    JQ_MAX_MEMORY = "MCP_JQ_MAX_MEMORY_MIB", "jq-max-memory-mib", Value, Some("2048"), "Memory one jq projection may use for its data, MiB; clamped 64..=65536";
+    HTTP_CACHE_ENABLED = "HTTP_CACHE_ENABLED", "http-cache-enabled", Value, Some("true"), "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off";
+    HTTP_CACHE_MAX_ENTRIES = "HTTP_CACHE_MAX_ENTRIES", "http-cache-max-entries", Value, Some("512"), "Most HTTP cache entries; clamped 1..=1000000";
+    HTTP_CACHE_MAX_BYTES = "HTTP_CACHE_MAX_BYTES", "http-cache-max-bytes", Value, Some("67108864"), "Most cached bytes; clamped 65536..=4294967296";
+    HTTP_CACHE_DEFAULT_TTL = "HTTP_CACHE_DEFAULT_TTL_SECONDS", "http-cache-default-ttl-seconds", Value, Some("60"), "Cache freshness when a response gives none, seconds; clamped 1..=3600";
+    HTTP_CACHE_REDIS_URL = "HTTP_CACHE_REDIS_URL", "http-cache-redis-url", Secret, None, "Keep the HTTP cache in Redis, shared by replicas: redis://HOST:PORT/DB (may hold a password: masked)";
+    ATLASSIAN_SITE_NAME = "ATLASSIAN_SITE_NAME", "atlassian-site-name", Value, None, "Atlassian Cloud site name: your-domain for https://your-domain.atlassian.net (Jira and Confluence base)";
+    JIRA_BASE_URL = "JIRA_BASE_URL", "jira-base-url", Value, Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net"), "Jira base URL, overriding the site (Data Center)";
+    CONFLUENCE_BASE_URL = "CONFLUENCE_BASE_URL", "confluence-base-url", Value, Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net/wiki"), "Confluence base URL, overriding the site (Data Center)";
+    BITBUCKET_BASE_URL = "BITBUCKET_BASE_URL", "bitbucket-base-url", Value, Some("https://api.bitbucket.org"), "Bitbucket API base URL";
+    ATLASSIAN_USER_EMAIL = "ATLASSIAN_USER_EMAIL", "atlassian-user-email", Value, None, "Atlassian account e-mail: the Basic-auth user for Jira, Confluence (and Bitbucket by default)";
+    ATLASSIAN_API_TOKEN = "ATLASSIAN_API_TOKEN", "atlassian-api-token", Secret, None, "Atlassian API token for ATLASSIAN_USER_EMAIL; prefer the environment or a file over this flag";
+    ATLASSIAN_BITBUCKET_USERNAME = "ATLASSIAN_BITBUCKET_USERNAME", "atlassian-bitbucket-username", Value, None, "Bitbucket user name for an app password (used instead of the e-mail and API token when set)";
+    ATLASSIAN_BITBUCKET_APP_PASSWORD = "ATLASSIAN_BITBUCKET_APP_PASSWORD", "atlassian-bitbucket-app-password", Secret, None, "Bitbucket app password for ATLASSIAN_BITBUCKET_USERNAME; prefer the environment or a file over this flag";
+    HTTP_ADDR = "MCP_HTTP_ADDR", "http", Value, None, "Serve streamable HTTP at /mcp on IP:PORT (e.g. 127.0.0.1:8080) instead of stdio; a value that is not IP:PORT stops start-up";
+    HTTP_NO_AUTH = "MCP_HTTP_NO_AUTH", "no-auth", Switch, Some("false"), "Serve HTTP without bearer tokens; refused unless the address is loopback";
+    HTTP_TOKENS_FILE = "MCP_HTTP_TOKENS_FILE", "tokens-file", Value, None, "TOML file: [tokens] \"<sha256 hex of token>\" = \"principal\"";
+    HTTP_ALLOWED_HOSTS = "MCP_HTTP_ALLOWED_HOSTS", "allowed-hosts", Value, None, "Comma-separated Host header values accepted over HTTP (default: loopback names and the bound address)";
+    HTTP_ALLOWED_ORIGINS = "MCP_HTTP_ALLOWED_ORIGINS", "allowed-origins", Value, None, "Comma-separated browser origins (scheme://host[:port|:*]) accepted in an Origin header; loopback origins are always accepted on a loopback bind; other origins get 403";
+    HTTP_STATELESS = "MCP_HTTP_STATELESS", "http-stateless", Switch, Some("false"), "Serve HTTP without server-side sessions, so any replica answers any request";
+    HTTP_SHUTDOWN_GRACE = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS", "shutdown-grace-seconds", Value, Some("30"), "On SIGINT/SIGTERM, wait this long for calls in flight, seconds; clamped 1..=600";
+    HTTP_SESSION_IDLE = "MCP_HTTP_SESSION_IDLE_SECONDS", "session-idle-seconds", Value, Some("600"), "Close an HTTP session after this long without a request, seconds (a later request naming it gets 404); clamped 1..=86400";
+    HTTP_MAX_SESSIONS = "MCP_HTTP_MAX_SESSIONS", "max-sessions", Value, Some("1000"), "Live HTTP sessions in all; a new session past it gets 503 with Retry-After; clamped 1..=1000000";
+    HTTP_MAX_SESSIONS_PER_PRINCIPAL = "MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL", "max-sessions-per-principal", Value, Some("100"), "Live HTTP sessions of one principal; a new session past it gets 503 with Retry-After; clamped 1..=1000000";
+    MAX_REQUEST_BYTES = "MCP_MAX_REQUEST_BYTES", "max-request-bytes", Value, Some("4194304"), "Largest JSON-RPC message accepted, bytes, on stdio (one line) and HTTP (one POST body) alike; clamped 1024..=16777216";
+    POLICY_FILE = "MCP_POLICY_FILE", "policy", Value, None, "TOML policy file (allow / deny / approval_required rules); unset = every call allowed";
+    ENTERPRISE_MODE = "MCP_ENTERPRISE_MODE", "enterprise-mode", Value, Some("false"), "Every result carries _meta[\"mcp-devtools/upstream\"] = {vendor, credentialLabel, authority}";
+    LOG_FILTER = "RUST_LOG", "log", Value, Some("info"), "Log filter (tracing EnvFilter syntax, e.g. info or mcp_devtools_server=debug); logs go to stderr";
+}
 
 /// The row named `name` (exact, case-sensitive).
 pub fn find(name: &str) -> Option<&'static SettingDef> {
@@ -402,6 +119,6 @@ mod tests {
         let flags: HashSet<_> = SETTINGS.iter().map(|d| d.flag).collect();
         assert_eq!(names.len(), SETTINGS.len());
         assert_eq!(flags.len(), SETTINGS.len());
-        assert!(find(config::GITHUB_TOKEN).is_some_and(|d| d.secret));
+        assert!(find(GITHUB_TOKEN).is_some_and(SettingDef::secret));
     }
 }

@@ -208,6 +208,34 @@ async fn no_auth_is_refused_off_loopback() {
     assert!(stderr.contains("only allowed on a loopback address"), "{stderr}");
 }
 
+/// A malformed `MCP_HTTP_ADDR` (or `--http`) stops start-up naming the setting, instead of serving stdio.
+#[tokio::test]
+async fn malformed_http_addr_stops_start_up() {
+    for (env, args) in [(Some("localhost"), &[][..]), (None, &["--http", "127.0.0.1"][..])] {
+        let mut command = tokio::process::Command::new(common::BIN);
+        command
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", "/nonexistent-home")
+            .args(args)
+            .stdin(std::process::Stdio::null());
+        if let Some(addr) = env {
+            command.env("MCP_HTTP_ADDR", addr);
+        }
+        let output = tokio::time::timeout(std::time::Duration::from_secs(20), command.output())
+            .await
+            .expect("start-up stops instead of serving")
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("MCP_HTTP_ADDR=") && stderr.contains("is not IP:PORT"),
+            "{stderr}"
+        );
+        assert!(output.stdout.is_empty(), "nothing served on stdout");
+    }
+}
+
 #[tokio::test]
 async fn sigterm_stops_the_http_server() {
     let upstream = RecordedUpstream::github().await.unwrap();
