@@ -81,6 +81,7 @@ pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, A
             name: product.name(),
             base_setting,
             credential_setting,
+            max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
         },
         base,
         auth,

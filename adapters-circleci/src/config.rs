@@ -18,6 +18,7 @@ pub const VENDOR: Vendor = Vendor {
     name: "CircleCI",
     base_setting: ENV_API_BASE,
     credential_setting: ENV_TOKEN,
+    max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
 };
 
 /// Settings of a [`crate::CircleciClient`]. `Debug` never shows the token.

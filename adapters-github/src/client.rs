@@ -20,6 +20,7 @@ pub(crate) const VENDOR: Vendor = Vendor {
     name: "GitHub",
     base_setting: ENV_API_BASE,
     credential_setting: ENV_TOKEN,
+    max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
 };
 
 /// One page of a list endpoint.

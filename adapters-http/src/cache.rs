@@ -29,8 +29,7 @@ use moka::Expiry;
 use url::Url;
 
 pub use config::{
-    CacheConfig, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, DEFAULT_TTL, ENV_CACHE_DEFAULT_TTL, ENV_CACHE_ENABLED,
-    ENV_CACHE_MAX_BYTES, ENV_CACHE_MAX_ENTRIES, MAX_TTL,
+    CacheConfig, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, DEFAULT_TTL, MAX_BYTES_RANGE, MAX_ENTRIES_RANGE, MAX_TTL,
 };
 
 use self::redis::{RedisCacheConfig, RedisConfigError, RedisTier, Ticket};

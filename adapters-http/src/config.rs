@@ -1,4 +1,4 @@
-//! [`HttpConfig`]: everything one upstream client needs, and the `HTTP_MAX_BODY_BYTES` setting.
+//! [`HttpConfig`]: everything one upstream client needs, and the body-size cap's bounds.
 
 use std::time::Duration;
 
@@ -8,13 +8,14 @@ use crate::auth::Auth;
 use crate::retry::RetryPolicy;
 use crate::vendor::Vendor;
 
-/// Name of the setting that caps an upstream response body, in bytes.
+/// The bundled server's name of the setting that caps an upstream response body ([`crate::Vendor::max_body_setting`]
+/// of its adapters); the cap itself is [`HttpConfig::max_body_bytes`].
 pub const ENV_MAX_BODY_BYTES: &str = "HTTP_MAX_BODY_BYTES";
 /// Default body cap: 32 MiB (33,554,432 bytes).
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
-/// Smallest accepted body cap: 1 KiB.
+/// Smallest body cap a host should accept: 1 KiB.
 pub const MIN_MAX_BODY_BYTES: u64 = 1024;
-/// Largest accepted body cap: 1 GiB.
+/// Largest body cap a host should accept: 1 GiB.
 pub const MAX_MAX_BODY_BYTES: u64 = 1024 * 1024 * 1024;
 /// Default timeout of one call (every attempt's connect, send and body read, and the retry waits): 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -96,62 +97,4 @@ pub fn default_user_agent() -> String {
 /// The `message` string of a JSON object body (GitHub, CircleCI and Bitbucket error bodies).
 fn message_field(body: &serde_json::Value) -> Option<String> {
     body.get("message")?.as_str().map(str::to_owned)
-}
-
-/// Reads `HTTP_MAX_BODY_BYTES` from its raw value: absent → 32 MiB; a whole number is clamped to
-/// 1 KiB..=1 GiB; anything else falls back to the default. Returns the cap in bytes and, when the value was
-/// malformed or clamped, one warning line naming the setting.
-pub fn max_body_bytes_from_setting(raw: Option<&str>) -> (u64, Option<String>) {
-    whole_number_setting(
-        ENV_MAX_BODY_BYTES,
-        raw,
-        DEFAULT_MAX_BODY_BYTES,
-        MIN_MAX_BODY_BYTES..=MAX_MAX_BODY_BYTES,
-    )
-}
-
-/// Reads a whole-number setting `name` from its raw value: absent → `default`; a number outside `range` is
-/// clamped into it; anything else gives `default`. The second value is one warning line when the value was
-/// malformed or clamped.
-pub fn whole_number_setting(
-    name: &str,
-    raw: Option<&str>,
-    default: u64,
-    range: std::ops::RangeInclusive<u64>,
-) -> (u64, Option<String>) {
-    let Some(raw) = raw else {
-        return (default, None);
-    };
-    match raw.trim().parse::<u64>() {
-        Ok(value) if range.contains(&value) => (value, None),
-        Ok(value) => {
-            let used = value.clamp(*range.start(), *range.end());
-            let (lo, hi) = (range.start(), range.end());
-            (
-                used,
-                Some(format!("{name}={value} is outside {lo}..={hi}; using {used}")),
-            )
-        }
-        Err(_) => (
-            default,
-            Some(format!("{name}={raw:?} is not a whole number; using {default}")),
-        ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn body_cap_setting() {
-        assert_eq!(max_body_bytes_from_setting(None), (33_554_432, None));
-        assert_eq!(max_body_bytes_from_setting(Some(" 2048 ")), (2048, None));
-        let (cap, warning) = max_body_bytes_from_setting(Some("10"));
-        assert_eq!(cap, 1024);
-        assert!(warning.unwrap().contains("HTTP_MAX_BODY_BYTES=10"));
-        let (cap, warning) = max_body_bytes_from_setting(Some("lots"));
-        assert_eq!(cap, DEFAULT_MAX_BODY_BYTES);
-        assert!(warning.is_some());
-    }
 }

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::config::ENV_MAX_BODY_BYTES;
 use crate::status::StatusError;
 use crate::vendor::Vendor;
 
@@ -80,8 +79,10 @@ pub enum HttpError {
 
     /// The body is larger than the cap; reading stopped at the cap (or before reading, from `Content-Length`).
     #[error(
-        "the {} API response is larger than {limit_bytes} bytes (setting {ENV_MAX_BODY_BYTES}): ask for less (fewer items per page, a narrower path) or raise {ENV_MAX_BODY_BYTES}",
-        .vendor.name
+        "the {} API response is larger than {limit_bytes} bytes (setting {}): ask for less (fewer items per page, a narrower path) or raise {}",
+        .vendor.name,
+        .vendor.max_body_setting,
+        .vendor.max_body_setting
     )]
     BodyTooLarge {
         /// The upstream.

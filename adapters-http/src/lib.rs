@@ -5,7 +5,7 @@
 //! | [`secret`] | [`Secret`]: a credential that prints as `***` |
 //! | [`vendor`] | [`Vendor`]: the upstream's name and setting names, for error texts and cache keys |
 //! | [`auth`] | [`Auth`]: none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
-//! | [`config`] | [`HttpConfig`], the body-size cap setting `HTTP_MAX_BODY_BYTES`, [`RedirectPolicy`] |
+//! | [`config`] | [`HttpConfig`], the body-size cap's bounds, [`RedirectPolicy`] |
 //! | [`target`] | API base URL parsing and request URLs (path + query, percent-encoded exactly once by `url`) |
 //! | [`body`](mod@body) | reading a response body as a stream (decompressed: gzip, br, zstd), stopping past the cap |
 //! | [`decode`] | [`Payload`]: a body as the vendor sent it: JSON of any depth, text per its charset, or bytes |
@@ -33,6 +33,7 @@ pub mod decode;
 pub mod error;
 pub mod response;
 pub mod retry;
+pub mod retry_after;
 pub mod secret;
 pub mod status;
 pub mod target;
@@ -44,7 +45,7 @@ pub use cache::{CacheConfig, CacheRequest, CacheStatus, Clock, HttpCache, MAX_TT
 pub use client::{Fetched, HttpClient};
 pub use config::{
     DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, ENV_MAX_BODY_BYTES, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
-    RedirectPolicy, default_user_agent, max_body_bytes_from_setting, whole_number_setting,
+    RedirectPolicy, default_user_agent,
 };
 pub use decode::{Binary, Payload};
 pub use error::HttpError;

@@ -119,6 +119,7 @@ mod tests {
         name: "Test",
         base_setting: "TEST_API_BASE",
         credential_setting: "TEST_TOKEN",
+        max_body_setting: "TEST_MAX_BODY_BYTES",
     };
 
     fn response(status: u16, content_type: Option<&'static str>, body: &'static str) -> RawResponse {

@@ -23,10 +23,8 @@ mod timer;
 
 use std::time::{Duration, SystemTime};
 
-use http::HeaderMap;
-
 use crate::response::RawResponse;
-use crate::status::parse_retry_after;
+pub use crate::retry_after::{RETRY_AFTER_MS, requested_wait, whole_seconds};
 
 pub(crate) use run::with_retries;
 pub use timer::RetryTimer;
@@ -37,8 +35,6 @@ pub const MAX_ATTEMPTS: u32 = 3;
 pub const MIN_WAIT: Duration = Duration::from_secs(1);
 /// Time that must remain in the call's budget after a wait for the retry to be worth sending: 500 ms.
 pub const MIN_ATTEMPT_BUDGET: Duration = Duration::from_millis(500);
-/// Name of the header that gives the wait in milliseconds (used by several APIs beside `Retry-After`).
-pub const RETRY_AFTER_MS: &str = "retry-after-ms";
 
 /// What to do with one upstream answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,30 +87,11 @@ pub fn standard_verdict(response: &RawResponse, now: SystemTime) -> Verdict {
     }
 }
 
-/// How long the upstream asked to wait: `Retry-After-Ms` (a whole number of milliseconds) when present and
-/// valid, else `Retry-After` (delay-seconds, or an HTTP date counted from `now`; a past date is zero). `None`
-/// when neither header is present and valid.
-pub fn requested_wait(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
-    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
-    if let Some(ms) = header(RETRY_AFTER_MS).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
-        && let Ok(ms) = ms.parse::<u64>()
-    {
-        return Some(Duration::from_millis(ms));
-    }
-    header(http::header::RETRY_AFTER.as_str())
-        .and_then(|v| parse_retry_after(v, now))
-        .map(Duration::from_secs)
-}
-
-/// A wait in whole seconds for error texts, rounded up (1500 ms → 2 s).
-pub fn whole_seconds(wait: Duration) -> u64 {
-    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use bytes::Bytes;
+    use http::HeaderMap;
     use http::{HeaderValue, StatusCode};
     use std::time::UNIX_EPOCH;
     use url::Url;

@@ -3,11 +3,12 @@
 //! Status meanings follow RFC 9110 §15; `Retry-After` follows RFC 9110 §10.2.3 (delay-seconds or an HTTP date);
 //! `Retry-After-Ms` (milliseconds) is read first when present (see [`crate::retry::requested_wait`]).
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use http::{HeaderMap, StatusCode};
 
-use crate::retry::{requested_wait, whole_seconds};
+pub use crate::retry_after::parse_retry_after;
+use crate::retry_after::{requested_wait, whole_seconds};
 use crate::vendor::Vendor;
 
 /// Longest vendor message kept in an error, in bytes (cut on a UTF-8 boundary, with the full size noted).
@@ -181,18 +182,6 @@ pub fn truncate_utf8(bytes: &[u8], max: usize) -> &[u8] {
     &bytes[..end]
 }
 
-/// `Retry-After`: delay-seconds, or an HTTP date converted to seconds after `now` (at least 0). `None` when
-/// neither parses.
-pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<u64> {
-    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-        return value.parse().ok();
-    }
-    let at = jiff::fmt::rfc2822::parse(value).ok()?.timestamp().as_second();
-    let now = now.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let now = i64::try_from(now).unwrap_or(i64::MAX);
-    Some(u64::try_from(at.saturating_sub(now)).unwrap_or(0))
-}
-
 /// ` <reason phrase>` for a status, or nothing for an unknown status.
 pub fn reason(status: u16) -> String {
     StatusCode::from_u16(status)
@@ -206,11 +195,13 @@ pub fn reason(status: u16) -> String {
 mod tests {
     use super::*;
     use http::HeaderValue;
+    use std::time::UNIX_EPOCH;
 
     const V: Vendor = Vendor {
         name: "CircleCI",
         base_setting: "CIRCLECI_API_BASE",
         credential_setting: "CIRCLECI_TOKEN",
+        max_body_setting: "TEST_MAX_BODY_BYTES",
     };
 
     fn message(v: &serde_json::Value) -> Option<String> {

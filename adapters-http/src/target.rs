@@ -131,6 +131,7 @@ mod tests {
         name: "Test",
         base_setting: "TEST_API_BASE",
         credential_setting: "TEST_TOKEN",
+        max_body_setting: "TEST_MAX_BODY_BYTES",
     };
     const NO_QUERY: &[(&str, &str)] = &[];
 

@@ -10,4 +10,6 @@ pub struct Vendor {
     pub base_setting: &'static str,
     /// The setting that holds the credential, e.g. `CIRCLECI_TOKEN`.
     pub credential_setting: &'static str,
+    /// The setting that caps a response body, named when a body is too large (e.g. `HTTP_MAX_BODY_BYTES`).
+    pub max_body_setting: &'static str,
 }

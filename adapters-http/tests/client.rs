@@ -17,11 +17,13 @@ const VENDOR: Vendor = Vendor {
     name: "Test",
     base_setting: "TEST_API_BASE",
     credential_setting: "TEST_TOKEN",
+    max_body_setting: "TEST_MAX_BODY_BYTES",
 };
 const OTHER: Vendor = Vendor {
     name: "Other",
     base_setting: "OTHER_API_BASE",
     credential_setting: "OTHER_TOKEN",
+    max_body_setting: "TEST_MAX_BODY_BYTES",
 };
 
 fn config(vendor: Vendor, base: &str) -> HttpConfig {
@@ -91,7 +93,7 @@ async fn a_streamed_body_past_the_cap_stops_with_a_clear_error() {
             limit_bytes: 10 * 1024
         }
     );
-    assert!(err.to_string().contains("HTTP_MAX_BODY_BYTES"), "{err}");
+    assert!(err.to_string().contains("(setting TEST_MAX_BODY_BYTES)"), "{err}");
 }
 
 #[tokio::test]

@@ -21,6 +21,7 @@ const VENDOR: Vendor = Vendor {
     name: "RedisTest",
     base_setting: "TEST_API_BASE",
     credential_setting: "TEST_TOKEN",
+    max_body_setting: "TEST_MAX_BODY_BYTES",
 };
 
 fn redis_url() -> Option<String> {

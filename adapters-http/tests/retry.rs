@@ -12,6 +12,7 @@ const VENDOR: Vendor = Vendor {
     name: "Test",
     base_setting: "TEST_API_BASE",
     credential_setting: "TEST_TOKEN",
+    max_body_setting: "TEST_MAX_BODY_BYTES",
 };
 
 fn client(server: &MockServer, timeout: Duration, timer: &RetryTimer) -> HttpClient {

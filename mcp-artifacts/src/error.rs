@@ -92,9 +92,9 @@ impl ArtifactError {
 /// Which quota a put hit ([`ArtifactError::QuotaExceeded`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuotaScope {
-    /// The caller's own quota (`STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`).
+    /// The caller's own quota ([`crate::Quota::max_principal_bytes`]).
     Principal,
-    /// The whole store's quota (`STREAMING_ARTIFACT_MAX_STORE_BYTES`).
+    /// The whole store's quota ([`crate::Quota::max_store_bytes`]).
     Store,
 }
 

@@ -23,9 +23,8 @@
 //! swept meanwhile (both backends pin it while reading).
 //!
 //! Quotas ([`Quota`], in bytes of artifact data): the whole store holds at most
-//! [`DEFAULT_MAX_STORE_BYTES`] (1 GiB, setting `STREAMING_ARTIFACT_MAX_STORE_BYTES`) and each
-//! principal at most [`DEFAULT_MAX_PRINCIPAL_BYTES`] (256 MiB,
-//! `STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`), both clamped to [`QUOTA_BYTES_RANGE`]. Policy: a
+//! [`DEFAULT_MAX_STORE_BYTES`] (1 GiB) and each principal at most [`DEFAULT_MAX_PRINCIPAL_BYTES`]
+//! (256 MiB) by default, both within [`QUOTA_BYTES_RANGE`]. Policy: a
 //! put that does not fit fails with [`ArtifactError::QuotaExceeded`] — nothing is evicted, so no
 //! principal ever loses data to another's put; the server then returns `artifactId: null`.
 //!

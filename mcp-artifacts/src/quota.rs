@@ -15,15 +15,13 @@
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
-use crate::config::clamp_setting;
 use crate::error::{ArtifactError, QuotaScope};
 
-/// Default bytes the whole store may hold (`STREAMING_ARTIFACT_MAX_STORE_BYTES`): 1 GiB.
+/// Default bytes the whole store may hold: 1 GiB.
 pub const DEFAULT_MAX_STORE_BYTES: u64 = 1 << 30;
-/// Default bytes one principal may hold (`STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES`): 256 MiB.
+/// Default bytes one principal may hold: 256 MiB.
 pub const DEFAULT_MAX_PRINCIPAL_BYTES: u64 = 256 << 20;
-/// Allowed range of both quotas, in bytes (1 KiB ..= 1 TiB); values outside are clamped with a
-/// warning.
+/// Allowed range of both quotas, in bytes (1 KiB ..= 1 TiB); a host clamps its settings into it.
 pub const QUOTA_BYTES_RANGE: RangeInclusive<u64> = 1024..=(1 << 40);
 
 /// Byte quotas of one store. A put must fit both; the effective per-principal limit is therefore
@@ -43,32 +41,6 @@ impl Default for Quota {
             max_store_bytes: DEFAULT_MAX_STORE_BYTES,
             max_principal_bytes: DEFAULT_MAX_PRINCIPAL_BYTES,
         }
-    }
-}
-
-impl Quota {
-    /// Builds quotas from optional settings in bytes (`None` = default), clamping each to
-    /// [`QUOTA_BYTES_RANGE`]. Returns one human-readable warning per clamped value (naming the
-    /// setting), for the caller to log.
-    pub fn from_bytes(max_store: Option<u64>, max_principal: Option<u64>) -> (Self, Vec<String>) {
-        let mut warnings = Vec::new();
-        let max_store_bytes = clamp_setting(
-            "STREAMING_ARTIFACT_MAX_STORE_BYTES",
-            max_store.unwrap_or(DEFAULT_MAX_STORE_BYTES),
-            QUOTA_BYTES_RANGE,
-            &mut warnings,
-        );
-        let max_principal_bytes = clamp_setting(
-            "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES",
-            max_principal.unwrap_or(DEFAULT_MAX_PRINCIPAL_BYTES),
-            QUOTA_BYTES_RANGE,
-            &mut warnings,
-        );
-        let quota = Self {
-            max_store_bytes,
-            max_principal_bytes,
-        };
-        (quota, warnings)
     }
 }
 
@@ -136,19 +108,6 @@ mod tests {
         max_store_bytes: 100,
         max_principal_bytes: 60,
     };
-
-    #[test]
-    fn defaults_and_clamping() {
-        assert_eq!(Quota::from_bytes(None, None), (Quota::default(), Vec::new()));
-        let (quota, warnings) = Quota::from_bytes(Some(1), Some(u64::MAX));
-        assert_eq!(quota.max_store_bytes, 1024);
-        assert_eq!(quota.max_principal_bytes, 1 << 40);
-        assert_eq!(warnings.len(), 2);
-        assert!(
-            warnings[0].contains("STREAMING_ARTIFACT_MAX_STORE_BYTES=1"),
-            "{warnings:?}"
-        );
-    }
 
     #[test]
     fn principal_then_store_limit() {

@@ -1,4 +1,4 @@
-//! The structured-content size bound, `MCP_STRUCTURED_MAX_BYTES` (CONTRACT §1).
+//! The structured-content size bound (CONTRACT §1): a number of bytes, clamped into its range.
 
 use std::fmt;
 
@@ -17,8 +17,6 @@ pub const MAX_MAX_BYTES: usize = 15 * 1024 * 1024;
 /// The largest JSON-RPC message rmcp-based clients accept, in bytes (16 MiB).
 /// [`MAX_MAX_BYTES`] leaves room below it for the rest of a result.
 pub const CLIENT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
-/// Name of the setting, as it appears in warnings.
-pub const MAX_BYTES_SETTING: &str = "MCP_STRUCTURED_MAX_BYTES";
 
 /// Bound, in bytes, on the compact serialization of one `structuredContent`
 /// value (CONTRACT §1, §5). Always within
@@ -36,48 +34,8 @@ impl SizeBound {
         let warning = (u64::try_from(used).ok() != Some(bytes)).then(|| BoundWarning {
             given: bytes.to_string(),
             used,
-            kind: WarningKind::Clamped,
         });
         (SizeBound(used), warning)
-    }
-
-    /// The bound from the raw setting text (`None` when unset).
-    ///
-    /// - `None` or blank: the default, no warning.
-    /// - a non-negative integer (surrounding whitespace ignored): clamped as
-    ///   in [`SizeBound::new`].
-    /// - anything else (`"abc"`, `"-5"`, `"1.5"`, `"256k"`): the default plus
-    ///   a warning naming the value given and the value used (CONTRACT §1:
-    ///   "a non-number falls back to the default and logs one warning").
-    pub fn from_setting(raw: Option<&str>) -> (SizeBound, Option<BoundWarning>) {
-        let Some(raw) = raw else {
-            return (SizeBound::default(), None);
-        };
-        let trimmed = raw.trim();
-        if trimmed.is_empty() {
-            return (SizeBound::default(), None);
-        }
-        match trimmed.parse::<u64>() {
-            Ok(bytes) => Self::new(bytes),
-            // All digits but too large for u64: clamp like any large value.
-            Err(_) if trimmed.bytes().all(|b| b.is_ascii_digit()) => {
-                let (bound, _) = Self::new(u64::MAX);
-                let warning = BoundWarning {
-                    given: trimmed.to_owned(),
-                    used: bound.0,
-                    kind: WarningKind::Clamped,
-                };
-                (bound, Some(warning))
-            }
-            Err(_) => (
-                SizeBound::default(),
-                Some(BoundWarning {
-                    given: raw.to_owned(),
-                    used: DEFAULT_MAX_BYTES,
-                    kind: WarningKind::NotANumber,
-                }),
-            ),
-        }
     }
 
     /// The bound in bytes.
@@ -100,20 +58,12 @@ impl Default for SizeBound {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum WarningKind {
-    Clamped,
-    NotANumber,
-}
-
-/// A problem with the `MCP_STRUCTURED_MAX_BYTES` setting that was resolved by
-/// clamping or by using the default. Its `Display` is one log line naming the
+/// A bound outside the accepted range, resolved by clamping. Its `Display` is one log line naming the
 /// setting, the value given and the value used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoundWarning {
     given: String,
     used: usize,
-    kind: WarningKind,
 }
 
 impl BoundWarning {
@@ -130,18 +80,11 @@ impl BoundWarning {
 
 impl fmt::Display for BoundWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            WarningKind::Clamped => write!(
-                f,
-                "{MAX_BYTES_SETTING}={} is outside {MIN_MAX_BYTES}..={MAX_MAX_BYTES}; using {} bytes",
-                self.given, self.used
-            ),
-            WarningKind::NotANumber => write!(
-                f,
-                "{MAX_BYTES_SETTING}={:?} is not a whole number of bytes; using the default {} bytes",
-                self.given, self.used
-            ),
-        }
+        write!(
+            f,
+            "a structured-content bound of {} bytes is outside {MIN_MAX_BYTES}..={MAX_MAX_BYTES}; using {} bytes",
+            self.given, self.used
+        )
     }
 }
 
@@ -152,21 +95,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_and_unset() {
+    fn default_and_in_range_values() {
         assert_eq!(SizeBound::default().bytes(), 262_144);
-        assert_eq!(SizeBound::from_setting(None), (SizeBound::default(), None));
-        assert_eq!(SizeBound::from_setting(Some("  ")), (SizeBound::default(), None));
-    }
-
-    #[test]
-    fn in_range_values_are_kept() {
         for v in [16_384u64, 100_000, 15_728_640] {
             let (b, w) = SizeBound::new(v);
             assert_eq!(b.bytes() as u64, v);
             assert!(w.is_none());
         }
-        let (b, w) = SizeBound::from_setting(Some(" 20000 "));
-        assert_eq!((b.bytes(), w), (20_000, None));
     }
 
     #[test]
@@ -174,26 +109,9 @@ mod tests {
         let (b, w) = SizeBound::new(10);
         assert_eq!(b.bytes(), MIN_MAX_BYTES);
         let w = w.map(|w| w.to_string()).unwrap_or_default();
-        assert!(w.contains("MCP_STRUCTURED_MAX_BYTES=10"), "{w}");
-        assert!(w.contains("16384"), "{w}");
+        assert!(w.contains("bound of 10 bytes") && w.contains("using 16384"), "{w}");
         let (b, w) = SizeBound::new(u64::MAX);
         assert_eq!(b.bytes(), MAX_MAX_BYTES);
         assert!(w.is_some());
-        let (b, w) = SizeBound::from_setting(Some("99999999999999999999999"));
-        assert_eq!(b.bytes(), MAX_MAX_BYTES);
-        assert!(w.is_some_and(|w| w.to_string().contains("99999999999999999999999")));
-    }
-
-    #[test]
-    fn non_numbers_fall_back_to_default_with_one_warning() {
-        for raw in ["abc", "-5", "1.5", "256k", "0x10"] {
-            let (b, w) = SizeBound::from_setting(Some(raw));
-            assert_eq!(b, SizeBound::default(), "{raw}");
-            let line = w.map(|w| w.to_string()).unwrap_or_default();
-            assert!(line.contains("MCP_STRUCTURED_MAX_BYTES"), "{line}");
-            assert!(line.contains(raw), "{line}");
-            assert!(line.contains("262144"), "{line}");
-            assert!(!line.contains('\n'));
-        }
     }
 }

@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`envelope`] | `{data, ...meta, incomplete?}` types |
 //! | [`schema`] | `outputSchema` generation and normalisation |
-//! | [`bound`] | `MCP_STRUCTURED_MAX_BYTES` |
+//! | [`bound`] | [`SizeBound`]: the structured-content size bound, clamped into its range |
 //! | [`nesting`] | depth of a value and freeing it, without recursion |
 //! | [`seal`](mod@seal) | inline vs oversized, never clipped |
 //! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |

@@ -272,12 +272,12 @@ impl Settings {
             max_entries: r.whole(
                 HTTP_CACHE_MAX_ENTRIES,
                 adapters_http::cache::DEFAULT_MAX_ENTRIES,
-                1..=1_000_000,
+                adapters_http::cache::MAX_ENTRIES_RANGE,
             ),
             max_bytes: r.whole(
                 HTTP_CACHE_MAX_BYTES,
                 adapters_http::cache::DEFAULT_MAX_BYTES,
-                1 << 16..=1 << 32,
+                adapters_http::cache::MAX_BYTES_RANGE,
             ),
             default_ttl: secs(r.whole(
                 HTTP_CACHE_DEFAULT_TTL,
