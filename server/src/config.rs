@@ -448,7 +448,11 @@ mod tests {
         let (s, warnings) = settings(&[]);
         assert_eq!(s.jq.timeout, Duration::from_secs(10));
         assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
-        assert_eq!(s.jq.max_output_bytes, 64 * 1024 * 1024, "64 MiB: more than twice the 32 MiB body cap");
+        assert_eq!(
+            s.jq.max_output_bytes,
+            64 * 1024 * 1024,
+            "64 MiB: more than twice the 32 MiB body cap"
+        );
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[(JQ_TIMEOUT, "2"), (JQ_MAX_MEMORY, " 512 ")]);
         assert_eq!(s.jq.timeout, Duration::from_secs(2));
