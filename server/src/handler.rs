@@ -1,65 +1,155 @@
-//! The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the tool catalogue. Each call
-//! resolves its principal, asks the policy (a refusal sends nothing upstream), runs the tool, adds the enterprise
-//! `_meta` and is logged in one `tool_call` span (tool, principal, upstream status, policy effect, duration).
+//! The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the dispatch table
+//! ([`ToolTable`], built once per process). Each call resolves its principal, asks the policy (a refusal sends
+//! nothing upstream), runs the tool, adds the enterprise `_meta` and is logged in one `tool_call` span (tool,
+//! principal, upstream status, policy effect, duration). [`DevtoolsServer::call_tool_as`] runs that same path
+//! in-process, without a transport (embedding).
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use crate::app::App;
 use crate::gate;
 use crate::principal::Principal;
-use crate::tools::{self, ToolSpec};
+use crate::tools::{ToolSpec, ToolTable};
 
-/// One MCP session's handler: the shared [`App`], the caller's principal and the tool catalogue.
+/// The devtools MCP server: the shared [`App`], the dispatch table, and (for stdio or an embedder) a fixed
+/// principal. Build it once per process with [`DevtoolsServer::new`] and clone it for each session: clones share
+/// the app and the table (an `Arc` each), so a session costs a few pointers.
+///
+/// ```no_run
+/// # async fn embed() -> anyhow::Result<()> {
+/// use std::sync::Arc;
+/// use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+/// use rmcp::model::CallToolRequestParams;
+///
+/// let (settings, _warnings) = Settings::from_lookup(|name| std::env::var(name).ok());
+/// let server = DevtoolsServer::new(Arc::new(App::new(settings).await?));
+/// let args = serde_json::json!({"owner": "octo-org", "repo": "octo-repo", "jq": ".total_count"});
+/// let request = CallToolRequestParams::new("github_list_workflow_runs")
+///     .with_arguments(args.as_object().cloned().unwrap_or_default());
+/// let result = server.call_tool_as(&Principal::named("agent"), request).await?;
+/// println!("{:?}", result.structured_content);
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct DevtoolsServer {
     app: Arc<App>,
+    tools: Arc<ToolTable>,
     principal: Option<Principal>,
-    catalog: Arc<Vec<ToolSpec>>,
     in_flight: Option<TaskTracker>,
 }
 
 impl DevtoolsServer {
-    /// A handler serving `principal` with the shared `app` (stdio: one session, one principal).
-    pub fn new(app: Arc<App>, principal: Principal) -> Self {
+    /// The server over the shared `app`, with its dispatch table built from `app`'s settings. No principal is set:
+    /// over streamable HTTP each call's principal comes from the request (the auth middleware puts a [`Principal`]
+    /// in the HTTP request's extensions; a call without one is refused); set one with
+    /// [`DevtoolsServer::with_principal`] for stdio.
+    pub fn new(app: Arc<App>) -> Self {
         DevtoolsServer {
-            catalog: Arc::new(offered(&app)),
+            tools: Arc::new(ToolTable::new(&app.settings)),
             app,
-            principal: Some(principal),
+            principal: None,
             in_flight: None,
         }
     }
 
-    /// This handler, tracking its tool calls in `in_flight` (so a shutdown can wait for them).
+    /// This server, answering calls that carry no principal of their own as `principal` (stdio: one session,
+    /// one principal).
+    pub fn with_principal(mut self, principal: Principal) -> Self {
+        self.principal = Some(principal);
+        self
+    }
+
+    /// This server, tracking its tool calls in `in_flight` (so a shutdown can wait for them).
     pub fn with_in_flight(mut self, in_flight: TaskTracker) -> Self {
         self.in_flight = Some(in_flight);
         self
     }
 
-    /// A handler for streamable HTTP: the principal of each call is the [`Principal`] the auth middleware put in
-    /// the HTTP request's extensions (rmcp passes the request's `http::request::Parts` to the handler). A call
-    /// without one is refused. Calls are tracked in `in_flight` so shutdown can wait for them.
-    pub fn for_http(app: Arc<App>, in_flight: TaskTracker) -> Self {
-        DevtoolsServer {
-            catalog: Arc::new(offered(&app)),
-            app,
-            principal: None,
-            in_flight: Some(in_flight),
-        }
+    /// The shared application state (settings, store, clients).
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
     }
 
-    /// The caller: from the HTTP request when there is one, else the session's principal.
+    /// The tools this server offers, exactly as `tools/list` lists them.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.tools.listed().to_vec()
+    }
+
+    /// Runs one `tools/call` for `principal` in-process, exactly as the server answers it over a transport: the
+    /// tool selection, the policy (a refusal is an `isError` result with `_meta.code`, and nothing is sent
+    /// upstream), the tool with its argument and result limits, the enterprise `_meta`, the `tool_call` span, and
+    /// the in-flight tracking. The request's `_meta` is accepted and not used.
+    ///
+    /// # Errors
+    /// Invalid params (JSON-RPC `-32602`) when the tool is not offered, as `tools/call` answers: the message names
+    /// the setting that leaves it out, or says to call `tools/list`. Tool failures are `Ok` results with `isError`.
+    pub async fn call_tool_as(
+        &self,
+        principal: &Principal,
+        request: CallToolRequestParams,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.call_traced(principal, request, None).await
+    }
+
+    /// The caller: from the HTTP request when there is one, else the server's principal.
     fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
         mcp_serve::http::principal_of(context).or_else(|| self.principal.clone())
+    }
+
+    /// [`DevtoolsServer::call_tool_as`], stopped when `cancelled` fires (`notifications/cancelled` or the session
+    /// ending): the call's future is dropped there, which closes its upstream connection and kills its jq worker
+    /// (`kill_on_drop`). rmcp sends no answer for a cancelled request, so that error is never seen by the client.
+    async fn call_traced(
+        &self,
+        principal: &Principal,
+        request: CallToolRequestParams,
+        cancelled: Option<CancellationToken>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let spec = self
+            .tools
+            .find(&request.name)
+            .map_err(|message| ErrorData::invalid_params(message, None))?;
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %spec.name,
+            principal = %principal,
+            upstream_status = tracing::field::Empty,
+            policy_effect = tracing::field::Empty,
+        );
+        let cancelled = cancelled.unwrap_or_default();
+        let call = async {
+            let started = Instant::now();
+            let result = tokio::select! {
+                result = self.run(principal, spec, request.arguments) => result,
+                () = cancelled.cancelled() => {
+                    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "tool call cancelled");
+                    return Err(ErrorData::internal_error("the call was cancelled", None));
+                }
+            };
+            let elapsed_ms = started.elapsed().as_millis() as u64;
+            tracing::info!(
+                is_error = result.is_error.unwrap_or(false),
+                elapsed_ms,
+                "tool call finished"
+            );
+            Ok(result)
+        }
+        .instrument(span);
+        match &self.in_flight {
+            Some(tracker) => tracker.track_future(call).await,
+            None => call.await,
+        }
     }
 
     async fn run(&self, principal: &Principal, spec: &ToolSpec, arguments: Option<JsonObject>) -> CallToolResult {
@@ -73,30 +163,12 @@ impl DevtoolsServer {
         }
         let mut result = match decision.as_ref().and_then(|d| gate::refusal(spec.name, d)) {
             Some(refusal) => refusal,
-            None => tools::call(&self.app, principal, spec.name, arguments)
-                .await
-                .unwrap_or_else(|| mcp_results::error(format!("Internal error: {} has no handler", spec.name))),
+            None => (spec.handler)(&self.app, principal, arguments).await,
         };
         if self.app.settings.deploy.enterprise_mode {
             gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
         }
         result
-    }
-}
-
-/// The tools `app`'s settings offer (CONTRACT §11); none if the selection is invalid ([`App::new`] refuses that).
-fn offered(app: &App) -> Vec<ToolSpec> {
-    match &app.settings.tools {
-        Ok(selection) => selection.select(tools::catalog()),
-        Err(_) => Vec::new(),
-    }
-}
-
-/// Records the upstream HTTP status (`None`: no response, e.g. a transport error or a missing token) on the
-/// current tool-call span. Tools call it once per upstream answer.
-pub fn record_upstream_status(status: Option<u16>) {
-    if let Some(status) = status {
-        tracing::Span::current().record("upstream_status", status);
     }
 }
 
@@ -136,10 +208,7 @@ impl ServerHandler for DevtoolsServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let structured = self.app.settings.structured_output;
-        Ok(ListToolsResult::with_all_items(
-            self.catalog.iter().map(|spec| spec.to_tool(structured)).collect(),
-        ))
+        Ok(ListToolsResult::with_all_items(self.tools()))
     }
 
     async fn call_tool(
@@ -147,53 +216,19 @@ impl ServerHandler for DevtoolsServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name = request.name.to_string();
-        let Some(spec) = self.catalog.iter().find(|spec| spec.name == name) else {
-            let left_out = tools::catalog().into_iter().find(|spec| spec.name == name);
-            let message = match (left_out, &self.app.settings.tools) {
-                (Some(spec), Ok(selection)) => selection.refusal_in(&spec),
-                _ => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
-            };
-            return Err(ErrorData::invalid_params(message, None));
-        };
+        // An unknown tool is refused before the principal is looked at, as it always was.
+        self.tools
+            .find(&request.name)
+            .map_err(|message| ErrorData::invalid_params(message, None))?;
         let Some(principal) = self.principal_for(&context) else {
-            tracing::error!(tool = %name, "an HTTP call arrived without an authenticated principal");
+            tracing::error!(tool = %request.name, "an HTTP call arrived without an authenticated principal");
             return Ok(
                 mcp_results::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
             );
         };
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = %name,
-            principal = %principal,
-            upstream_status = tracing::field::Empty,
-            policy_effect = tracing::field::Empty,
-        );
-        // `notifications/cancelled` (or the session ending) cancels `context.ct`: the call's future is dropped
-        // there, which closes its upstream connection and kills its jq worker (`kill_on_drop`). rmcp sends no
-        // answer for a cancelled request, so the error below is never seen by the client.
-        let cancelled = context.ct.clone();
-        let call = async {
-            let started = Instant::now();
-            let result = tokio::select! {
-                result = self.run(&principal, spec, request.arguments) => result,
-                () = cancelled.cancelled() => {
-                    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "tool call cancelled");
-                    return Err(ErrorData::internal_error("the call was cancelled", None));
-                }
-            };
-            let elapsed_ms = started.elapsed().as_millis() as u64;
-            tracing::info!(
-                is_error = result.is_error.unwrap_or(false),
-                elapsed_ms,
-                "tool call finished"
-            );
-            Ok(result.into())
-        }
-        .instrument(span);
-        match &self.in_flight {
-            Some(tracker) => tracker.track_future(call).await,
-            None => call.await,
-        }
+        Ok(self
+            .call_traced(&principal, request, Some(context.ct.clone()))
+            .await?
+            .into())
     }
 }

@@ -67,7 +67,9 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth) -> anyhow::
     let config = config(&app.settings.deploy);
     let drain = Drain::default();
     let in_flight = drain.in_flight.clone();
-    let new_handler = move || DevtoolsServer::for_http(app.clone(), in_flight.clone());
+    // Built once: every session clones it, sharing the dispatch table and the tools/list entries.
+    let server = DevtoolsServer::new(app).with_in_flight(in_flight);
+    let new_handler = move || server.clone();
     mcp_serve::http::serve(
         new_handler,
         listener,

@@ -59,7 +59,9 @@ pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
     };
     let app = Arc::new(App::new(settings).await?);
     let in_flight = tokio_util::task::TaskTracker::new();
-    let server = DevtoolsServer::new(app, Principal::local_user()).with_in_flight(in_flight.clone());
+    let server = DevtoolsServer::new(app)
+        .with_principal(Principal::local_user())
+        .with_in_flight(in_flight.clone());
     mcp_serve::stdio::serve(server, config, in_flight, mcp_serve::shutdown_signal()).await?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `circleci_get` through the whole chain: rmcp client → `mcp-devtools` binary → wiremock serving the CircleCI
 //! fixtures, with request counts checked by wiremock expectations. The clock-driven cache rules (expiry, age)
 //! are tested on the adapter with an injected clock (`adapters-circleci/tests/cache.rs`); principals, which stdio
-//! cannot vary, are tested here in-process through the tool catalogue.
+//! cannot vary, are tested here in-process through the embedding entry (`DevtoolsServer::call_tool_as`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -9,11 +9,11 @@ mod common;
 use std::collections::HashMap;
 
 use common::{assert_valid, call, connect, fixture_json, server_env, text};
-use mcp_devtools_server::{App, Principal, Settings, tools};
+use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{header, method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
-use rmcp::model::{CallToolResult, Tool};
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use serde_json::{Value, json};
 
 const TOOL: &str = "circleci_get";
@@ -250,14 +250,17 @@ async fn two_principals_never_share_an_entry() {
         ("CIRCLECI_API_BASE", base.as_str()),
     ]);
     let (settings, _) = Settings::from_lookup(|name| map.get(name).map(|v| v.to_string()));
-    let app = App::new(settings).await.unwrap();
-    let args = || json!({"path": "/me"}).as_object().cloned();
-    let hit = |result: Option<CallToolResult>| structured(&result.expect("known tool"))["cache"]["hit"].clone();
+    let server = DevtoolsServer::new(std::sync::Arc::new(App::new(settings).await.unwrap()));
+    let hit = async |principal: &Principal| {
+        let request =
+            CallToolRequestParams::new(TOOL).with_arguments(json!({"path": "/me"}).as_object().cloned().unwrap());
+        structured(&server.call_tool_as(principal, request).await.expect("known tool"))["cache"]["hit"].clone()
+    };
     let alice = Principal::named("alice");
     let bob = Principal::named("bob");
-    assert_eq!(hit(tools::call(&app, &alice, TOOL, args()).await), json!(false));
-    assert_eq!(hit(tools::call(&app, &bob, TOOL, args()).await), json!(false));
-    assert_eq!(hit(tools::call(&app, &alice, TOOL, args()).await), json!(true));
-    assert_eq!(hit(tools::call(&app, &bob, TOOL, args()).await), json!(true));
+    assert_eq!(hit(&alice).await, json!(false));
+    assert_eq!(hit(&bob).await, json!(false));
+    assert_eq!(hit(&alice).await, json!(true));
+    assert_eq!(hit(&bob).await, json!(true));
     upstream.server().verify().await;
 }

@@ -3,7 +3,7 @@
 
 use rmcp::model::{CallToolResult, JsonObject};
 
-use super::{OutputContract, ToolSpec};
+use super::{OutputContract, ToolSpec, handler};
 use crate::app::App;
 use crate::principal::Principal;
 
@@ -19,6 +19,7 @@ pub fn spec() -> ToolSpec {
         output: Some(OutputContract::ArtifactChunk),
         annotations: mcp_results::artifact_read::annotations(),
         vendor: crate::vendor::Vendor::None,
+        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
     }
 }
 

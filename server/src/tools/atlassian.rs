@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::{OutputContract, ToolSpec, input_schema, read_only};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::app::App;
 use crate::args::{self, ArgumentError};
 use crate::principal::Principal;
@@ -103,7 +103,7 @@ macro_rules! write_note {
     };
 }
 
-const DEFS: [Def; 15] = [
+static DEFS: [Def; 15] = [
     Def {
         name: "jira_get",
         product: Product::Jira,
@@ -285,6 +285,7 @@ pub fn specs() -> Vec<ToolSpec> {
                 output,
                 annotations,
                 vendor: vendor(def.product),
+                handler: handler(move |app, principal, arguments| Box::pin(run(app, principal, def, arguments))),
             }
         })
         .collect()
@@ -333,17 +334,6 @@ fn call_args(def: &Def, arguments: Option<JsonObject>) -> Result<Call, ArgumentE
     })
 }
 
-/// Runs Atlassian tool `name`; `None` when `name` is not one of them.
-pub async fn call(
-    app: &App,
-    principal: &Principal,
-    name: &str,
-    arguments: Option<JsonObject>,
-) -> Option<CallToolResult> {
-    let def = DEFS.iter().find(|def| def.name == name)?;
-    Some(run(app, principal, def, arguments).await)
-}
-
 async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<JsonObject>) -> CallToolResult {
     let call = match call_args(def, arguments) {
         Ok(call) => call,
@@ -362,7 +352,7 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
     };
     match app.atlassian.product(def.product).send(&request).await {
         Ok(response) => {
-            crate::handler::record_upstream_status(Some(response.status));
+            super::record_upstream_status(Some(response.status));
             match (def.verb == Verb::Get, response.body) {
                 (true, Payload::Data(data)) => {
                     app.results
@@ -383,7 +373,7 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
             }
         }
         Err(err) => {
-            crate::handler::record_upstream_status(err.status());
+            super::record_upstream_status(err.status());
             if let adapters_atlassian::AtlassianError::MissingSetting { settings, .. } = &err {
                 tracing::info!(tool = def.name, "no request sent: set {}", settings.join(" and "));
             } else {

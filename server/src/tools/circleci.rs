@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{OutputContract, ToolSpec, input_schema, read_only};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::app::App;
 use crate::args;
 use crate::principal::Principal;
@@ -85,6 +85,7 @@ pub fn spec() -> ToolSpec {
         output: Some(OutputContract::CircleCi),
         annotations: read_only("CircleCI GET", true),
         vendor: crate::vendor::Vendor::Circleci,
+        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
     }
 }
 
@@ -110,7 +111,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     };
     match circleci.get(&request).await {
         Ok(response) => {
-            crate::handler::record_upstream_status(Some(200));
+            super::record_upstream_status(Some(200));
             let meta = CacheMeta {
                 cache: CacheInfo {
                     hit: response.cache.hit,
@@ -133,7 +134,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             }
         }
         Err(err) => {
-            crate::handler::record_upstream_status(err.status());
+            super::record_upstream_status(err.status());
             if matches!(err, adapters_circleci::CircleciError::MissingToken) {
                 tracing::info!(tool = NAME, "no request sent: set CIRCLECI_TOKEN");
             } else {

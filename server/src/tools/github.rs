@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::{OutputContract, ToolSpec, input_schema, read_only};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::app::App;
 use crate::args::{self, ArgumentError};
 use crate::principal::Principal;
@@ -121,6 +121,7 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
         vendor: crate::vendor::Vendor::Github,
+        handler: handler(|app, principal, arguments| Box::pin(list_workflow_runs(app, principal, arguments))),
     }
 }
 
@@ -135,6 +136,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),
         vendor: crate::vendor::Vendor::Github,
+        handler: handler(|app, principal, arguments| Box::pin(list_workflow_jobs(app, principal, arguments))),
     }
 }
 
@@ -273,7 +275,7 @@ async fn finish(
 ) -> CallToolResult {
     match page {
         Ok(page) => {
-            crate::handler::record_upstream_status(Some(200));
+            super::record_upstream_status(Some(200));
             app.results
                 .respond(
                     principal.as_str(),
@@ -286,7 +288,7 @@ async fn finish(
                 .await
         }
         Err(err) => {
-            crate::handler::record_upstream_status(err.status());
+            super::record_upstream_status(err.status());
             if matches!(err, adapters_github::GithubError::MissingToken) {
                 tracing::info!(tool, "no request sent: set GITHUB_TOKEN");
             } else {

@@ -1,19 +1,39 @@
 //! The tool catalogue: each tool's name, description, input schema, optional `outputSchema`, annotations and
-//! handler. `tools/list` and `tools/call` are answered from here.
+//! handler, in one table ([`ToolTable`]) built once per process. `tools/list` and `tools/call` are answered from it.
 
 mod artifact_read;
 mod atlassian;
 mod circleci;
 mod github;
 
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 use crate::app::App;
+use crate::config::Settings;
 use crate::principal::Principal;
 use crate::vendor::Vendor;
+
+/// The future of one tool call, borrowing the [`App`] and the caller.
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = CallToolResult> + Send + 'a>>;
+
+/// A tool's handler: runs one call of the tool for the principal with the call's `arguments` (a JSON object, or
+/// `None` when the request had none) and returns the result; failures are `isError` results, never panics.
+pub type Handler =
+    Arc<dyn for<'a> Fn(&'a App, &'a Principal, Option<JsonObject>) -> ToolFuture<'a> + Send + Sync + 'static>;
+
+/// A [`Handler`] from a closure (the closure's signature is inferred from this bound).
+pub(crate) fn handler<F>(run: F) -> Handler
+where
+    F: for<'a> Fn(&'a App, &'a Principal, Option<JsonObject>) -> ToolFuture<'a> + Send + Sync + 'static,
+{
+    Arc::new(run)
+}
 
 /// Which result contract a tool's `outputSchema` follows (CONTRACT §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +60,8 @@ impl OutputContract {
     }
 }
 
-/// One tool as listed by `tools/list`.
-#[derive(Debug, Clone)]
+/// One tool: its `tools/list` entry and its handler.
+#[derive(Clone)]
 pub struct ToolSpec {
     /// The tool name, e.g. `github_list_workflow_runs`.
     pub name: &'static str,
@@ -55,6 +75,18 @@ pub struct ToolSpec {
     pub annotations: ToolAnnotations,
     /// The upstream it calls: the subject of policy rules and of enterprise `_meta` ([`Vendor::None`]: no upstream).
     pub vendor: Vendor,
+    /// Runs a call of this tool.
+    pub handler: Handler,
+}
+
+impl fmt::Debug for ToolSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolSpec")
+            .field("name", &self.name)
+            .field("output", &self.output)
+            .field("vendor", &self.vendor)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ToolSpec {
@@ -84,7 +116,7 @@ pub(crate) fn read_only(title: &str, open_world: bool) -> ToolAnnotations {
         .open_world(open_world)
 }
 
-/// Every tool this server offers, in `tools/list` order.
+/// Every tool this server has, in `tools/list` order (before the selection of CONTRACT §11).
 pub fn catalog() -> Vec<ToolSpec> {
     vec![
         github::list_workflow_runs_spec(),
@@ -97,19 +129,69 @@ pub fn catalog() -> Vec<ToolSpec> {
     .collect()
 }
 
-/// Runs tool `name`; `None` when no such tool exists.
-pub async fn call(
-    app: &App,
-    principal: &Principal,
-    name: &str,
-    arguments: Option<JsonObject>,
-) -> Option<CallToolResult> {
-    let result = match name {
-        github::LIST_WORKFLOW_RUNS => github::list_workflow_runs(app, principal, arguments).await,
-        github::LIST_WORKFLOW_JOBS => github::list_workflow_jobs(app, principal, arguments).await,
-        circleci::NAME => circleci::call(app, principal, arguments).await,
-        artifact_read::NAME => artifact_read::call(app, principal, arguments).await,
-        _ => return atlassian::call(app, principal, name, arguments).await,
-    };
-    Some(result)
+/// The dispatch table: the tools the settings offer (spec + handler) and their `tools/list` entries, built once
+/// per process and shared (behind an `Arc`) by every session. A tool the selection leaves out is kept only as the
+/// text that refuses it.
+pub struct ToolTable {
+    offered: Vec<ToolSpec>,
+    listed: Vec<Tool>,
+    left_out: Vec<(&'static str, String)>,
+}
+
+impl ToolTable {
+    /// The table for `settings`: the tools of `MCP_TOOLSETS` / `MCP_READ_ONLY` ([`Settings::tools`]; none when that
+    /// selection is invalid, which [`App::new`] refuses), with `outputSchema` when `MCP_STRUCTURED_OUTPUT` is on.
+    pub fn new(settings: &Settings) -> Self {
+        let Ok(selection) = &settings.tools else {
+            return ToolTable {
+                offered: Vec::new(),
+                listed: Vec::new(),
+                left_out: Vec::new(),
+            };
+        };
+        let all = catalog();
+        let offered = selection.select(all.clone());
+        let left_out = all
+            .iter()
+            .filter(|spec| !offered.iter().any(|kept| kept.name == spec.name))
+            .map(|spec| (spec.name, selection.refusal_in(spec)))
+            .collect();
+        let listed = offered
+            .iter()
+            .map(|spec| spec.to_tool(settings.structured_output))
+            .collect();
+        ToolTable {
+            offered,
+            listed,
+            left_out,
+        }
+    }
+
+    /// The offered tool `name`.
+    ///
+    /// # Errors
+    /// The text to answer when `name` is not offered: naming the setting that leaves it out, or saying to call
+    /// `tools/list` when no such tool exists.
+    pub fn find(&self, name: &str) -> Result<&ToolSpec, String> {
+        if let Some(spec) = self.offered.iter().find(|spec| spec.name == name) {
+            return Ok(spec);
+        }
+        Err(match self.left_out.iter().find(|(left_out, _)| *left_out == name) {
+            Some((_, refusal)) => refusal.clone(),
+            None => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
+        })
+    }
+
+    /// The `tools/list` entries, in catalogue order.
+    pub fn listed(&self) -> &[Tool] {
+        &self.listed
+    }
+}
+
+/// Records the upstream HTTP status (`None`: no response, e.g. a transport error or a missing token) on the
+/// current `tool_call` span. Tools call it once per upstream answer.
+pub fn record_upstream_status(status: Option<u16>) {
+    if let Some(status) = status {
+        tracing::Span::current().record("upstream_status", status);
+    }
 }
