@@ -1,11 +1,14 @@
-//! The client side of a code-mode harness, shared by the example programs: start the `mcp-devtools` server as a
-//! child process over stdio (rmcp client), call tools, read `structuredContent` (following `incomplete` artifacts
+//! The client side of a code-mode harness, shared by the example programs: start the `mcp-devtools` server in this
+//! process ([`connect_in_process`]) or as a child process over stdio ([`connect`]), call tools, read `structuredContent` (following `incomplete` artifacts
 //! with `artifact_read`), and measure the text blocks a model would have read instead.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use base64::Engine;
+use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -17,6 +20,9 @@ pub type Client = RunningService<RoleClient, ()>;
 
 /// Largest chunk `artifact_read` returns (its `maxBytes` clamp), in bytes.
 const ARTIFACT_CHUNK_BYTES: u64 = 1_048_576;
+
+/// Buffer of the in-memory pipe between client and in-process server, each way, bytes.
+const PIPE_BYTES: usize = 64 * 1024;
 
 /// `base` (a JSON object) with the fields of `more` added or replaced.
 pub fn with(base: &Value, more: Value) -> Value {
@@ -73,6 +79,37 @@ pub async fn connect(binary: &Path, env: &[(&str, String)]) -> anyhow::Result<Cl
         }
     });
     Ok(().serve(TokioChildProcess::new(command)?).await?)
+}
+
+/// Starts the `mcp-devtools` server in this process and connects to it: a real MCP session (rmcp client and the
+/// server's [`DevtoolsServer`] handler) over an in-memory pipe, so nothing is built or spawned. Structured output
+/// is on, artifacts are kept in memory, and `env` (base URLs, tokens; names as in the server's environment) is
+/// applied on top of this process's environment. `jq` still runs in a worker process: the calling program must
+/// call [`mcp_projection::worker::run_if_requested`] first thing in `main`.
+///
+/// # Errors
+/// The server cannot be built from the settings, or the MCP handshake fails.
+pub async fn connect_in_process(env: &[(&str, String)]) -> anyhow::Result<Client> {
+    let mut settings: HashMap<String, String> = HashMap::from([
+        ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
+        ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
+    ]);
+    for (name, value) in env {
+        settings.insert((*name).to_owned(), value.clone());
+    }
+    let (settings, warnings) =
+        Settings::from_lookup(|name| settings.get(name).cloned().or_else(|| std::env::var(name).ok()));
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+    let server = DevtoolsServer::new(Arc::new(App::new(settings).await?)).with_principal(Principal::local_user());
+    let (client_end, server_end) = tokio::io::duplex(PIPE_BYTES);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Ok(().serve(client_end).await?)
 }
 
 /// Calls `tool` with `args` (a JSON object) and returns the result as is, `isError` results included.
@@ -139,4 +176,50 @@ pub fn text(result: &CallToolResult) -> String {
         .ok()
         .and_then(|content| content[0]["text"].as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// Most array items, object keys, string characters and nesting levels [`trimmed`] keeps.
+const TRIM_ITEMS: usize = 2;
+const TRIM_DEPTH: usize = 4;
+const TRIM_KEYS: usize = 8;
+const TRIM_CHARS: usize = 72;
+
+/// `value` as pretty JSON, trimmed for a person to read: arrays keep their first two items and say how many more
+/// there are, objects their first eight keys, strings their first 72 characters; below four levels of nesting an
+/// array or object is shown as `"[…]"` or `"{…}"`.
+pub fn trimmed(value: &Value) -> String {
+    serde_json::to_string_pretty(&trim(value, 0)).unwrap_or_default()
+}
+
+fn trim(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::Array(items) if depth >= TRIM_DEPTH && !items.is_empty() => Value::from("[…]"),
+        Value::Object(map) if depth >= TRIM_DEPTH && !map.is_empty() => Value::from("{…}"),
+        Value::Array(items) => {
+            let mut kept: Vec<Value> = items
+                .iter()
+                .take(TRIM_ITEMS)
+                .map(|item| trim(item, depth + 1))
+                .collect();
+            if items.len() > TRIM_ITEMS {
+                kept.push(Value::from(format!("… {} more", items.len() - TRIM_ITEMS)));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(map) => {
+            let mut kept: serde_json::Map<String, Value> = map
+                .iter()
+                .take(TRIM_KEYS)
+                .map(|(key, value)| (key.clone(), trim(value, depth + 1)))
+                .collect();
+            if map.len() > TRIM_KEYS {
+                kept.insert("…".into(), Value::from(format!("{} more keys", map.len() - TRIM_KEYS)));
+            }
+            Value::Object(kept)
+        }
+        Value::String(text) if text.chars().count() > TRIM_CHARS => {
+            Value::from(format!("{}…", text.chars().take(TRIM_CHARS).collect::<String>()))
+        }
+        other => other.clone(),
+    }
 }
