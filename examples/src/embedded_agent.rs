@@ -63,9 +63,8 @@ async fn run() -> anyhow::Result<()> {
     let server = server?;
     let agent = Principal::named("agent:triage-bot");
     println!(
-        "embedded mcp-devtools: {} tools, policy {} applied, calling as {agent}",
-        server.tools().len(),
-        "embedded-agent-1"
+        "embedded mcp-devtools: {} tools, policy embedded-agent-1 applied, calling as {agent}",
+        server.tools().len()
     );
 
     // 1. Allowed: the failed runs, projected on the server with jq.
