@@ -2,6 +2,11 @@
 //! response body back as JSON data (exact integers), on the shared HTTP layer ([`adapters_http`]). It knows nothing
 //! about MCP.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! | module | concern |
 //! |---|---|
 //! | [`config`] | [`AtlassianConfig`]: the setting names, site, base-URL overrides, credentials and limits |
@@ -34,3 +39,7 @@ pub use client::{Atlassian, AtlassianResponse, ProductClient, Request};
 pub use config::AtlassianConfig;
 pub use error::AtlassianError;
 pub use site::Product;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,6 +1,11 @@
 //! CircleCI API v2 adapter for `mcp-devtools`: `GET` any API path and get its JSON body back, with exact
 //! integers, through the shared HTTP cache ([`adapters_http::HttpCache`]). It knows nothing about MCP.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! - API reference: <https://circleci.com/docs/api/v2/> (base `https://circleci.com/api/v2`).
 //! - Authentication: the personal API token in the `Circle-Token` header
 //!   (<https://circleci.com/docs/api-developers-guide/#add-an-api-token>).
@@ -21,3 +26,7 @@ pub use client::{CircleciClient, CircleciResponse, GetRequest};
 pub use config::{CircleciConfig, DEFAULT_API_BASE, ENV_API_BASE, ENV_TOKEN, TOKEN_HEADER, VENDOR};
 pub use error::CircleciError;
 pub use path::{API_PREFIX, NEVER_CACHED_SEGMENTS, is_cacheable_path, strip_api_prefix};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

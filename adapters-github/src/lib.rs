@@ -1,5 +1,10 @@
 //! GitHub Actions REST adapter for `mcp-devtools`.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! This crate talks to the GitHub REST API (version [`API_VERSION`]) and returns plain data: the
 //! upstream JSON body with exact integers and the next page number taken from the response headers
 //! ([`Page`]), or a typed [`GithubError`]. It knows nothing about MCP; the server turns these values
@@ -32,3 +37,7 @@ pub use error::GithubError;
 pub use pagination::{next_page_from_headers, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
 pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

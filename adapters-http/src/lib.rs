@@ -1,5 +1,10 @@
 //! The HTTP layer every `mcp-devtools` vendor adapter (GitHub, CircleCI, next Atlassian) is built on.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! | module | concern |
 //! |---|---|
 //! | [`secret`] | [`Secret`]: a credential that prints as `***` |
@@ -56,3 +61,7 @@ pub use retry::{
 pub use secret::Secret;
 pub use status::{MAX_MESSAGE_BYTES, StatusClass, StatusError};
 pub use vendor::Vendor;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

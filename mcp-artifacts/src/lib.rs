@@ -1,5 +1,10 @@
 //! Artifact storage for oversized MCP tool results (CONTRACT §5).
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! When a tool's `structuredContent` exceeds its size bound, the full value is saved here as
 //! an *artifact* owned by the calling principal, and clients read it back in base64 chunks
 //! with the `artifact_read` tool (CONTRACT §3).
@@ -68,3 +73,7 @@ pub use read::{
 pub use s3::{S3Config, S3ConfigError, S3OpenError, S3Store};
 pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};
 pub use sweeper::{MIN_SWEEPER_INTERVAL, SWEEP_BATCHES_PER_TICK, spawn_sweeper};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

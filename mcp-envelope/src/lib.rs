@@ -3,6 +3,11 @@
 //! projection (jq via jaq, JMESPath fallback), TOON/JSON text rendering and
 //! text truncation. Pure: no I/O, no async runtime.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! Follows `CONTRACT.md` §1 (the bound setting), §2 (result shape and
 //! schemas), §4 (projection), §5 (oversized values) and §6 (text truncation).
 //!
@@ -40,7 +45,11 @@ pub use envelope::{Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, Pag
 pub use error::EnvelopeError;
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
 pub use project::{Dialect, Projection, ProjectionError, project};
-pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
+pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_envelope, render_serialize};
 pub use schema::{input_schema_for, output_schema_for, paged_output_schema, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
 pub use truncate::{TEXT_LIMIT_BYTES, truncate_text};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

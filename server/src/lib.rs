@@ -1,5 +1,10 @@
 //! The `mcp-devtools` MCP server: a thin composition of the envelope, artifact and vendor-adapter crates over rmcp.
 //!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
 //! With no arguments the `mcp-devtools` binary serves MCP over stdio; `--http IP:PORT` serves streamable HTTP at
 //! `/mcp` ([`http`]). Settings come from the configuration cascade ([`cascade`], [`registry`], [`config`]). Logs go
 //! to stderr only: on stdio, stdout is the protocol.
