@@ -45,7 +45,7 @@ pub use envelope::{Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, Pag
 pub use error::EnvelopeError;
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
 pub use project::{Dialect, Projection, ProjectionError, project};
-pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_envelope, render_serialize};
+pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
 pub use schema::{input_schema_for, output_schema_for, paged_output_schema, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
 pub use truncate::{TEXT_LIMIT_BYTES, truncate_text};
