@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 /// The server binary built by cargo for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
 
-/// The environment a test server runs with: nothing inherited but PATH, so no real token or config leaks in.
+/// The environment a test server runs with: nothing inherited but PATH, so no real token or config leaks in. Its log
+/// level is `error`: warnings the tests provoke on purpose (a refused call, a full quota, a clamped setting) would
+/// otherwise leak into the test output; a test that checks the log sets `RUST_LOG` itself in `extra`.
 pub fn server_env(upstream: &str, extra: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut env = vec![
         ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
@@ -22,7 +24,7 @@ pub fn server_env(upstream: &str, extra: &[(&str, &str)]) -> Vec<(String, String
         ("GITHUB_API_BASE".to_string(), upstream.to_string()),
         ("GITHUB_TOKEN".to_string(), "test-token".to_string()),
         ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
-        ("RUST_LOG".to_string(), "warn".to_string()),
+        ("RUST_LOG".to_string(), "error".to_string()),
     ];
     for (key, value) in extra {
         env.retain(|(k, _)| k != key);
