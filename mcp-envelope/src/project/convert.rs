@@ -16,6 +16,8 @@
 //! - `BigInt` and `Dec` results go back through serde_json's own number
 //!   parser: exact with `arbitrary_precision` or when they fit `u64`/`i64`,
 //!   else the nearest `f64` (`1E+1000`: the largest finite `f64`);
+//! - integral floats up to 2^53 in magnitude print as integers (`3`, not
+//!   `3.0`), as jq prints them;
 //! - non-finite floats follow jq: NaN becomes `null`, +/-infinity the
 //!   largest finite `f64` of that sign.
 
@@ -138,6 +140,12 @@ fn parse_number_text(text: &str) -> Option<Value> {
 }
 
 fn float_to_value(f: f64) -> Value {
+    // An integral double prints without a fraction, as jq prints it (`1.5 * 2` is `3`).
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if f.fract() == 0.0 && f.abs() <= EXACT {
+        #[allow(clippy::cast_possible_truncation)]
+        return Value::Number(Number::from(f as i64));
+    }
     let f = if f.is_nan() {
         return Value::Null;
     } else if f == f64::INFINITY {

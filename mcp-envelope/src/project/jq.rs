@@ -11,6 +11,10 @@
 //!   halt; this module never uses it and turns a halt into a runtime error.
 //!
 //! `input`/`inputs` and module imports (`import`/`include`) are not available.
+//!
+//! jq 1.8.1 semantics that definitions cannot reach (error texts, updates
+//! through `null`, `?//`, division by zero, …) come from the patched copies
+//! of jaq-core and jaq-json in the repository's `vendor/` folder.
 
 use jaq_core::box_iter::box_once;
 use jaq_core::load::{Arena, File, Loader, lex, parse};
@@ -48,11 +52,22 @@ fn natives() -> impl Iterator<Item = Fun<JsonData>> {
         Box::new([]),
         Native::new(|_cv| box_once(Err(Exn::from(Error::str(ENV_DISABLED))))),
     );
+    // `nan` / `infinite` without a division (a division by zero fails, as in jq).
+    let nan: Fun<JsonData> = (
+        "_jq_nan",
+        Box::new([]),
+        Native::new(|_cv| box_once(Ok(Val::from(f64::NAN)))),
+    );
+    let infinite: Fun<JsonData> = (
+        "_jq_infinite",
+        Box::new([]),
+        Native::new(|_cv| box_once(Ok(Val::from(f64::INFINITY)))),
+    );
     jaq_core::funs()
         .chain(jaq_std::funs())
         .chain(jaq_json::funs())
         .filter(|(name, args, _)| !(*name == "env" && args.is_empty()))
-        .chain(std::iter::once(env))
+        .chain([env, nan, infinite])
 }
 
 /// Why a program with `def` is refused.

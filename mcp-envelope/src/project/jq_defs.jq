@@ -21,11 +21,35 @@ def _jq_native_scan(re; flags): scan(re; flags);
 def _jq_native_splits(re; flags): splits(re; flags);
 def _jq_native_split(re; flags): split(re; flags);
 def _jq_native_sub(re; f; flags): sub(re; f; flags);
+def _jq_native_implode: implode;
+def _jq_native_fromjson: fromjson;
+def _jq_native_mktime: mktime;
+def _jq_native_strftime($f): strftime($f);
+def _jq_native_strflocaltime($f): strflocaltime($f);
+
+# jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
+def nan: _jq_nan;
+def infinite: _jq_infinite;
+# jaq's number predicates use its own `nan` / `infinite`: redefined on ours.
+def isnan: if type == "number" then . != . else error("number required") end;
+def isinfinite: if type == "number" then . == infinite or . == -infinite else error("number required") end;
+def isfinite: isnumber and (isinfinite | not);
+def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not);
+def normals: select(isnormal);
+def logb:
+    if . == 0.0 then -infinite
+  elif isinfinite then infinite
+  elif isnan then .
+  else ilogb | . + 0.0 end;
+def significand:
+    if isinfinite or isnan then .
+  elif . == 0.0 then 0.0
+  else scalbln(.; ilogb | -1 * .) end;
 
 # jq's short form of a value in error messages: `string ("very-long-...)`
-# (the JSON text cut after 11 bytes, on a character boundary).
+# (a JSON text over 14 bytes cut after 11, on a character boundary).
 def _jq_val:
-  "\(type) (\(tojson | if utf8bytelength > 11 then
+  "\(type) (\(tojson | if utf8bytelength > 14 then
       (reduce explode[] as $c ({s: [], n: 0, done: false};
         ([$c] | implode | _jq_native_utf8bytelength) as $l
         | if .done or .n + $l > 11 then .done = true else .s += [$c] | .n += $l end)
@@ -66,6 +90,32 @@ def tonumber:
       ltrimstr("+") | sub("^(?<s>-?)\\."; "\(.s)0.") | sub("\\.(?<e>$|[eE])"; ".0\(.e)") | fromjson
     else error("Cannot parse '\(.)' as JSON") end
   else error("\(_jq_val) cannot be parsed as a number") end;
+
+# jq replaces invalid code points by U+FFFD and truncates fractions.
+def implode:
+  if type != "array" then error("implode input must be an array")
+  else map(if type != "number" then error("Unicode codepoint must be numeric")
+           else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 else . end end)
+  | _jq_native_implode end;
+# jq's JSON reader accepts `nan` / `NaN` (optionally negative).
+def fromjson:
+  if type == "string" and test("^\\s*-?(nan|NaN)") then
+    (capture("^\\s*-?(nan|NaN)(?<rest>.*?)\\s*$").rest) as $rest
+    | if $rest == "" then nan
+      else error("Invalid numeric literal at EOF at line 1, column \(length) (while parsing '\(.)')") end
+  else _jq_native_fromjson end;
+
+# Broken-down times: jq pads a short array with zeros and names the filter in
+# its messages (checked only after jaq's filter fails: the checks are slow).
+def _jq_tm($name; $fmt; f):
+  (if isarray and length < 6 then . + [0,0,0,0,0,0][length:] end) as $tm
+  | try ($tm | f) catch (
+      if ($fmt | type) != "string" then error("\($name) requires a string format")
+      elif ($tm | type) == "array" and ($tm | map(numbers) | length) != ($tm | length)
+      then error("\($name) requires parsed datetime inputs") else error end);
+def mktime: _jq_tm("mktime"; ""; _jq_native_mktime);
+def strftime($f): _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
+def strflocaltime($f): _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
 
 def toarray: if type == "array" then . else [.] end;
 def leaf_paths: paths(scalars);
