@@ -3,7 +3,8 @@
 //! - [`stdio`]: one session over stdin/stdout; every line framed and checked first ([`stdio_framing`],
 //!   [`incoming`]); graceful drain on SIGINT/SIGTERM.
 //! - [`http`]: streamable HTTP at `/mcp` with bearer tokens ([`tokens`]) mapped to a [`Principal`], `Host`/`Origin`
-//!   validation, sessions owned by their principal and capped, checked `POST` bodies, `TCP_NODELAY`, graceful drain.
+//!   validation, sessions owned by their principal and capped, checked `POST` bodies, a connection cap and client
+//!   timeouts, a fair share per principal, `TCP_NODELAY`, graceful drain.
 //!
 //! Configuration is typed ([`http::HttpConfig`]); this crate reads no environment variables: the host program maps
 //! its own settings onto these types.

@@ -327,6 +327,27 @@ impl Settings {
                     1..=1_000_000,
                 ),
             },
+            connections: deploy::ConnectionLimits {
+                max_connections: r.whole_usize(HTTP_MAX_CONNECTIONS, deploy::DEFAULT_MAX_CONNECTIONS, 1..=1_000_000),
+                header_read_timeout_seconds: r.whole(
+                    HTTP_HEADER_READ_TIMEOUT,
+                    deploy::DEFAULT_HEADER_READ_TIMEOUT_SECONDS,
+                    1..=3600,
+                ),
+                body_read_timeout_seconds: r.whole(
+                    HTTP_BODY_READ_TIMEOUT,
+                    deploy::DEFAULT_BODY_READ_TIMEOUT_SECONDS,
+                    1..=3600,
+                ),
+            },
+            fair: deploy::FairShare {
+                max_calls: r.whole_usize(
+                    HTTP_MAX_CALLS_PER_PRINCIPAL,
+                    deploy::DEFAULT_MAX_CALLS_PER_PRINCIPAL,
+                    1..=1_000_000,
+                ),
+                rate_per_second: u32::try_from(r.whole(HTTP_RATE_PER_PRINCIPAL, 0, 0..=1_000_000)).unwrap_or(0),
+            },
             policy_file: r.text(POLICY_FILE).map(PathBuf::from),
             enterprise_mode: r.switch(ENTERPRISE_MODE, false),
             log_filter: r.text(LOG_FILTER).unwrap_or_else(|| "info".to_owned()),
@@ -662,6 +683,29 @@ mod tests {
         assert_eq!(s.deploy.sessions.idle_seconds, 1);
         assert_eq!(s.deploy.sessions.max_total, 50);
         assert_eq!(s.deploy.sessions.max_per_principal, 100);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn connection_and_fair_share_settings_parse_and_clamp() {
+        let (s, warnings) = settings(&[]);
+        assert_eq!(s.deploy.connections, deploy::ConnectionLimits::default());
+        assert_eq!(s.deploy.connections.max_connections, 1024);
+        assert_eq!(s.deploy.fair.max_calls, 32);
+        assert_eq!(s.deploy.fair.rate_per_second, 0);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (s, warnings) = settings(&[
+            (HTTP_MAX_CONNECTIONS, "0"),
+            (HTTP_HEADER_READ_TIMEOUT, "3"),
+            (HTTP_BODY_READ_TIMEOUT, "99999"),
+            (HTTP_MAX_CALLS_PER_PRINCIPAL, "256"),
+            (HTTP_RATE_PER_PRINCIPAL, "20"),
+        ]);
+        assert_eq!(s.deploy.connections.max_connections, 1);
+        assert_eq!(s.deploy.connections.header_read_timeout_seconds, 3);
+        assert_eq!(s.deploy.connections.body_read_timeout_seconds, 3600);
+        assert_eq!(s.deploy.fair.max_calls, 256);
+        assert_eq!(s.deploy.fair.rate_per_second, 20);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
 

@@ -5,9 +5,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use crate::registry::{
-    ENTERPRISE_MODE, HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_MAX_SESSIONS,
-    HTTP_MAX_SESSIONS_PER_PRINCIPAL, HTTP_NO_AUTH, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE, HTTP_STATELESS,
-    HTTP_TOKENS_FILE, LOG_FILTER, MAX_REQUEST_BYTES, POLICY_FILE,
+    ENTERPRISE_MODE, HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_BODY_READ_TIMEOUT,
+    HTTP_HEADER_READ_TIMEOUT, HTTP_MAX_CALLS_PER_PRINCIPAL, HTTP_MAX_CONNECTIONS, HTTP_MAX_SESSIONS,
+    HTTP_MAX_SESSIONS_PER_PRINCIPAL, HTTP_NO_AUTH, HTTP_RATE_PER_PRINCIPAL, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE,
+    HTTP_STATELESS, HTTP_TOKENS_FILE, LOG_FILTER, MAX_REQUEST_BYTES, POLICY_FILE,
 };
 
 /// Default of [`HTTP_SHUTDOWN_GRACE`], seconds.
@@ -20,6 +21,14 @@ pub const DEFAULT_SESSION_IDLE_SECONDS: u64 = 600;
 pub const DEFAULT_MAX_SESSIONS: u64 = 1000;
 /// Default of [`HTTP_MAX_SESSIONS_PER_PRINCIPAL`].
 pub const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: u64 = 100;
+/// Default of [`HTTP_MAX_CONNECTIONS`].
+pub const DEFAULT_MAX_CONNECTIONS: u64 = 1024;
+/// Default of [`HTTP_HEADER_READ_TIMEOUT`], seconds.
+pub const DEFAULT_HEADER_READ_TIMEOUT_SECONDS: u64 = 10;
+/// Default of [`HTTP_BODY_READ_TIMEOUT`], seconds.
+pub const DEFAULT_BODY_READ_TIMEOUT_SECONDS: u64 = 30;
+/// Default of [`HTTP_MAX_CALLS_PER_PRINCIPAL`].
+pub const DEFAULT_MAX_CALLS_PER_PRINCIPAL: u64 = 32;
 /// Range [`MAX_REQUEST_BYTES`] is clamped to, bytes.
 pub const MAX_REQUEST_BYTES_RANGE: std::ops::RangeInclusive<u64> = 1024..=16 * 1024 * 1024;
 
@@ -45,6 +54,11 @@ pub struct DeploySettings {
     /// Live HTTP sessions: idle expiry and caps ([`HTTP_SESSION_IDLE`], [`HTTP_MAX_SESSIONS`],
     /// [`HTTP_MAX_SESSIONS_PER_PRINCIPAL`]).
     pub sessions: SessionLimits,
+    /// Open connections and client timeouts ([`HTTP_MAX_CONNECTIONS`], [`HTTP_HEADER_READ_TIMEOUT`],
+    /// [`HTTP_BODY_READ_TIMEOUT`]).
+    pub connections: ConnectionLimits,
+    /// The share of one principal ([`HTTP_MAX_CALLS_PER_PRINCIPAL`], [`HTTP_RATE_PER_PRINCIPAL`]).
+    pub fair: FairShare,
     /// The policy file, if any.
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
@@ -70,6 +84,45 @@ impl Default for SessionLimits {
             idle_seconds: DEFAULT_SESSION_IDLE_SECONDS,
             max_total: DEFAULT_MAX_SESSIONS as usize,
             max_per_principal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL as usize,
+        }
+    }
+}
+
+/// Open HTTP connections and how long a client may take to send a request (CONTRACT §9.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Open connections at most.
+    pub max_connections: usize,
+    /// Time to send a whole request header, and the longest idle time of a keep-alive connection, seconds.
+    pub header_read_timeout_seconds: u64,
+    /// The longest pause while sending a request body, seconds.
+    pub body_read_timeout_seconds: u64,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            max_connections: DEFAULT_MAX_CONNECTIONS as usize,
+            header_read_timeout_seconds: DEFAULT_HEADER_READ_TIMEOUT_SECONDS,
+            body_read_timeout_seconds: DEFAULT_BODY_READ_TIMEOUT_SECONDS,
+        }
+    }
+}
+
+/// What one principal may use at once over HTTP (CONTRACT §9.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FairShare {
+    /// `POST`s of one principal in flight at once.
+    pub max_calls: usize,
+    /// `POST`s of one principal per second; 0: no rate limit.
+    pub rate_per_second: u32,
+}
+
+impl Default for FairShare {
+    fn default() -> Self {
+        FairShare {
+            max_calls: DEFAULT_MAX_CALLS_PER_PRINCIPAL as usize,
+            rate_per_second: 0,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_serve::http::{Auth, Drain, HttpConfig, SessionLimits};
+use mcp_serve::http::{Auth, ConnectionLimits, Drain, FairShare, HttpConfig, SessionLimits};
 use mcp_serve::tokens::{TokenTable, TokensError};
 use tokio::net::TcpListener;
 
@@ -55,6 +55,15 @@ pub fn config(deploy: &DeploySettings) -> HttpConfig {
             idle: Duration::from_secs(deploy.sessions.idle_seconds),
             max_total: deploy.sessions.max_total,
             max_per_principal: deploy.sessions.max_per_principal,
+        },
+        connections: ConnectionLimits {
+            max_connections: deploy.connections.max_connections,
+            header_read_timeout: Duration::from_secs(deploy.connections.header_read_timeout_seconds),
+            body_read_timeout: Duration::from_secs(deploy.connections.body_read_timeout_seconds),
+        },
+        fair: FairShare {
+            max_concurrent_per_principal: deploy.fair.max_calls,
+            rate_per_principal: std::num::NonZeroU32::new(deploy.fair.rate_per_second),
         },
     }
 }

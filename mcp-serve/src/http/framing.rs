@@ -69,6 +69,14 @@ where
                 &Rejection::TooLarge { limit: framing.limit },
             );
         }
+        Err(err) if timed_out(err.as_ref()) => {
+            tracing::info!("the request body stalled past the body-read timeout");
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                "Request Timeout: the request body stalled; send it without pauses",
+            )
+                .into_response();
+        }
         Err(err) => {
             tracing::info!(error = %err, "the request body could not be read");
             return (StatusCode::BAD_REQUEST, "the request body could not be read").into_response();
@@ -87,6 +95,18 @@ where
         }
         Ok(_) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
     }
+}
+
+/// Whether `err` or one of its sources is the body-read timeout ([`super::connections`]).
+fn timed_out(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(err);
+    while let Some(err) = current {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        current = err.source();
+    }
+    false
 }
 
 /// A JSON-RPC error response with `id: null` under `status`.

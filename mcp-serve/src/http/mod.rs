@@ -10,11 +10,17 @@
 //! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
 //!   depth, batches per revision).
 //! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].
+//! - Connections ([`connections`]): a cap on open connections, header-read (and idle keep-alive) and body-read
+//!   timeouts ([`ConnectionLimits`]).
+//! - Fair share ([`fair`]): concurrent `POST`s and an optional rate per principal, `429` + `Retry-After` past
+//!   them ([`FairShare`]).
 //! - Shutdown: when the `shutdown` future resolves, new connections stop, calls in flight finish (bounded by
 //!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
 
 pub mod auth;
+pub mod connections;
 pub mod drain;
+pub mod fair;
 pub mod framing;
 pub mod sessions;
 
@@ -25,7 +31,6 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::middleware;
-use axum::serve::ListenerExt;
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -34,6 +39,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use auth::{Auth, principal_of};
+pub use connections::ConnectionLimits;
+pub use fair::FairShare;
 pub use sessions::SessionLimits;
 
 use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
@@ -59,6 +66,10 @@ pub struct HttpConfig {
     pub shutdown_grace: Duration,
     /// Idle expiry and caps of live sessions.
     pub sessions: SessionLimits,
+    /// Open connections and the time a client may take to send a request.
+    pub connections: ConnectionLimits,
+    /// What one principal may use at once.
+    pub fair: FairShare,
 }
 
 impl Default for HttpConfig {
@@ -70,6 +81,8 @@ impl Default for HttpConfig {
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             shutdown_grace: Duration::from_secs(30),
             sessions: SessionLimits::default(),
+            connections: ConnectionLimits::default(),
+            fair: FairShare::default(),
         }
     }
 }
@@ -112,8 +125,9 @@ fn allowed_origins(addr: SocketAddr, extra: &[String]) -> Vec<String> {
 }
 
 /// The axum router: `/mcp` served by rmcp with a handler from `new_handler` per session (per request when
-/// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`auth`]), session ownership
-/// and caps ([`sessions`]) and message checks ([`framing`]). `addr` is the bound address (for `Host`/`Origin`).
+/// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`auth`]), the fair share
+/// per principal ([`fair`]), session ownership and caps ([`sessions`]) and message checks ([`framing`]). `addr` is
+/// the bound address (for `Host`/`Origin`).
 pub fn router<S, F>(new_handler: F, auth: Auth, addr: SocketAddr, config: &HttpConfig, drain: &Drain) -> Router
 where
     S: ServerHandler + Send + 'static,
@@ -138,13 +152,17 @@ where
         limit,
         service: Arc::new(service.clone()),
     };
-    // Outermost last: POST tracking, authentication, session ownership, message checks, rmcp.
+    // Outermost last: POST tracking, authentication, fair share, session ownership, message checks, rmcp.
     Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(framing, framing::check_posts::<S>))
         .layer(middleware::from_fn_with_state(
             SessionOwners::new(manager, limits),
             sessions::bind_sessions,
+        ))
+        .layer(middleware::from_fn_with_state(
+            fair::Limiter::new(config.fair),
+            fair::limit_principals,
         ))
         .layer(middleware::from_fn_with_state(Arc::new(auth), auth::authenticate))
         .layer(middleware::from_fn_with_state(
@@ -163,8 +181,8 @@ pub enum ServeError {
 
 /// Serves `/mcp` on `listener` (handlers from `new_handler`, see [`router`]) until `shutdown` resolves; then new
 /// connections stop, calls tracked in `drain.in_flight` finish and their answers are sent (at most
-/// [`HttpConfig::shutdown_grace`]), sessions close, and it returns. Every accepted connection gets `TCP_NODELAY`
-/// (a response written in several pieces must not wait for the client's delayed ACK).
+/// [`HttpConfig::shutdown_grace`]), sessions close, and it returns. Connections are accepted by
+/// [`connections`] (cap, timeouts, `TCP_NODELAY`).
 ///
 /// # Errors
 /// [`ServeError::Listener`]: the listener fails.
@@ -217,14 +235,9 @@ where
             drain.sessions_closed.cancel();
         }
     });
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!(%error, "could not set TCP_NODELAY on an accepted connection");
-        }
-    });
-    let server = axum::serve(listener, router).with_graceful_shutdown(stop.clone().cancelled_owned());
+    let served = connections::accept_loop(listener, router, config.connections, stop.clone());
     tokio::select! {
-        served = server => served?,
+        () = served => {}
         () = async {
             stop.cancelled().await;
             tokio::time::sleep(grace + Duration::from_secs(5)).await;

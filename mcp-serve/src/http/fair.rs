@@ -1,0 +1,128 @@
+//! A fair share per principal: at most [`FairShare::max_concurrent_per_principal`] `POST`s of one principal in
+//! flight (until their answer is sent in full), and optionally at most [`FairShare::rate_per_principal`] `POST`s a
+//! second (governor's keyed GCRA limiter, bursts up to the same number). Past either, the request gets
+//! `429 Too Many Requests` with `Retry-After` (seconds) before rmcp sees it. Other principals are unaffected:
+//! every count is per principal.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::Clock;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use http::{Method, StatusCode, header};
+use http_body::{Frame, SizeHint};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::principal::Principal;
+
+/// How much of the server one principal may use at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FairShare {
+    /// `POST`s of one principal in flight at once (default 32).
+    pub max_concurrent_per_principal: usize,
+    /// `POST`s of one principal per second, bursts up to the same number; `None` (the default): no rate limit.
+    pub rate_per_principal: Option<NonZeroU32>,
+}
+
+impl Default for FairShare {
+    fn default() -> Self {
+        FairShare {
+            max_concurrent_per_principal: 32,
+            rate_per_principal: None,
+        }
+    }
+}
+
+/// The per-principal counters behind [`limit_principals`].
+#[derive(Clone)]
+pub struct Limiter {
+    share: FairShare,
+    in_flight: Arc<Mutex<HashMap<Principal, Arc<Semaphore>>>>,
+    rate: Option<Arc<DefaultKeyedRateLimiter<Principal>>>,
+}
+
+impl Limiter {
+    /// Counters enforcing `share`.
+    pub fn new(share: FairShare) -> Self {
+        Limiter {
+            share,
+            in_flight: Arc::default(),
+            rate: share
+                .rate_per_principal
+                .map(|rate| Arc::new(RateLimiter::keyed(Quota::per_second(rate)))),
+        }
+    }
+
+    fn semaphore(&self, principal: &Principal) -> Arc<Semaphore> {
+        self.in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(principal.clone())
+            .or_insert_with(|| Arc::new(Semaphore::new(self.share.max_concurrent_per_principal.max(1))))
+            .clone()
+    }
+}
+
+/// `429 Too Many Requests` with `Retry-After: seconds`.
+fn too_many(seconds: u64, why: &str) -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, seconds.max(1).to_string())],
+        format!("Too Many Requests: {why}; retry after the time in Retry-After"),
+    )
+        .into_response()
+}
+
+/// Axum middleware (after authentication): counts each principal's `POST`s against its [`FairShare`].
+pub async fn limit_principals(State(limiter): State<Limiter>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let Some(principal) = request.extensions().get::<Principal>().cloned() else {
+        return next.run(request).await;
+    };
+    if let Some(rate) = &limiter.rate
+        && let Err(not_until) = rate.check_key(&principal)
+    {
+        let wait = not_until.wait_time_from(rate.clock().now());
+        tracing::info!(principal = %principal, "refused a request: over the rate per principal");
+        return too_many(wait.as_secs_f64().ceil() as u64, "over this caller's request rate");
+    }
+    let Ok(permit) = limiter.semaphore(&principal).try_acquire_owned() else {
+        tracing::info!(principal = %principal, "refused a request: too many calls of this caller in flight");
+        return too_many(1, "too many requests of this caller in flight");
+    };
+    next.run(request)
+        .await
+        .map(|inner| Body::new(PermitBody { inner, _permit: permit }))
+}
+
+/// A response body holding its principal's permit until it is finished or dropped.
+struct PermitBody {
+    inner: Body,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl http_body::Body for PermitBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
