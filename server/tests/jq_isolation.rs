@@ -11,7 +11,6 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{call, connect, repo_args, server_env, text};
-use mcp_projection::IsolatedConfig;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -43,22 +42,7 @@ fn assert_stopped(result: &CallToolResult, starts_with: &str) {
 /// Busy worker processes started with `memory_mib` (each test uses its own value): running, with more than 0.3 s of
 /// CPU time (a runaway; idle pooled workers sleep on their stdin, a starting one has used a few milliseconds).
 fn busy_workers(memory_mib: u64) -> usize {
-    let config = IsolatedConfig {
-        max_memory_bytes: memory_mib * 1024 * 1024,
-        ..IsolatedConfig::default()
-    };
-    let needle = format!("--jq-worker\0{}\0", config.address_space_bytes());
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| {
-            let path = entry.ok()?.path();
-            let cmdline = std::fs::read(path.join("cmdline")).ok()?;
-            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-            (String::from_utf8_lossy(&cmdline).contains(&needle) && fields[0] == "R" && ticks > 30).then_some(())
-        })
-        .count()
+    common::workers::workers(memory_mib, true).len()
 }
 
 #[tokio::test]
@@ -192,22 +176,7 @@ async fn normal_projections_are_unchanged_and_exact() {
 
 /// Process ids of the worker processes started with `memory_mib`, alive (not zombies).
 fn worker_pids(memory_mib: u64) -> std::collections::BTreeSet<u32> {
-    let config = IsolatedConfig {
-        max_memory_bytes: memory_mib * 1024 * 1024,
-        ..IsolatedConfig::default()
-    };
-    let needle = format!("--jq-worker\0{}\0", config.address_space_bytes());
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| {
-            let path = entry.ok()?.path();
-            let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
-            let cmdline = std::fs::read(path.join("cmdline")).ok()?;
-            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?.to_owned();
-            (String::from_utf8_lossy(&cmdline).contains(&needle) && state != "Z").then_some(pid)
-        })
-        .collect()
+    common::workers::workers(memory_mib, false).into_iter().collect()
 }
 
 #[tokio::test]

@@ -284,43 +284,17 @@ async fn a_cancelled_call_drops_its_upstream_request_and_the_next_call_works() {
     assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
 }
 
-/// The process ids of `--jq-worker` processes started with `memory_mib` (each test uses its own value), alive
-/// (not zombies); with `busy`, only those running with more than 0.3 s of CPU time (a runaway: a pooled worker
-/// waiting for a request sleeps on its stdin, a starting one has used a few milliseconds).
-fn live_workers(memory_mib: u64, busy: bool) -> Vec<u32> {
-    let worker = mcp_projection::IsolatedConfig {
-        max_memory_bytes: memory_mib * 1024 * 1024,
-        ..Default::default()
-    };
-    let needle = format!("--jq-worker\0{}\0", worker.address_space_bytes());
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| {
-            let path = entry.ok()?.path();
-            let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
-            let cmdline = std::fs::read(path.join("cmdline")).ok()?;
-            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-            let counted = if busy {
-                fields[0] == "R" && ticks > 30
-            } else {
-                fields[0] != "Z"
-            };
-            (String::from_utf8_lossy(&cmdline).contains(&needle) && counted).then_some(pid)
-        })
-        .collect()
-}
-
+/// Waits (up to ~10 s) until [`common::workers::workers`]`(memory_mib, busy)` is non-empty (`want_some`) or empty,
+/// and returns it.
 async fn wait_for_workers(memory_mib: u64, busy: bool, want_some: bool) -> Vec<u32> {
     for _ in 0..100 {
-        let workers = live_workers(memory_mib, busy);
+        let workers = common::workers::workers(memory_mib, busy);
         if workers.is_empty() != want_some {
             return workers;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    live_workers(memory_mib, busy)
+    common::workers::workers(memory_mib, busy)
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 
 pub mod http;
 pub mod raw;
+pub mod workers;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
