@@ -133,6 +133,21 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
+    router_and_owners(new_handler, auth, addr, config, drain).0
+}
+
+/// [`router`], and the session table behind it (for [`SessionOwners::sweep`]).
+fn router_and_owners<S, F>(
+    new_handler: F,
+    auth: Auth,
+    addr: SocketAddr,
+    config: &HttpConfig,
+    drain: &Drain,
+) -> (Router, SessionOwners)
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
     let limit = config.max_request_bytes;
     let rmcp_config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!config.stateless)
@@ -152,14 +167,12 @@ where
         limit,
         service: Arc::new(service.clone()),
     };
+    let owners = SessionOwners::new(manager, limits, config.stateless);
     // Outermost last: POST tracking, authentication, fair share, session ownership, message checks, rmcp.
-    Router::new()
+    let router = Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(framing, framing::check_posts::<S>))
-        .layer(middleware::from_fn_with_state(
-            SessionOwners::new(manager, limits),
-            sessions::bind_sessions,
-        ))
+        .layer(middleware::from_fn_with_state(owners.clone(), sessions::bind_sessions))
         .layer(middleware::from_fn_with_state(
             fair::Limiter::new(config.fair),
             fair::limit_principals,
@@ -168,7 +181,8 @@ where
         .layer(middleware::from_fn_with_state(
             drain.requests.clone(),
             drain::track_posts,
-        ))
+        ));
+    (router, owners)
 }
 
 /// Why [`serve`] stopped with an error.
@@ -200,8 +214,10 @@ where
 {
     let addr = listener.local_addr()?;
     let grace = config.shutdown_grace;
-    let router = router(new_handler, auth, addr, config, &drain);
+    let (router, owners) = router_and_owners(new_handler, auth, addr, config, &drain);
     let stop = CancellationToken::new();
+    // Owners of sessions rmcp ended (idle expiry) are forgotten even when no new session opens.
+    tokio::spawn(owners.sweep(stop.clone()));
     tokio::spawn({
         let stop = stop.clone();
         async move {
