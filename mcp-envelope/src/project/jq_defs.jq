@@ -22,6 +22,7 @@ def _jq_native_splits(re; flags): splits(re; flags);
 def _jq_native_split(re; flags): split(re; flags);
 def _jq_native_sub(re; f; flags): sub(re; f; flags);
 def _jq_native_implode: implode;
+def _jq_native_indices($i): indices($i);
 def _jq_native_fromjson: fromjson;
 def _jq_native_mktime: mktime;
 def _jq_native_strftime($f): strftime($f);
@@ -116,6 +117,12 @@ def _jq_tm($name; $fmt; f):
 def mktime: _jq_tm("mktime"; ""; _jq_native_mktime);
 def strftime($f): _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
 def strflocaltime($f): _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
+
+# jq's `indices` indexes anything but arrays and string pairs (`null | indices("-")` is null).
+def indices($i):
+  if isarray or (isstring and ($i | isstring)) then _jq_native_indices($i) else .[$i] end;
+def index($i): indices($i) | .[0];
+def rindex($i): indices($i) | .[-1:][0];
 
 def toarray: if type == "array" then . else [.] end;
 def leaf_paths: paths(scalars);

@@ -498,4 +498,13 @@ fn jq_semantics_of_the_patched_engine() {
     assert_eq!(jq(json!([0, 1, 2]), ".[1.7]").unwrap(), json!(1));
     assert_eq!(jq(json!(null), "[(1,2) + (10,20)]").unwrap(), json!([11, 12, 21, 22]));
     assert_eq!(jq(json!(null), "[.5, (\"ab\" * 1.5)]").unwrap(), json!([0.5, "ab"]));
+    // `indices` / `index` of null are null (found by the 20,000-case differential run).
+    assert_eq!(
+        jq(json!(null), "[indices(\"-\"), index(\"e\"), rindex(\"e\")]").unwrap(),
+        json!([null, null, null])
+    );
+    assert_eq!(
+        jq(json!("a-b-"), "[indices(\"-\"), rindex(\"-\")]").unwrap(),
+        json!([[1, 3], 3])
+    );
 }
