@@ -6,7 +6,8 @@ use url::Url;
 
 use crate::config::AtlassianConfig;
 use crate::error::AtlassianError;
-use crate::site::{Product, error_body, resolve};
+use crate::product::Product;
+use crate::site::{error_body, resolve};
 use crate::{bitbucket, confluence, jira};
 
 /// One request to a product.
@@ -67,8 +68,8 @@ impl ProductClient {
         self.http.as_ref().ok().map(HttpClient::base)
     }
 
-    /// The name of the credential setting in use (`ATLASSIAN_API_TOKEN` or `ATLASSIAN_BITBUCKET_APP_PASSWORD`),
-    /// never its value; `None` when the product is not configured.
+    /// The name of the credential setting in use (the host's name for `api_token` or `bitbucket_app_password`,
+    /// [`crate::config::SettingNames`]), never its value; `None` when the product is not configured.
     pub fn credential_label(&self) -> Option<&'static str> {
         self.http.as_ref().ok().map(|http| http.vendor().credential_setting)
     }

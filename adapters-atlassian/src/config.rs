@@ -1,56 +1,97 @@
-//! [`AtlassianConfig`]: the settings of the three Atlassian products, as read by the server.
+//! [`AtlassianConfig`]: the settings of the three Atlassian products (typed; this crate reads no environment), and
+//! [`SettingNames`]: what the host calls them in its error texts.
 
 use std::time::Duration;
 
 use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Secret, default_user_agent};
 
-/// Setting: the Atlassian Cloud site's name, `your-domain` for `https://your-domain.atlassian.net`.
-pub const ENV_SITE_NAME: &str = "ATLASSIAN_SITE_NAME";
-/// Setting: Jira base URL, overriding the site (Data Center, tests), e.g. `https://jira.example.com`.
-pub const ENV_JIRA_BASE_URL: &str = "JIRA_BASE_URL";
-/// Setting: Confluence base URL, overriding the site, e.g. `https://your-domain.atlassian.net/wiki`.
-pub const ENV_CONFLUENCE_BASE_URL: &str = "CONFLUENCE_BASE_URL";
-/// Setting: Bitbucket API base URL (default [`DEFAULT_BITBUCKET_BASE_URL`]).
-pub const ENV_BITBUCKET_BASE_URL: &str = "BITBUCKET_BASE_URL";
-/// Setting: the Atlassian account e-mail, the Basic-auth user for Jira and Confluence (and Bitbucket by default).
-pub const ENV_USER_EMAIL: &str = "ATLASSIAN_USER_EMAIL";
-/// Setting (secret): the Atlassian API token, the Basic-auth password matching [`ENV_USER_EMAIL`].
-pub const ENV_API_TOKEN: &str = "ATLASSIAN_API_TOKEN";
-/// Setting: Bitbucket user name for an app password (used instead of the e-mail + token when set).
-pub const ENV_BITBUCKET_USERNAME: &str = "ATLASSIAN_BITBUCKET_USERNAME";
-/// Setting (secret): Bitbucket app password matching [`ENV_BITBUCKET_USERNAME`].
-pub const ENV_BITBUCKET_APP_PASSWORD: &str = "ATLASSIAN_BITBUCKET_APP_PASSWORD";
+use crate::product::Product;
 
 /// Default Bitbucket Cloud API base URL.
 pub const DEFAULT_BITBUCKET_BASE_URL: &str = "https://api.bitbucket.org";
 
 /// Settings of [`crate::Atlassian`]. Every credential and base is optional here: what a product lacks makes its
-/// calls fail with [`crate::AtlassianError::MissingSetting`]. `Debug` never shows a secret.
+/// calls fail with [`crate::AtlassianError::MissingSetting`] (naming it by [`SettingNames`]). `Debug` never shows a secret.
 #[derive(Debug, Clone)]
 pub struct AtlassianConfig {
-    /// `ATLASSIAN_SITE_NAME`: Jira base `https://{site}.atlassian.net`, Confluence base
+    /// The Atlassian Cloud site's name (`your-domain`): Jira base `https://{site}.atlassian.net`, Confluence base
     /// `https://{site}.atlassian.net/wiki`. A full host (`your-domain.atlassian.net`) is accepted too.
     pub site_name: Option<String>,
-    /// `JIRA_BASE_URL`: overrides the Jira base (absolute http(s), no query).
+    /// Overrides the Jira base (absolute http(s), no query).
     pub jira_base_url: Option<String>,
-    /// `CONFLUENCE_BASE_URL`: overrides the Confluence base (absolute http(s), no query; with or without `/wiki`).
+    /// Overrides the Confluence base (absolute http(s), no query; with or without `/wiki`).
     pub confluence_base_url: Option<String>,
-    /// `BITBUCKET_BASE_URL`: the Bitbucket API base, default `https://api.bitbucket.org`.
+    /// The Bitbucket API base, default `https://api.bitbucket.org`.
     pub bitbucket_base_url: String,
-    /// `ATLASSIAN_USER_EMAIL`: Basic-auth user.
+    /// The Atlassian account e-mail: the Basic-auth user (Jira, Confluence, and Bitbucket by default).
     pub user_email: Option<String>,
-    /// `ATLASSIAN_API_TOKEN`: Basic-auth password (secret).
+    /// The Atlassian API token: the Basic-auth password for `user_email` (secret).
     pub api_token: Option<Secret>,
-    /// `ATLASSIAN_BITBUCKET_USERNAME`: Bitbucket Basic-auth user for an app password.
+    /// Bitbucket Basic-auth user for an app password (used instead of the e-mail and token when set).
     pub bitbucket_username: Option<String>,
-    /// `ATLASSIAN_BITBUCKET_APP_PASSWORD`: Bitbucket app password (secret).
+    /// Bitbucket app password for `bitbucket_username` (secret).
     pub bitbucket_app_password: Option<Secret>,
     /// `User-Agent` header.
     pub user_agent: String,
     /// Timeout of one request (connect, send, read the body).
     pub timeout: Duration,
-    /// Largest response body accepted, in bytes (setting `HTTP_MAX_BODY_BYTES`).
+    /// Largest response body accepted, in bytes.
     pub max_body_bytes: u64,
+    /// What the host calls each of these settings, for error texts and
+    /// [`ProductClient::credential_label`](crate::ProductClient::credential_label) (default: the field names).
+    pub setting_names: SettingNames,
+}
+
+/// The names a host gives the settings of [`AtlassianConfig`], used in error texts ("`api_token` not set") and as
+/// the credential label. [`Default`]: the field names of [`AtlassianConfig`]; the bundled server gives its
+/// environment-variable names (`ATLASSIAN_API_TOKEN`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingNames {
+    /// Name of [`AtlassianConfig::site_name`].
+    pub site_name: &'static str,
+    /// Name of [`AtlassianConfig::jira_base_url`].
+    pub jira_base_url: &'static str,
+    /// Name of [`AtlassianConfig::confluence_base_url`].
+    pub confluence_base_url: &'static str,
+    /// Name of [`AtlassianConfig::bitbucket_base_url`].
+    pub bitbucket_base_url: &'static str,
+    /// Name of [`AtlassianConfig::user_email`].
+    pub user_email: &'static str,
+    /// Name of [`AtlassianConfig::api_token`].
+    pub api_token: &'static str,
+    /// Name of [`AtlassianConfig::bitbucket_username`].
+    pub bitbucket_username: &'static str,
+    /// Name of [`AtlassianConfig::bitbucket_app_password`].
+    pub bitbucket_app_password: &'static str,
+    /// Name of [`AtlassianConfig::max_body_bytes`].
+    pub max_body_bytes: &'static str,
+}
+
+impl Default for SettingNames {
+    fn default() -> Self {
+        SettingNames {
+            site_name: "site_name",
+            jira_base_url: "jira_base_url",
+            confluence_base_url: "confluence_base_url",
+            bitbucket_base_url: "bitbucket_base_url",
+            user_email: "user_email",
+            api_token: "api_token",
+            bitbucket_username: "bitbucket_username",
+            bitbucket_app_password: "bitbucket_app_password",
+            max_body_bytes: "max_body_bytes",
+        }
+    }
+}
+
+impl SettingNames {
+    /// The name of the setting that overrides `product`'s base URL.
+    pub fn base_url(&self, product: Product) -> &'static str {
+        match product {
+            Product::Jira => self.jira_base_url,
+            Product::Confluence => self.confluence_base_url,
+            Product::Bitbucket => self.bitbucket_base_url,
+        }
+    }
 }
 
 impl Default for AtlassianConfig {
@@ -68,6 +109,7 @@ impl Default for AtlassianConfig {
             user_agent: default_user_agent(),
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            setting_names: SettingNames::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! The default base is the site's `/wiki` context. A path may name it or not: `/wiki/api/v2/pages` and
 //! `/api/v2/pages` reach the same URL, with exactly one `/wiki`, so the relative `_links.next` of a list
 //! (`/wiki/api/v2/pages?cursor=…`) works as `path` as is (its already-encoded cursor is kept). With a
-//! `CONFLUENCE_BASE_URL` that does not end in `/wiki` (Data Center), paths are used as given. Error bodies are
+//! `confluence_base_url` that does not end in `/wiki` (Data Center), paths are used as given. Error bodies are
 //! `{"errors": [{"status", "code", "title", "detail"}]}` (v2) or `{"statusCode", "message", ...}` (v1).
 
 use url::Url;

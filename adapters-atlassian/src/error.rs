@@ -2,7 +2,7 @@
 
 use adapters_http::HttpError;
 
-use crate::site::Product;
+use crate::product::Product;
 
 /// Everything that can go wrong calling Jira, Confluence or Bitbucket. Texts say what failed and what to do, keep
 /// the vendor's error body verbatim (Jira `errorMessages`/`errors`, Confluence v2 `errors[]`, Bitbucket `error`),
@@ -14,7 +14,8 @@ pub enum AtlassianError {
     MissingSetting {
         /// The product whose call failed.
         product: Product,
-        /// The settings to set, e.g. `["ATLASSIAN_USER_EMAIL", "ATLASSIAN_API_TOKEN"]`.
+        /// The settings to set, by the host's names ([`crate::config::SettingNames`]), e.g.
+        /// `["user_email", "api_token"]`.
         settings: Vec<&'static str>,
         /// What to set them to.
         help: String,

@@ -33,12 +33,13 @@ pub mod config;
 pub mod confluence;
 pub mod error;
 pub mod jira;
+pub mod product;
 pub mod site;
 
 pub use client::{Atlassian, AtlassianResponse, ProductClient, Request};
 pub use config::AtlassianConfig;
 pub use error::AtlassianError;
-pub use site::Product;
+pub use product::Product;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -1,61 +1,22 @@
 //! The Atlassian module shared by the three products: [`Product`], base URLs and Basic auth, and the error-body
 //! rule.
 //!
-//! - Bases: Jira `https://{ATLASSIAN_SITE_NAME}.atlassian.net`, Confluence `https://{ATLASSIAN_SITE_NAME}.atlassian.net/wiki`,
-//!   each overridden by `JIRA_BASE_URL` / `CONFLUENCE_BASE_URL`; Bitbucket `BITBUCKET_BASE_URL` (default
+//! - Bases: Jira `https://{site_name}.atlassian.net`, Confluence `https://{site_name}.atlassian.net/wiki`, each
+//!   overridden by `jira_base_url` / `confluence_base_url`; Bitbucket `bitbucket_base_url` (default
 //!   `https://api.bitbucket.org`).
-//! - Auth: HTTP Basic (RFC 7617) with `ATLASSIAN_USER_EMAIL` + `ATLASSIAN_API_TOKEN`
+//! - Auth: HTTP Basic (RFC 7617) with `user_email` + `api_token`
 //!   (<https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>); Bitbucket uses
-//!   `ATLASSIAN_BITBUCKET_USERNAME` + `ATLASSIAN_BITBUCKET_APP_PASSWORD` when either is set
+//!   `bitbucket_username` + `bitbucket_app_password` when either is set
 //!   (<https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/>), else the e-mail + API token.
-
-use std::fmt;
+//!
+//! Errors name the settings by the host's [`SettingNames`](crate::config::SettingNames).
 
 use adapters_http::{Auth, Secret, Vendor};
 use url::Url;
 
-use crate::config::{
-    AtlassianConfig, ENV_API_TOKEN, ENV_BITBUCKET_APP_PASSWORD, ENV_BITBUCKET_BASE_URL, ENV_BITBUCKET_USERNAME,
-    ENV_CONFLUENCE_BASE_URL, ENV_JIRA_BASE_URL, ENV_SITE_NAME, ENV_USER_EMAIL,
-};
+use crate::config::AtlassianConfig;
 use crate::error::AtlassianError;
-
-/// One Atlassian product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Product {
-    /// Jira Cloud platform REST (`/rest/api/3/...`, `/rest/agile/1.0/...`).
-    Jira,
-    /// Confluence Cloud REST (`/wiki/api/v2/...`, `/wiki/rest/api/...`).
-    Confluence,
-    /// Bitbucket Cloud REST 2.0 (`/2.0/...`).
-    Bitbucket,
-}
-
-impl Product {
-    /// Display name: `Jira`, `Confluence`, `Bitbucket` (also the cache namespace a write clears).
-    pub fn name(self) -> &'static str {
-        match self {
-            Product::Jira => "Jira",
-            Product::Confluence => "Confluence",
-            Product::Bitbucket => "Bitbucket",
-        }
-    }
-
-    /// The setting that overrides this product's base URL.
-    pub fn base_setting(self) -> &'static str {
-        match self {
-            Product::Jira => ENV_JIRA_BASE_URL,
-            Product::Confluence => ENV_CONFLUENCE_BASE_URL,
-            Product::Bitbucket => ENV_BITBUCKET_BASE_URL,
-        }
-    }
-}
-
-impl fmt::Display for Product {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::product::Product;
 
 /// Where a product's requests go and how they authenticate, resolved from the settings.
 #[derive(Debug, Clone)]
@@ -70,7 +31,7 @@ pub struct Resolved {
 
 /// Resolves `product`'s base URL and credential from `config`.
 ///
-/// Errors: [`AtlassianError::MissingSetting`] naming what to set (the base: `ATLASSIAN_SITE_NAME` or the product's
+/// Errors: [`AtlassianError::MissingSetting`] naming what to set (the base: the site name or the product's
 /// base-URL setting; the credential pair); [`AtlassianError::Http`] with `InvalidSetting` for a site name that is
 /// not a host label.
 pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, AtlassianError> {
@@ -81,7 +42,7 @@ pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, A
             name: product.name(),
             base_setting,
             credential_setting,
-            max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
+            max_body_setting: config.setting_names.max_body_bytes,
         },
         base,
         auth,
@@ -89,43 +50,45 @@ pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, A
 }
 
 fn base(product: Product, config: &AtlassianConfig) -> Result<(String, &'static str), AtlassianError> {
+    let names = &config.setting_names;
     let override_url = match product {
         Product::Jira => config.jira_base_url.as_deref(),
         Product::Confluence => config.confluence_base_url.as_deref(),
         Product::Bitbucket => Some(config.bitbucket_base_url.as_str()),
     };
     if let Some(url) = override_url.map(str::trim).filter(|u| !u.is_empty()) {
-        return Ok((url.to_owned(), product.base_setting()));
+        return Ok((url.to_owned(), names.base_url(product)));
     }
     let Some(site) = config.site_name.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
         return Err(AtlassianError::MissingSetting {
             product,
-            settings: vec![ENV_SITE_NAME],
+            settings: vec![names.site_name],
             help: format!(
-                "set {ENV_SITE_NAME} to your site's name (`your-domain` for https://your-domain.atlassian.net), or \
-                 {} to the {product} base URL",
-                product.base_setting()
+                "set {} to your site's name (`your-domain` for https://your-domain.atlassian.net), or {} to the \
+                 {product} base URL",
+                names.site_name,
+                names.base_url(product)
             ),
         });
     };
-    let host = site_host(site)?;
+    let host = site_host(site, names.site_name)?;
     let base = match product {
         Product::Confluence => format!("https://{host}/wiki"),
         _ => format!("https://{host}"),
     };
-    Ok((base, ENV_SITE_NAME))
+    Ok((base, names.site_name))
 }
 
 /// `your-domain` or `your-domain.atlassian.net` (a scheme and trailing `/` are tolerated) →
 /// `your-domain.atlassian.net`.
-fn site_host(site: &str) -> Result<String, AtlassianError> {
+fn site_host(site: &str, setting: &str) -> Result<String, AtlassianError> {
     let name = site.trim_start_matches("https://").trim_end_matches('/');
     let name = name.strip_suffix(".atlassian.net").unwrap_or(name);
     let valid =
         !name.is_empty() && !name.starts_with('-') && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     if !valid {
         return Err(AtlassianError::Http(adapters_http::HttpError::InvalidSetting {
-            setting: ENV_SITE_NAME.to_owned(),
+            setting: setting.to_owned(),
             detail: format!(
                 "`{site}` is not a site name: give the part before .atlassian.net (letters, digits, `-`), or set a \
                  base-URL setting instead"
@@ -136,6 +99,7 @@ fn site_host(site: &str) -> Result<String, AtlassianError> {
 }
 
 fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static str), AtlassianError> {
+    let names = &config.setting_names;
     let user = config.user_email.as_deref().map(str::trim).filter(|u| !u.is_empty());
     let token = config.api_token.as_ref().filter(|t| !t.expose().is_empty());
     if product == Product::Bitbucket {
@@ -149,19 +113,19 @@ fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static st
             .as_ref()
             .filter(|p| !p.expose().is_empty());
         match (bb_user, bb_password) {
-            (Some(user), Some(password)) => return Ok((basic(user, password), ENV_BITBUCKET_APP_PASSWORD)),
+            (Some(user), Some(password)) => return Ok((basic(user, password), names.bitbucket_app_password)),
             (Some(_), None) | (None, Some(_)) => {
                 let missing = if bb_user.is_none() {
-                    ENV_BITBUCKET_USERNAME
+                    names.bitbucket_username
                 } else {
-                    ENV_BITBUCKET_APP_PASSWORD
+                    names.bitbucket_app_password
                 };
                 return Err(AtlassianError::MissingSetting {
                     product,
                     settings: vec![missing],
                     help: format!(
-                        "{ENV_BITBUCKET_USERNAME} and {ENV_BITBUCKET_APP_PASSWORD} go together (a Bitbucket user \
-                         name and app password)"
+                        "{} and {} go together (a Bitbucket user name and app password)",
+                        names.bitbucket_username, names.bitbucket_app_password
                     ),
                 });
             }
@@ -169,22 +133,24 @@ fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static st
         }
     }
     match (user, token) {
-        (Some(user), Some(token)) => Ok((basic(user, token), ENV_API_TOKEN)),
+        (Some(user), Some(token)) => Ok((basic(user, token), names.api_token)),
         _ => {
             let mut settings = Vec::new();
             if user.is_none() {
-                settings.push(ENV_USER_EMAIL);
+                settings.push(names.user_email);
             }
             if token.is_none() {
-                settings.push(ENV_API_TOKEN);
+                settings.push(names.api_token);
             }
             let mut help = format!(
-                "set {ENV_USER_EMAIL} to your Atlassian account e-mail and {ENV_API_TOKEN} to an API token \
-                 (https://id.atlassian.com/manage-profile/security/api-tokens)"
+                "set {} to your Atlassian account e-mail and {} to an API token \
+                 (https://id.atlassian.com/manage-profile/security/api-tokens)",
+                names.user_email, names.api_token
             );
             if product == Product::Bitbucket {
                 help.push_str(&format!(
-                    ", or {ENV_BITBUCKET_USERNAME} and {ENV_BITBUCKET_APP_PASSWORD} to a Bitbucket app password"
+                    ", or {} and {} to a Bitbucket app password",
+                    names.bitbucket_username, names.bitbucket_app_password
                 ));
             }
             Err(AtlassianError::MissingSetting {
@@ -239,6 +205,7 @@ pub fn error_body(body: &serde_json::Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::SettingNames;
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
@@ -275,10 +242,41 @@ mod tests {
         assert_eq!(with_prefix_once(&bb, abs, "2.0", true), abs);
     }
 
+    /// A host's names for the settings (the bundled server's).
+    const NAMES: SettingNames = SettingNames {
+        site_name: "ATLASSIAN_SITE_NAME",
+        jira_base_url: "JIRA_BASE_URL",
+        confluence_base_url: "CONFLUENCE_BASE_URL",
+        bitbucket_base_url: "BITBUCKET_BASE_URL",
+        user_email: "ATLASSIAN_USER_EMAIL",
+        api_token: "ATLASSIAN_API_TOKEN",
+        bitbucket_username: "ATLASSIAN_BITBUCKET_USERNAME",
+        bitbucket_app_password: "ATLASSIAN_BITBUCKET_APP_PASSWORD",
+        max_body_bytes: "HTTP_MAX_BODY_BYTES",
+    };
+    const ENV_SITE_NAME: &str = NAMES.site_name;
+    const ENV_JIRA_BASE_URL: &str = NAMES.jira_base_url;
+    const ENV_USER_EMAIL: &str = NAMES.user_email;
+    const ENV_API_TOKEN: &str = NAMES.api_token;
+    const ENV_BITBUCKET_APP_PASSWORD: &str = NAMES.bitbucket_app_password;
+
+    #[test]
+    fn errors_name_the_fields_by_default() {
+        let err = auth(Product::Jira, &AtlassianConfig::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("user_email and api_token not set"), "{err}");
+        let err = base(Product::Jira, &AtlassianConfig::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("site_name") && err.contains("jira_base_url"), "{err}");
+    }
+
     #[test]
     fn bases_and_missing_settings() {
         let mut config = AtlassianConfig {
             site_name: Some("Your-Domain".into()),
+            setting_names: NAMES,
             ..AtlassianConfig::default()
         };
         assert_eq!(
@@ -318,7 +316,10 @@ mod tests {
 
     #[test]
     fn credentials() {
-        let mut config = AtlassianConfig::default();
+        let mut config = AtlassianConfig {
+            setting_names: NAMES,
+            ..AtlassianConfig::default()
+        };
         let err = auth(Product::Jira, &config).unwrap_err();
         assert!(matches!(&err, AtlassianError::MissingSetting { settings, .. }
             if settings == &vec![ENV_USER_EMAIL, ENV_API_TOKEN]));

@@ -186,7 +186,7 @@ async fn bitbucket_gets_2_0_text_becomes_a_string_and_a_foreign_next_is_refused(
     assert!(
         matches!(err, AtlassianError::Http(HttpError::ForeignHost { ref host, .. }) if host == "api.bitbucket.org")
     );
-    assert!(err.to_string().contains("BITBUCKET_BASE_URL"), "{err}");
+    assert!(err.to_string().contains("bitbucket_base_url"), "{err}");
     assert_eq!(upstream.server().received_requests().await.unwrap().len(), 3);
     // An absolute URL on the base's own origin is fine.
     let same = format!("{}/2.0/repositories/octo-org?page=2", upstream.uri());
@@ -362,12 +362,9 @@ async fn missing_settings_fail_only_that_product_and_send_nothing() {
     for product in [Product::Jira, Product::Confluence] {
         let err = send(&client, product, Method::GET, "/x", &[], None).await.unwrap_err();
         assert!(matches!(err, AtlassianError::MissingSetting { .. }), "{err}");
-        assert!(err.to_string().contains("ATLASSIAN_SITE_NAME"), "{err}");
+        assert!(err.to_string().contains("site_name"), "{err}");
     }
-    assert_eq!(
-        client.bitbucket.credential_label(),
-        Some("ATLASSIAN_BITBUCKET_APP_PASSWORD")
-    );
+    assert_eq!(client.bitbucket.credential_label(), Some("bitbucket_app_password"));
     assert_eq!(client.jira.credential_label(), None);
     partial.site_name = Some("your-domain".into());
     let client = Atlassian::new(&partial, None);
@@ -375,10 +372,7 @@ async fn missing_settings_fail_only_that_product_and_send_nothing() {
         .await
         .unwrap_err();
     let text = err.to_string();
-    assert!(
-        text.contains("ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN not set"),
-        "{text}"
-    );
+    assert!(text.contains("user_email and api_token not set"), "{text}");
     assert!(server.received_requests().await.unwrap().is_empty());
     assert!(!format!("{client:?}").contains("SECRET"));
 }

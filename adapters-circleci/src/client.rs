@@ -1,9 +1,11 @@
 //! [`CircleciClient`]: `GET` any API v2 path.
 
-use adapters_http::{Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, Payload, RedirectPolicy};
+use adapters_http::{
+    Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, Payload, RedirectPolicy, Vendor,
+};
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 
-use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR};
+use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR_NAME};
 use crate::error::CircleciError;
 use crate::path::{is_cacheable_path, strip_api_prefix};
 
@@ -41,7 +43,7 @@ pub struct CircleciClient {
 impl CircleciClient {
     /// Builds the client, with `cache` used for cacheable GETs when given. Sends nothing.
     ///
-    /// Errors: [`CircleciError::Http`] with an invalid `CIRCLECI_API_BASE` or a token that cannot be sent in a
+    /// Errors: [`CircleciError::Http`] with an invalid `api_base` or a token that cannot be sent in a
     /// header (never echoed). A missing token is not an error here: calls then fail with
     /// [`CircleciError::MissingToken`].
     pub fn new(config: CircleciConfig, cache: Option<HttpCache>) -> Result<Self, CircleciError> {
@@ -54,6 +56,7 @@ impl CircleciClient {
             },
             None => Auth::None,
         };
+        let vendor = Vendor::new(VENDOR_NAME, config.setting_names);
         let http = HttpClient::new(HttpConfig {
             auth,
             user_agent: config.user_agent,
@@ -61,7 +64,7 @@ impl CircleciClient {
             default_headers,
             max_body_bytes: config.max_body_bytes,
             redirects: RedirectPolicy::default(),
-            ..HttpConfig::new(VENDOR, config.api_base)
+            ..HttpConfig::new(vendor, config.api_base)
         })?;
         let http = match cache {
             Some(cache) => http.with_cache(cache),
@@ -83,7 +86,9 @@ impl CircleciClient {
     /// kept; 404 is `Project not found` and the like; never cached), `InvalidJson`, `BodyTooLarge`, `Transport`.
     pub async fn get(&self, request: &GetRequest<'_>) -> Result<CircleciResponse, CircleciError> {
         if !self.http.has_credential() {
-            return Err(CircleciError::MissingToken);
+            return Err(CircleciError::MissingToken {
+                setting: self.http.vendor().credential_setting,
+            });
         }
         let path = strip_api_prefix(request.path);
         let path = if path.is_empty() || path == "/" { "/" } else { path };
@@ -96,7 +101,7 @@ impl CircleciClient {
         };
         let fetched = self.http.get_cached(url, cache).await?;
         let response = self.http.check_status(fetched.response)?;
-        let body = response.parse_payload(VENDOR).await?;
+        let body = response.parse_payload(self.http.vendor()).await?;
         Ok(CircleciResponse {
             body,
             cache: fetched.cache,

@@ -2,39 +2,32 @@
 
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Secret, Vendor, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Secret, SettingNames, default_user_agent};
 
 /// Default API base URL.
 pub const DEFAULT_API_BASE: &str = "https://circleci.com/api/v2";
-/// Name of the setting that overrides the API base URL.
-pub const ENV_API_BASE: &str = "CIRCLECI_API_BASE";
-/// Name of the setting that holds the personal API token.
-pub const ENV_TOKEN: &str = "CIRCLECI_TOKEN";
 /// Header the token is sent in.
 pub const TOKEN_HEADER: &str = "circle-token";
 
-/// CircleCI as an upstream, for error texts and the cache namespace.
-pub const VENDOR: Vendor = Vendor {
-    name: "CircleCI",
-    base_setting: ENV_API_BASE,
-    credential_setting: ENV_TOKEN,
-    max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
-};
+/// The upstream's display name, in error texts and as the cache namespace.
+pub const VENDOR_NAME: &str = "CircleCI";
 
 /// Settings of a [`crate::CircleciClient`]. `Debug` never shows the token.
 #[derive(Debug, Clone)]
 pub struct CircleciConfig {
-    /// API base URL (setting `CIRCLECI_API_BASE`, default `https://circleci.com/api/v2`); absolute http(s).
+    /// API base URL (default `https://circleci.com/api/v2`); absolute http(s).
     pub api_base: String,
-    /// Personal API token (setting `CIRCLECI_TOKEN`), sent as `Circle-Token`. `None` makes every call fail with
+    /// Personal API token, sent as `Circle-Token`. `None` makes every call fail with
     /// [`crate::CircleciError::MissingToken`] without sending a request.
     pub token: Option<Secret>,
     /// `User-Agent` header.
     pub user_agent: String,
     /// Timeout of one request (connect, send, read the body).
     pub timeout: Duration,
-    /// Largest response body accepted, in bytes (setting `HTTP_MAX_BODY_BYTES`).
+    /// Largest response body accepted, in bytes.
     pub max_body_bytes: u64,
+    /// What the host calls `api_base`, `token` and `max_body_bytes` in error texts (default: those field names).
+    pub setting_names: SettingNames,
 }
 
 impl Default for CircleciConfig {
@@ -46,6 +39,7 @@ impl Default for CircleciConfig {
             user_agent: default_user_agent(),
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            setting_names: SettingNames::default(),
         }
     }
 }

@@ -7,8 +7,11 @@ use adapters_http::HttpError;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CircleciError {
     /// No token is configured; returned before any request is sent.
-    #[error("CIRCLECI_TOKEN is not set: set it to a CircleCI personal API token (User Settings → Personal API Tokens)")]
-    MissingToken,
+    #[error("{setting} is not set: set it to a CircleCI personal API token (User Settings → Personal API Tokens)")]
+    MissingToken {
+        /// The token setting, by the host's name ([`crate::CircleciConfig::setting_names`]).
+        setting: &'static str,
+    },
 
     /// Everything else: bad path or setting (nothing sent), an upstream status (CircleCI's message kept), a body
     /// that is not JSON or too large, or a transport failure. See [`HttpError`].
@@ -20,7 +23,7 @@ impl CircleciError {
     /// The upstream HTTP status when CircleCI answered, else `None`.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Self::MissingToken => None,
+            Self::MissingToken { .. } => None,
             Self::Http(err) => err.status(),
         }
     }

@@ -23,7 +23,7 @@ mod error;
 mod path;
 
 pub use client::{CircleciClient, CircleciResponse, GetRequest};
-pub use config::{CircleciConfig, DEFAULT_API_BASE, ENV_API_BASE, ENV_TOKEN, TOKEN_HEADER, VENDOR};
+pub use config::{CircleciConfig, DEFAULT_API_BASE, TOKEN_HEADER, VENDOR_NAME};
 pub use error::CircleciError;
 pub use path::{API_PREFIX, NEVER_CACHED_SEGMENTS, is_cacheable_path, strip_api_prefix};
 

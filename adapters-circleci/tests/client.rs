@@ -6,7 +6,7 @@ mod support;
 use std::time::Duration;
 
 use adapters_circleci::{CircleciClient, CircleciConfig, CircleciError, GetRequest};
-use adapters_http::{HttpError, Secret};
+use adapters_http::{HttpError, Secret, SettingNames};
 use recorded_upstream::fixture;
 use support::{TOKEN, client_with, get};
 use wiremock::matchers::{header, method, path, query_param};
@@ -94,8 +94,9 @@ async fn missing_token_sends_nothing_and_names_the_setting() {
         })
         .await
         .expect_err("no token");
-    assert_eq!(err, CircleciError::MissingToken);
-    assert!(err.to_string().starts_with("CIRCLECI_TOKEN is not set"));
+    // The library names its own field; a host gives its setting names in `setting_names` (next test).
+    assert_eq!(err, CircleciError::MissingToken { setting: "token" });
+    assert!(err.to_string().starts_with("token is not set"), "{err}");
     server.verify().await;
 }
 
@@ -140,6 +141,11 @@ async fn a_body_over_the_cap_is_a_clear_error() {
             token: Some(Secret::new(TOKEN)),
             timeout: Duration::from_secs(10),
             max_body_bytes: 1024,
+            setting_names: SettingNames {
+                base: "CIRCLECI_API_BASE",
+                credential: "CIRCLECI_TOKEN",
+                max_body: "HTTP_MAX_BODY_BYTES",
+            },
             ..CircleciConfig::default()
         },
         None,

@@ -6,7 +6,7 @@ use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, Vendor};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
-use crate::config::{API_VERSION, ENV_API_BASE, ENV_TOKEN, GithubConfig};
+use crate::config::{API_VERSION, GithubConfig, VENDOR_NAME};
 use crate::error::GithubError;
 use crate::pagination::next_page_from_headers;
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
@@ -14,14 +14,6 @@ use crate::retry::github_verdict;
 
 /// Media type GitHub recommends in `Accept`.
 const ACCEPT_GITHUB_JSON: &str = "application/vnd.github+json";
-
-/// GitHub as an upstream of the shared HTTP layer.
-pub(crate) const VENDOR: Vendor = Vendor {
-    name: "GitHub",
-    base_setting: ENV_API_BASE,
-    credential_setting: ENV_TOKEN,
-    max_body_setting: adapters_http::ENV_MAX_BODY_BYTES,
-};
 
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,8 +51,9 @@ impl fmt::Debug for GithubClient {
 impl GithubClient {
     /// Builds the client. Sends nothing.
     ///
-    /// Errors: [`GithubError::InvalidArgument`] named `GITHUB_API_BASE` when `api_base` is not an
-    /// absolute `http`/`https` URL, or named `GITHUB_TOKEN` when the token cannot be sent in an
+    /// Errors: [`GithubError::InvalidArgument`] naming the base-URL setting (`api_base` unless
+    /// [`GithubConfig::setting_names`] says otherwise) when it is not an absolute `http`/`https` URL, or the token
+    /// setting when the token cannot be sent in an
     /// HTTP header (the value is never echoed); [`GithubError::InvalidArgument`] named
     /// `user_agent` for an invalid user agent; [`GithubError::Transport`] when the TLS backend
     /// cannot be initialised.
@@ -84,7 +77,7 @@ impl GithubClient {
                 timer: config.retry_timer,
                 ..RetryPolicy::default()
             },
-            ..HttpConfig::new(VENDOR, config.api_base)
+            ..HttpConfig::new(Vendor::new(VENDOR_NAME, config.setting_names), config.api_base)
         })
         .map_err(GithubError::from_http)?;
         Ok(Self { http })
@@ -131,7 +124,9 @@ impl GithubClient {
         if self.http.has_credential() {
             Ok(())
         } else {
-            Err(GithubError::MissingToken)
+            Err(GithubError::MissingToken {
+                setting: self.http.vendor().credential_setting,
+            })
         }
     }
 
@@ -144,9 +139,18 @@ impl GithubClient {
             .map_err(GithubError::from_http)?;
         let status = response.status.as_u16();
         if !response.status.is_success() {
-            return Err(GithubError::from_response(status, &response.headers, &response.body));
+            let credential = self.http.vendor().credential_setting;
+            return Err(GithubError::from_response(
+                status,
+                &response.headers,
+                &response.body,
+                credential,
+            ));
         }
-        let body = response.parse_json(VENDOR).await.map_err(GithubError::from_http)?;
+        let body = response
+            .parse_json(self.http.vendor())
+            .await
+            .map_err(GithubError::from_http)?;
         Ok(Page {
             body,
             next_page: next_page_from_headers(&response.headers),
@@ -169,7 +173,7 @@ mod tests {
             assert!(
                 matches!(
                     GithubClient::new(config),
-                    Err(GithubError::InvalidArgument { ref name, .. }) if name == "GITHUB_API_BASE"
+                    Err(GithubError::InvalidArgument { ref name, .. }) if name == "api_base"
                 ),
                 "{bad}"
             );
@@ -190,7 +194,7 @@ mod tests {
         };
         let err = GithubClient::new(config).err();
         let text = format!("{err:?} {}", err.as_ref().map(ToString::to_string).unwrap_or_default());
-        assert!(text.contains("GITHUB_TOKEN"), "{text}");
+        assert!(text.contains("invalid token"), "{text}");
         assert!(!text.contains("ghp_secret"), "{text}");
     }
 

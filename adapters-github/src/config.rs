@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, RetryTimer, Secret, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, RetryTimer, Secret, SettingNames, default_user_agent};
 
 /// Default GitHub REST API base URL (github.com). GitHub Enterprise Server uses
 /// `https://<host>/api/v3`.
@@ -14,11 +14,8 @@ pub const DEFAULT_API_BASE: &str = "https://api.github.com";
 /// See <https://docs.github.com/rest/about-the-rest-api/api-versions>.
 pub const API_VERSION: &str = "2022-11-28";
 
-/// Name of the setting that holds the API base URL.
-pub const ENV_API_BASE: &str = "GITHUB_API_BASE";
-
-/// Name of the setting that holds the token.
-pub const ENV_TOKEN: &str = "GITHUB_TOKEN";
+/// The upstream's display name, in error texts.
+pub const VENDOR_NAME: &str = "GitHub";
 
 /// Default request timeout: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -63,22 +60,25 @@ impl fmt::Debug for Token {
 /// `Debug` output never shows the token (see [`Token`]).
 #[derive(Debug, Clone)]
 pub struct GithubConfig {
-    /// REST API base URL (setting `GITHUB_API_BASE`), e.g. `https://api.github.com` or
+    /// REST API base URL, e.g. `https://api.github.com` or
     /// `https://ghe.example.com/api/v3`. Must be an absolute `http` or `https` URL; a trailing
     /// slash is optional.
     pub api_base: String,
-    /// Token sent as `Authorization: Bearer <token>` (setting `GITHUB_TOKEN`). `None` makes
+    /// Token sent as `Authorization: Bearer <token>`. `None` makes
     /// every call fail with [`crate::GithubError::MissingToken`] without sending a request.
     pub token: Option<Token>,
     /// `User-Agent` header value (GitHub rejects requests without one).
     pub user_agent: String,
     /// Timeout of a whole call: every attempt (connect, send, read the body) and every retry wait.
     pub timeout: Duration,
-    /// Largest response body accepted, in bytes (setting `HTTP_MAX_BODY_BYTES`, default 32 MiB); a larger body
+    /// Largest response body accepted, in bytes (default 32 MiB); a larger body
     /// fails with [`crate::GithubError::BodyTooLarge`] without being buffered past the cap.
     pub max_body_bytes: u64,
     /// How retry waits are spent: [`RetryTimer::tokio`] (default), or [`RetryTimer::simulated`] in tests.
     pub retry_timer: RetryTimer,
+    /// What the host calls `api_base`, `token` and `max_body_bytes` in error texts (default: those field names;
+    /// the bundled server gives its setting names).
+    pub setting_names: SettingNames,
 }
 
 impl Default for GithubConfig {
@@ -90,30 +90,8 @@ impl Default for GithubConfig {
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             retry_timer: RetryTimer::tokio(),
+            setting_names: SettingNames::default(),
         }
-    }
-}
-
-impl GithubConfig {
-    /// Builds a configuration from a settings lookup (for example the server's configuration
-    /// cascade): `GITHUB_API_BASE` and `GITHUB_TOKEN`. Missing, empty or whitespace-only values
-    /// leave the defaults of [`GithubConfig::default`] (no token). Values are trimmed.
-    pub fn from_lookup<F>(lookup: F) -> Self
-    where
-        F: Fn(&str) -> Option<String>,
-    {
-        let non_empty = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let mut config = Self::default();
-        if let Some(base) = non_empty(ENV_API_BASE) {
-            config.api_base = base;
-        }
-        config.token = non_empty(ENV_TOKEN).map(Token::new);
-        config
-    }
-
-    /// [`GithubConfig::from_lookup`] over the process environment.
-    pub fn from_env() -> Self {
-        Self::from_lookup(|name| std::env::var(name).ok())
     }
 }
 
@@ -141,20 +119,5 @@ mod tests {
         assert!(config.token.is_none());
         assert!(config.user_agent.starts_with("mcp-devtools/"));
         assert_eq!(config.timeout, Duration::from_secs(30));
-    }
-
-    #[test]
-    fn from_lookup_reads_settings_and_ignores_blank() {
-        let config = GithubConfig::from_lookup(|name| match name {
-            "GITHUB_API_BASE" => Some(" http://127.0.0.1:9/api/v3 ".to_owned()),
-            "GITHUB_TOKEN" => Some("abc".to_owned()),
-            _ => None,
-        });
-        assert_eq!(config.api_base, "http://127.0.0.1:9/api/v3");
-        assert_eq!(config.token.as_ref().map(Token::expose), Some("abc"));
-
-        let config = GithubConfig::from_lookup(|_| Some("   ".to_owned()));
-        assert_eq!(config.api_base, DEFAULT_API_BASE);
-        assert!(config.token.is_none());
     }
 }

@@ -18,14 +18,19 @@ use http::HeaderMap;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GithubError {
     /// No token is configured. Returned at call time before any request is sent.
-    #[error("GITHUB_TOKEN is not set: set it to a GitHub token with `actions:read` (or `repo`) scope")]
-    MissingToken,
+    #[error("{setting} is not set: set it to a GitHub token with `actions:read` (or `repo`) scope")]
+    MissingToken {
+        /// The token setting, by the host's name ([`crate::GithubConfig::setting_names`]).
+        setting: &'static str,
+    },
 
     /// HTTP 401: the token is invalid, expired or revoked.
-    #[error("GitHub API 401 Unauthorized: {message} — check that GITHUB_TOKEN is a valid, unexpired token")]
+    #[error("GitHub API 401 Unauthorized: {message} — check that {setting} is a valid, unexpired token")]
     Unauthorized {
         /// GitHub's message (e.g. `Bad credentials (https://docs.github.com/rest)`).
         message: String,
+        /// The token setting, by the host's name.
+        setting: &'static str,
     },
 
     /// HTTP 403 that is not a rate limit: the token lacks a scope or access (SSO, IP allow list,
@@ -74,13 +79,15 @@ pub enum GithubError {
         retry_after_secs: Option<u64>,
     },
 
-    /// The response body is larger than the cap (setting `HTTP_MAX_BODY_BYTES`); reading stopped there.
+    /// The response body is larger than the cap ([`crate::GithubConfig::max_body_bytes`]); reading stopped there.
     #[error(
-        "the GitHub API response is larger than {limit_bytes} bytes (setting HTTP_MAX_BODY_BYTES): lower perPage or raise HTTP_MAX_BODY_BYTES"
+        "the GitHub API response is larger than {limit_bytes} bytes (setting {setting}): lower perPage or raise {setting}"
     )]
     BodyTooLarge {
         /// The cap in force, in bytes.
         limit_bytes: u64,
+        /// The cap's setting, by the host's name.
+        setting: &'static str,
     },
 
     /// A successful response whose body is not valid JSON.
@@ -94,15 +101,17 @@ pub enum GithubError {
 
     /// The request could not be sent or the response could not be read (DNS, connect, TLS,
     /// timeout, reset). `detail` never contains the token or the request URL.
-    #[error("could not reach the GitHub API: {detail} — check GITHUB_API_BASE and the network, then try again")]
+    #[error("could not reach the GitHub API: {detail} — check {setting} and the network, then try again")]
     Transport {
         /// What failed.
         detail: String,
+        /// The base-URL setting, by the host's name.
+        setting: &'static str,
     },
 
     /// A parameter or setting is invalid; nothing was sent. `name` is the tool parameter
-    /// (`owner`, `repo`, `workflowId`, `perPage`, `page`) or setting (`GITHUB_API_BASE`,
-    /// `GITHUB_TOKEN`) at fault.
+    /// (`owner`, `repo`, `workflowId`, `perPage`, `page`) or setting (the base URL or token, by the host's name)
+    /// at fault.
     #[error("invalid {name}: {detail}")]
     InvalidArgument {
         /// Parameter or setting name.
@@ -122,7 +131,7 @@ impl GithubError {
             Self::Forbidden { .. } => Some(403),
             Self::NotFound { .. } => Some(404),
             Self::Upstream { status, .. } | Self::InvalidBody { status, .. } => Some(*status),
-            Self::MissingToken
+            Self::MissingToken { .. }
             | Self::RateLimited { .. }
             | Self::BodyTooLarge { .. }
             | Self::Transport { .. }
@@ -131,7 +140,8 @@ impl GithubError {
     }
 
     /// Builds the error for a non-2xx response from its status, headers and body.
-    pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> Self {
+    /// `credential` is the token setting's name, for the 401 text.
+    pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8], credential: &'static str) -> Self {
         let message = error_message(status, body);
         let now = SystemTime::now();
         if let Some(limit) = rate_limit(status, headers, &message, now) {
@@ -142,7 +152,10 @@ impl GithubError {
             };
         }
         match status {
-            401 => Self::Unauthorized { message },
+            401 => Self::Unauthorized {
+                message,
+                setting: credential,
+            },
             403 => Self::Forbidden { message },
             404 => Self::NotFound { message },
             _ => Self::Upstream {
@@ -177,8 +190,14 @@ impl GithubError {
                 message: err.to_string(),
                 retry_after_secs: None,
             },
-            HttpError::BodyTooLarge { limit_bytes, .. } => Self::BodyTooLarge { limit_bytes },
-            HttpError::Transport { detail, .. } => Self::Transport { detail },
+            HttpError::BodyTooLarge { limit_bytes, vendor } => Self::BodyTooLarge {
+                limit_bytes,
+                setting: vendor.max_body_setting,
+            },
+            HttpError::Transport { detail, vendor } => Self::Transport {
+                detail,
+                setting: vendor.base_setting,
+            },
         }
     }
 }
@@ -276,6 +295,10 @@ fn upstream_hint(status: u16, retry_after_secs: Option<u64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> GithubError {
+        GithubError::from_response(status, headers, body, "token")
+    }
     use http::HeaderValue;
 
     #[test]
@@ -342,11 +365,11 @@ mod tests {
         remaining0.insert("x-ratelimit-reset", HeaderValue::from_static("1377013266"));
         let body = br#"{"message":"m"}"#;
         assert!(matches!(
-            GithubError::from_response(403, &empty, body),
+            from_response(403, &empty, body),
             GithubError::Forbidden { .. }
         ));
         assert_eq!(
-            GithubError::from_response(403, &remaining0, body),
+            from_response(403, &remaining0, body),
             GithubError::RateLimited {
                 message: "m".to_owned(),
                 reset_at: Some(1_377_013_266),
@@ -354,7 +377,7 @@ mod tests {
             }
         );
         assert!(matches!(
-            GithubError::from_response(
+            from_response(
                 403,
                 &empty,
                 br#"{"message":"You have exceeded a secondary rate limit."}"#
@@ -362,17 +385,17 @@ mod tests {
             GithubError::RateLimited { .. }
         ));
         assert!(matches!(
-            GithubError::from_response(429, &empty, b"slow down"),
+            from_response(429, &empty, b"slow down"),
             GithubError::RateLimited { .. }
         ));
-        let err = GithubError::from_response(500, &empty, body);
+        let err = from_response(500, &empty, body);
         assert_eq!(err.status(), Some(500));
         assert_eq!(
             err.to_string(),
             "GitHub API 500 Internal Server Error: m — GitHub had a problem; try again later"
         );
         assert_eq!(
-            GithubError::from_response(422, &empty, body).to_string(),
+            from_response(422, &empty, body).to_string(),
             "GitHub API 422 Unprocessable Entity: m — check the parameters"
         );
     }

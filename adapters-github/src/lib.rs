@@ -32,7 +32,7 @@ mod params;
 mod retry;
 
 pub use client::{GithubClient, Page};
-pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, ENV_API_BASE, ENV_TOKEN, GithubConfig, Token};
+pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};
 pub use error::GithubError;
 pub use pagination::{next_page_from_headers, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};

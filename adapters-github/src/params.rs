@@ -202,7 +202,7 @@ fn paging(per_page: Option<u8>, page: Option<u32>) -> Result<Vec<(&'static str, 
 /// [`adapters_http::target::with_segments`].
 fn build_url(base: &Url, segments: &[&str], query: &[(&str, String)]) -> Result<Url, GithubError> {
     adapters_http::target::with_segments(base, segments, query).ok_or_else(|| GithubError::InvalidArgument {
-        name: crate::config::ENV_API_BASE.to_owned(),
+        name: "api_base".to_owned(),
         detail: "is not a base URL that can hold a path".to_owned(),
     })
 }

@@ -8,7 +8,7 @@ use adapters_github::{
     GithubClient, GithubConfig, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Token,
     WorkflowId,
 };
-use adapters_http::RetryTimer;
+use adapters_http::{RetryTimer, SettingNames};
 use support::{Fixture, response};
 use wiremock::matchers::{header, method, path, query_param, query_param_is_missing};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -22,6 +22,12 @@ fn config(server: &MockServer) -> GithubConfig {
         user_agent: "mcp-devtools-test/1.0".to_owned(),
         timeout: Duration::from_secs(10),
         retry_timer: RetryTimer::simulated(),
+        // The host's names for the settings errors point at (the bundled server's); the default is the field names.
+        setting_names: SettingNames {
+            base: "GITHUB_API_BASE",
+            credential: "GITHUB_TOKEN",
+            max_body: "HTTP_MAX_BODY_BYTES",
+        },
         ..GithubConfig::default()
     }
 }
@@ -237,7 +243,8 @@ async fn error_401() {
     assert_eq!(
         err,
         GithubError::Unauthorized {
-            message: "Bad credentials (https://docs.github.com/rest)".to_owned()
+            message: "Bad credentials (https://docs.github.com/rest)".to_owned(),
+            setting: "GITHUB_TOKEN",
         }
     );
     assert_eq!(err.status(), Some(401));
@@ -401,14 +408,24 @@ async fn missing_token_sends_no_request() {
         .list_workflow_runs(&runs("octo-org", "octo-repo"))
         .await
         .expect_err("missing token");
-    assert_eq!(err, GithubError::MissingToken);
+    assert_eq!(
+        err,
+        GithubError::MissingToken {
+            setting: "GITHUB_TOKEN"
+        }
+    );
     assert_eq!(err.status(), None);
     assert_eq!(
         err.to_string(),
         "GITHUB_TOKEN is not set: set it to a GitHub token with `actions:read` (or `repo`) scope"
     );
     let err = c.list_workflow_jobs(&jobs(1)).await.expect_err("missing");
-    assert_eq!(err, GithubError::MissingToken);
+    assert_eq!(
+        err,
+        GithubError::MissingToken {
+            setting: "GITHUB_TOKEN"
+        }
+    );
     server.verify().await;
 }
 
@@ -669,7 +686,13 @@ async fn body_over_the_cap_is_body_too_large() {
     })
     .expect("client");
     let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("too large");
-    assert_eq!(err, GithubError::BodyTooLarge { limit_bytes: 4096 });
+    assert_eq!(
+        err,
+        GithubError::BodyTooLarge {
+            limit_bytes: 4096,
+            setting: "HTTP_MAX_BODY_BYTES"
+        }
+    );
     assert!(err.to_string().contains("HTTP_MAX_BODY_BYTES"), "{err}");
     server.verify().await;
 }

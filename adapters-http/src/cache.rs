@@ -12,7 +12,7 @@
 //!   body was read upstream; `age` is `now - fetched_at`.
 //! - [`HttpCache::clear_vendor`] drops one vendor's entries; [`crate::HttpClient::send`] calls it for every
 //!   non-GET/HEAD request.
-//! - Shared tier (optional, [`HttpCache::with_redis`], setting `HTTP_CACHE_REDIS_URL`): entries live in Redis
+//! - Shared tier (optional, [`HttpCache::with_redis`]): entries live in Redis
 //!   instead of this process, with the same keys, TTLs and rules, so every replica serves every entry and `hit`,
 //!   `ageMs` and `fetchedAt` stay true across replicas. Redis unreachable: calls go uncached, one warning per
 //!   outage. See [`redis`] for the layout.

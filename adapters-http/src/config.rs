@@ -8,9 +8,6 @@ use crate::auth::Auth;
 use crate::retry::RetryPolicy;
 use crate::vendor::Vendor;
 
-/// The bundled server's name of the setting that caps an upstream response body ([`crate::Vendor::max_body_setting`]
-/// of its adapters); the cap itself is [`HttpConfig::max_body_bytes`].
-pub const ENV_MAX_BODY_BYTES: &str = "HTTP_MAX_BODY_BYTES";
 /// Default body cap: 32 MiB (33,554,432 bytes).
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
 /// Smallest body cap a host should accept: 1 KiB.

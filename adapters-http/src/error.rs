@@ -13,7 +13,7 @@ pub enum HttpError {
     /// A setting (base URL, credential, user agent) is unusable; nothing was sent. `detail` never holds a secret.
     #[error("invalid {setting}: {detail}")]
     InvalidSetting {
-        /// The setting's name, e.g. `CIRCLECI_API_BASE`.
+        /// The setting's name as the host calls it ([`crate::SettingNames`]), e.g. `api_base`.
         setting: String,
         /// What is wrong.
         detail: String,

@@ -49,8 +49,8 @@ pub use cache::redis::{RedisCacheConfig, RedisConfigError};
 pub use cache::{CacheConfig, CacheRequest, CacheStatus, Clock, HttpCache, MAX_TTL, system_clock};
 pub use client::{Fetched, HttpClient};
 pub use config::{
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, ENV_MAX_BODY_BYTES, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
-    RedirectPolicy, default_user_agent,
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, RedirectPolicy,
+    default_user_agent,
 };
 pub use decode::{Binary, Payload};
 pub use error::HttpError;
@@ -60,7 +60,7 @@ pub use retry::{
 };
 pub use secret::Secret;
 pub use status::{MAX_MESSAGE_BYTES, StatusClass, StatusError};
-pub use vendor::Vendor;
+pub use vendor::{SettingNames, Vendor};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -1,15 +1,50 @@
 //! [`Vendor`]: who the upstream is, for error texts and cache partitions.
 
 /// The identity of one upstream API, used in error texts ("could not reach the CircleCI API … check
-/// CIRCLECI_API_BASE") and as the cache namespace that a non-GET request clears.
+/// api_base") and as the cache namespace that a non-GET request clears.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Vendor {
     /// Display name, e.g. `GitHub`, `CircleCI`, `Jira`.
     pub name: &'static str,
-    /// The setting that holds the API base URL, e.g. `CIRCLECI_API_BASE`.
+    /// The setting that holds the API base URL, by the host's name ([`SettingNames`]), e.g. `api_base`.
     pub base_setting: &'static str,
-    /// The setting that holds the credential, e.g. `CIRCLECI_TOKEN`.
+    /// The setting that holds the credential, by the host's name, e.g. `token`.
     pub credential_setting: &'static str,
-    /// The setting that caps a response body, named when a body is too large (e.g. `HTTP_MAX_BODY_BYTES`).
+    /// The setting that caps a response body, named when a body is too large (e.g. `max_body_bytes`).
     pub max_body_setting: &'static str,
+}
+
+/// What a host calls the settings of one upstream, for the error texts of [`Vendor`]. [`Default`]: the field names of
+/// an adapter's config (`api_base`, `token`, `max_body_bytes`); the bundled server gives its environment-variable
+/// names (`GITHUB_API_BASE`, …). Library crates never hold a host's setting names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SettingNames {
+    /// The setting of the API base URL.
+    pub base: &'static str,
+    /// The setting of the credential.
+    pub credential: &'static str,
+    /// The setting of the response-body cap.
+    pub max_body: &'static str,
+}
+
+impl Default for SettingNames {
+    fn default() -> Self {
+        SettingNames {
+            base: "api_base",
+            credential: "token",
+            max_body: "max_body_bytes",
+        }
+    }
+}
+
+impl Vendor {
+    /// The upstream called `name` (e.g. `GitHub`) whose settings the host calls `names`.
+    pub const fn new(name: &'static str, names: SettingNames) -> Vendor {
+        Vendor {
+            name,
+            base_setting: names.base,
+            credential_setting: names.credential,
+            max_body_setting: names.max_body,
+        }
+    }
 }

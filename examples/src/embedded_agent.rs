@@ -1,6 +1,6 @@
 //! Embedding: an agent program that uses the devtools tools in-process — no MCP transport and no child process for
-//! the server. It builds the server once ([`DevtoolsServer::new`]), applies a call policy file, and calls tools as
-//! its own principal with [`DevtoolsServer::call_tool_as`], which runs each call exactly as the server answers
+//! the server. It builds the server once ([`DevtoolsServer::new`]) with its own call policy (an
+//! [`mcp_policy::Policy`] given to the [`App`], no file needed), and calls tools as its own principal with [`DevtoolsServer::call_tool_as`], which runs each call exactly as the server answers
 //! `tools/call` (tool selection, policy, argument and result limits, `_meta`, the `tool_call` span). The network is
 //! the recorded upstream, started in this process too (every vendor on 127.0.0.1).
 //!
@@ -11,11 +11,13 @@
 //! Run: `cargo run -p mcp-devtools-examples --bin embedded_agent`.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
 use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+use mcp_policy::Policy;
 use recorded_upstream::RecordedUpstream;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
@@ -56,11 +58,7 @@ fn main() -> ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let upstream = RecordedUpstream::all().await?;
-    let policy = std::env::temp_dir().join(format!("embedded_agent-{}.toml", std::process::id()));
-    std::fs::write(&policy, POLICY).with_context(|| format!("cannot write {}", policy.display()))?;
-    let server = build_server(&upstream, &policy).await;
-    let _ = std::fs::remove_file(&policy);
-    let server = server?;
+    let server = build_server(&upstream).await?;
     let agent = Principal::named("agent:triage-bot");
     println!(
         "embedded mcp-devtools: {} tools, policy embedded-agent-1 applied, calling as {agent}",
@@ -125,17 +123,18 @@ async fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The server over `upstream` with the policy file at `policy`, structured output on and artifacts in memory.
-async fn build_server(upstream: &RecordedUpstream, policy: &std::path::Path) -> anyhow::Result<DevtoolsServer> {
+/// The server over `upstream` with [`POLICY`], structured output on and artifacts in memory.
+async fn build_server(upstream: &RecordedUpstream) -> anyhow::Result<DevtoolsServer> {
     let mut settings: HashMap<String, String> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     settings.insert("MCP_STRUCTURED_OUTPUT".into(), "true".into());
     settings.insert("STREAMING_ARTIFACT_STORE".into(), "memory".into());
-    settings.insert("MCP_POLICY_FILE".into(), policy.display().to_string());
     let (settings, warnings) = Settings::from_lookup(|name| settings.get(name).cloned());
     for warning in warnings {
         eprintln!("embedded_agent: {warning}");
     }
-    Ok(DevtoolsServer::new(Arc::new(App::new(settings).await?)))
+    let mut app = App::new(settings).await?;
+    app.policy = Some(Policy::parse(Path::new("embedded_agent POLICY"), POLICY)?);
+    Ok(DevtoolsServer::new(Arc::new(app)))
 }
 
 /// Calls `tool` as `principal` in-process; a protocol error (unknown tool) is an error, an `isError` result is not.

@@ -2,10 +2,11 @@
 //! list; the crates add structured output (`outputSchema` + `structuredContent`), the caller's `jq`, the size
 //! bound with oversized results saved as artifacts, and the `artifact_read` tool.
 //!
-//! Integration code beyond rmcp's own boilerplate (a `ServerHandler` over a `ToolRouter`): **19 lines** — the
+//! Integration code beyond rmcp's own boilerplate (a `ServerHandler` over a `ToolRouter`): **24 lines** — the
 //! `results` field (1); the store, the `Responder`, the `WithView` input schema, the envelope output schema and the
 //! tool with both (5); the `artifact_read::route` call (1); parsing `WithView<ListArgs>` into an error result when
-//! malformed (4); the `respond_serialize` call and its result (4); and `owner` (4).
+//! malformed (4); the `respond_serialize` call and its result (4); `owner` (4); and the call policy
+//! (`mcp_policy`: the `policy` field, parsing [`POLICY`] and the check before each call, 5).
 //!
 //! `jq` runs in-process here (`mcp_projection::InProcess`): fine for a demo, but jaq has no step or memory budget,
 //! so a server that runs its callers' `jq` should plug an isolated runner into the same `Responder::new` argument.
@@ -17,10 +18,12 @@
 #[path = "other_server/self_test.rs"]
 mod self_test;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use mcp_artifacts::{MemoryStore, StoreConfig};
 use mcp_envelope::{Envelope, NoMeta, SizeBound};
+use mcp_policy::Policy;
 use mcp_projection::InProcess;
 use mcp_results::{Responder, WithView, artifact_read};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
@@ -33,6 +36,17 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+/// Who may call what (an `mcp_policy` file; its vendor is a plain string here, the server has one: `widgets`).
+const POLICY: &str = r#"version = "widgets-1"
+
+[[rules]]
+id = "guests-do-not-list"
+principal = "guest"
+tool = "list_widgets"
+effect = "deny"
+reason = "guests only read artifacts they were given"
+"#;
 
 /// One widget: the server's own data.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -56,6 +70,7 @@ pub struct ListArgs {
 pub struct Widgets {
     results: Responder,
     tools: ToolRouter<Widgets>,
+    policy: Arc<Policy<String>>,
 }
 
 impl Widgets {
@@ -69,7 +84,8 @@ impl Widgets {
         let tools = ToolRouter::new()
             .with_route(ToolRoute::new_dyn(list, |cx| Box::pin(call_list_widgets(cx))))
             .with_route(artifact_read::route(store, owner));
-        Widgets { results, tools }
+        let policy = Arc::new(Policy::parse(Path::new("POLICY"), POLICY).expect("POLICY is a valid policy"));
+        Widgets { results, tools, policy }
     }
 }
 
@@ -127,6 +143,9 @@ impl ServerHandler for Widgets {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(refusal) = self.policy.refuse(&owner(&context), &request.name, &"widgets".into()) {
+            return Ok(refusal.into());
+        }
         self.tools.call(ToolCallContext::new(self, request, context)).await
     }
 }

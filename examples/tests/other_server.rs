@@ -1,6 +1,6 @@
 //! `other_server`, run as a user runs it: `--self-test` drives it with rmcp clients over in-memory pipes (the
 //! outputSchema advertised, structuredContent valid against it, jq, an oversized list read back byte-exact with
-//! `artifact_read`, another owner refused) and exits non-zero when a check fails.
+//! `artifact_read`, another owner refused, a call the policy denies) and exits non-zero when a check fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::process::Command;
@@ -23,6 +23,7 @@ fn other_server_self_test_passes() {
         "list_widgets {count: 5, jq: \"map(.id)\"}: {\"data\":[1,2,3,4,5]}",
         "byte-exact",
         "artifact_read of alice's artifact as bob: isError, \"Artifact not found or expired\"",
+        "list_widgets as guest: isError, policy_denied by rule \"guests-do-not-list\"",
         "self-test passed",
     ] {
         assert!(stdout.contains(line), "missing {line:?} in:\n{stdout}");

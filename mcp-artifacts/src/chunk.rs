@@ -1,9 +1,23 @@
-//! One chunk of an artifact, and the byte-range rule every store applies.
+//! One chunk of an artifact, and the byte-range rule every store applies (`maxBytes` and its clamp included).
 
 use bytes::Bytes;
 
 use crate::error::ArtifactError;
-use crate::read::clamp_read_max_bytes;
+
+/// `maxBytes` when the client gives none, in bytes.
+pub const DEFAULT_READ_MAX_BYTES: u64 = 65_536;
+/// Smallest accepted `maxBytes`, in bytes.
+pub const MIN_READ_MAX_BYTES: u64 = 1;
+/// Largest accepted `maxBytes`, in bytes (1 MiB).
+pub const MAX_READ_MAX_BYTES: u64 = 1_048_576;
+
+/// The `maxBytes` to use for a request: `None` gives [`DEFAULT_READ_MAX_BYTES`], anything else
+/// is clamped to `MIN_READ_MAX_BYTES..=MAX_READ_MAX_BYTES`.
+pub fn clamp_read_max_bytes(requested: Option<u64>) -> u64 {
+    requested.map_or(DEFAULT_READ_MAX_BYTES, |n| {
+        n.clamp(MIN_READ_MAX_BYTES, MAX_READ_MAX_BYTES)
+    })
+}
 
 /// Bytes `[offset, next_offset)` of an artifact, as returned by
 /// [`crate::ArtifactStore::read_chunk`]. All offsets and sizes are in bytes.
@@ -73,7 +87,14 @@ impl Chunk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::MAX_READ_MAX_BYTES;
+
+    #[test]
+    fn clamp() {
+        assert_eq!(clamp_read_max_bytes(None), DEFAULT_READ_MAX_BYTES);
+        assert_eq!(clamp_read_max_bytes(Some(0)), 1);
+        assert_eq!(clamp_read_max_bytes(Some(7)), 7);
+        assert_eq!(clamp_read_max_bytes(Some(u64::MAX)), MAX_READ_MAX_BYTES);
+    }
 
     #[test]
     fn ranges() {

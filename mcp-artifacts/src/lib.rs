@@ -55,7 +55,7 @@ pub mod s3;
 mod store;
 mod sweeper;
 
-pub use chunk::Chunk;
+pub use chunk::{Chunk, DEFAULT_READ_MAX_BYTES, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{
     DEFAULT_RETENTION_SECONDS, DEFAULT_SWEEP_INTERVAL_SECONDS, RETENTION_SECONDS_RANGE, SWEEP_INTERVAL_SECONDS_RANGE,
@@ -66,9 +66,7 @@ pub use fs::FsStore;
 pub use id::{ArtifactId, ID_LEN, MalformedId};
 pub use memory::MemoryStore;
 pub use quota::{DEFAULT_MAX_PRINCIPAL_BYTES, DEFAULT_MAX_STORE_BYTES, QUOTA_BYTES_RANGE, Quota};
-pub use read::{
-    ArtifactReadResult, DEFAULT_READ_MAX_BYTES, Encoding, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes,
-};
+pub use read::{ArtifactReadResult, Encoding};
 #[cfg(feature = "s3")]
 pub use s3::{S3Config, S3ConfigError, S3OpenError, S3Store};
 pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};

@@ -9,21 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::chunk::Chunk;
 
-/// `maxBytes` when the client gives none, in bytes.
-pub const DEFAULT_READ_MAX_BYTES: u64 = 65_536;
-/// Smallest accepted `maxBytes`, in bytes.
-pub const MIN_READ_MAX_BYTES: u64 = 1;
-/// Largest accepted `maxBytes`, in bytes (1 MiB).
-pub const MAX_READ_MAX_BYTES: u64 = 1_048_576;
-
-/// The `maxBytes` to use for a request: `None` gives [`DEFAULT_READ_MAX_BYTES`], anything else
-/// is clamped to `MIN_READ_MAX_BYTES..=MAX_READ_MAX_BYTES`.
-pub fn clamp_read_max_bytes(requested: Option<u64>) -> u64 {
-    requested.map_or(DEFAULT_READ_MAX_BYTES, |n| {
-        n.clamp(MIN_READ_MAX_BYTES, MAX_READ_MAX_BYTES)
-    })
-}
-
 /// The encoding of [`ArtifactReadResult::data`]; always `"base64"`.
 ///
 /// Its JSON schema is `{"type": "string", "const": "base64", "enum": ["base64"]}`, inlined.
@@ -112,14 +97,6 @@ mod tests {
     use super::*;
     use bytes::Bytes;
     use serde_json::json;
-
-    #[test]
-    fn clamp() {
-        assert_eq!(clamp_read_max_bytes(None), DEFAULT_READ_MAX_BYTES);
-        assert_eq!(clamp_read_max_bytes(Some(0)), 1);
-        assert_eq!(clamp_read_max_bytes(Some(7)), 7);
-        assert_eq!(clamp_read_max_bytes(Some(u64::MAX)), MAX_READ_MAX_BYTES);
-    }
 
     #[test]
     fn serializes_camel_case_base64() {

@@ -140,7 +140,7 @@ async fn an_unreachable_bucket_fails_at_open_without_secrets() {
         .await
         .expect_err("unreachable");
     let text = err.to_string();
-    assert!(text.contains("STREAMING_ARTIFACT_S3_URL"), "{text}");
+    assert!(text.contains("S3Config `url`"), "{text}");
     assert!(!text.contains("wJalrXUtnFEMIsecret"), "{text}");
     let bad = S3Config {
         url: "https://bucket".into(),

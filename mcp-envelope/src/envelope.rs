@@ -229,7 +229,7 @@ impl Incomplete {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum IncompleteReason {
-    /// The value was larger than `MCP_STRUCTURED_MAX_BYTES`; it is saved as an artifact.
+    /// The value was larger than the size bound ([`crate::SizeBound`]); it is saved as an artifact.
     Size,
     /// The upstream body is not text (an image, an archive, text invalid in
     /// its charset): it is saved byte for byte as an artifact with its media
@@ -278,6 +278,18 @@ pub mod flattened {
 /// Envelope of a paged list (the bundled server's `github_list_workflow_runs`
 /// and `github_list_workflow_jobs`): `{data, nextPage, incomplete?}`.
 pub type PagedEnvelope<T = Value> = Envelope<T, PageMeta>;
+
+/// `outputSchema` of a paged list, `{data, nextPage, incomplete?}` with `data`
+/// any JSON value and `nextPage` an integer >= 1 or `null` (CONTRACT §2, §3):
+/// [`Envelope::<Value, PageMeta>::output_schema`](Envelope::output_schema)
+/// with a title and a description.
+pub fn paged_output_schema() -> Map<String, Value> {
+    crate::schema::with_title(
+        Envelope::<Value, PageMeta>::output_schema(),
+        "PagedEnvelope",
+        "A page of upstream results: `data` is the (projected) body, `nextPage` the page to request next or null. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
 
 #[cfg(test)]
 mod tests {

@@ -41,12 +41,12 @@ pub mod truncate;
 
 pub use bound::{BoundWarning, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
 pub use compact::{compact_input_schema, compact_output_schema};
-pub use envelope::{Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, PagedEnvelope};
+pub use envelope::{Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, PagedEnvelope, paged_output_schema};
 pub use error::EnvelopeError;
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
 pub use project::{Dialect, Projection, ProjectionError, project};
 pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
-pub use schema::{input_schema_for, output_schema_for, paged_output_schema, with_title};
+pub use schema::{input_schema_for, output_schema_for, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
 pub use truncate::{TEXT_LIMIT_BYTES, truncate_text};
 

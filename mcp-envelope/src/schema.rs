@@ -28,8 +28,6 @@ use schemars::JsonSchema;
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value};
 
-use crate::envelope::{Envelope, PageMeta};
-
 /// Keywords an `outputSchema` may use: the ones draft-07 and 2020-12 read the
 /// same way. Everything else is removed by normalisation.
 pub const ALLOWED_KEYWORDS: &[&str] = &[
@@ -116,18 +114,6 @@ fn schema_for<T: JsonSchema>(contract: Contract) -> Map<String, Value> {
         .into_generator();
     let schema: Value = generator.into_root_schema_for::<T>().to_value();
     normalize_root(schema)
-}
-
-/// `outputSchema` of a paged list, `{data, nextPage, incomplete?}` with `data`
-/// any JSON value and `nextPage` an integer >= 1 or `null` (CONTRACT §2, §3):
-/// [`Envelope::<Value, PageMeta>::output_schema`](Envelope::output_schema)
-/// with a title and a description.
-pub fn paged_output_schema() -> Map<String, Value> {
-    with_title(
-        Envelope::<Value, PageMeta>::output_schema(),
-        "PagedEnvelope",
-        "A page of upstream results: `data` is the (projected) body, `nextPage` the page to request next or null. `incomplete` appears only when `data` is not the whole result.",
-    )
 }
 
 /// `schema` with its root `title` and `description` set (both are prose: they

@@ -22,13 +22,15 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "http")]
 pub mod http;
 pub mod incoming;
 pub mod principal;
 pub mod shutdown;
 pub mod stdio;
 pub mod stdio_framing;
+#[cfg(feature = "http")]
 pub mod tokens;
 
-pub use principal::Principal;
+pub use principal::{Principal, principal_of};
 pub use shutdown::shutdown_signal;

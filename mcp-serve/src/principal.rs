@@ -2,8 +2,11 @@
 
 use std::fmt;
 
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
+
 /// The authenticated caller. On stdio this is the local user (`local:<user>`); HTTP principals come from the
-/// tokens table ([`crate::tokens`]).
+/// tokens table (`tokens`, feature `http`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Principal(String);
 
@@ -31,4 +34,14 @@ impl fmt::Display for Principal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The [`Principal`] the HTTP transport authenticated for the request being handled (rmcp passes the request's
+/// `http::request::Parts` to the handler); `None` on stdio or outside this transport. Available without the `http`
+/// feature, so a handler reads it the same way whatever serves it.
+pub fn principal_of(context: &RequestContext<RoleServer>) -> Option<Principal> {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Principal>().cloned())
 }

@@ -11,7 +11,8 @@ use mcp_projection::Isolated;
 use mcp_results::Responder;
 
 use crate::config::{ArtifactBackend, Settings};
-use crate::policy::Policy;
+use crate::registry::{ARTIFACT_S3_URL, AWS_ENDPOINT_URL, AWS_REGION, HTTP_CACHE_REDIS_URL};
+use crate::vendor::Vendor;
 
 /// Everything a tool call needs, shared by every call.
 pub struct App {
@@ -30,7 +31,7 @@ pub struct App {
     /// The HTTP cache shared by the vendor clients (entries partitioned by principal and credential).
     pub http_cache: HttpCache,
     /// The call policy (`MCP_POLICY_FILE`); `None`: every call is allowed.
-    pub policy: Option<Policy>,
+    pub policy: Option<mcp_policy::Policy<Vendor>>,
     /// The result path ([`mcp_results::Responder`]): the store, the bound (`MCP_STRUCTURED_MAX_BYTES`), the
     /// structured-output switch and where `jq` projections run ([`mcp_projection::Isolated`], a pool of limited
     /// worker processes built from [`Settings::jq`], pre-started in the background), with one pipeline permit per
@@ -43,11 +44,11 @@ impl App {
     /// clients. Must run inside a tokio runtime.
     ///
     /// # Errors
-    /// `MCP_TOOLSETS` names an unknown toolset ([`crate::toolsets::UnknownToolset`]), the artifact directory cannot
+    /// `MCP_TOOLSETS` names an unknown toolset ([`crate::toolsets::ToolsetsError`]), the artifact directory cannot
     /// be created or read, the S3 bucket cannot be listed (wrong `STREAMING_ARTIFACT_S3_URL`, endpoint or
     /// credentials), `HTTP_CACHE_REDIS_URL` is not a Redis URL (an unreachable Redis is not an error: calls go
     /// uncached), or the policy file is unreadable or malformed
-    /// ([`crate::policy::PolicyError`]). A vendor client that cannot be built from its settings does not stop the
+    /// ([`mcp_policy::PolicyError`]). A vendor client that cannot be built from its settings does not stop the
     /// server: it is logged once and its tools fail at call time naming the setting.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         if let Err(err) = &settings.tools {
@@ -60,19 +61,30 @@ impl App {
                     .await
                     .map_err(|err| anyhow::anyhow!("cannot open the artifact directory {}: {err}", dir.display()))?,
             ),
-            ArtifactBackend::S3(s3) => Arc::new(S3Store::open(s3, settings.artifact_store).await?),
+            ArtifactBackend::S3(s3) => Arc::new(S3Store::open(s3, settings.artifact_store).await.map_err(|err| {
+                anyhow::anyhow!(
+                    "{err} (settings {ARTIFACT_S3_URL}, {AWS_ENDPOINT_URL}, {AWS_REGION} and the AWS_* keys)"
+                )
+            })?),
         };
         tracing::info!(backend = %settings.artifact_backend.describe(), "artifact store open");
         spawn_sweeper(store.clone(), settings.artifact_store.sweep_interval);
         let github = GithubClient::new(settings.github.clone()).map_err(|err| unusable("GitHub", err));
         let mut http_cache = HttpCache::new(settings.http_cache);
         if let Some(redis) = &settings.http_cache_redis {
-            http_cache = http_cache.with_redis(redis)?;
+            http_cache = http_cache
+                .with_redis(redis)
+                .map_err(|err| anyhow::anyhow!("{HTTP_CACHE_REDIS_URL}: {err}"))?;
         }
         let circleci = CircleciClient::new(settings.circleci.clone(), Some(http_cache.clone()))
             .map_err(|err| unusable("CircleCI", err));
         let atlassian = Atlassian::new(&settings.atlassian, Some(http_cache.clone()));
-        let policy = settings.deploy.policy_file.as_deref().map(Policy::load).transpose()?;
+        let policy = settings
+            .deploy
+            .policy_file
+            .as_deref()
+            .map(mcp_policy::Policy::load)
+            .transpose()?;
         let projection = Isolated::new(settings.jq.clone());
         let prestarting = projection.clone();
         tokio::spawn(async move {

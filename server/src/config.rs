@@ -15,14 +15,14 @@ use std::time::Duration;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
-use adapters_http::{CacheConfig, RedisCacheConfig, Secret};
+use adapters_http::{CacheConfig, RedisCacheConfig, Secret, SettingNames};
 use mcp_artifacts::{Quota, S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
 use crate::deploy_settings::{self as deploy, DeploySettings, SessionLimits};
 use crate::registry::*;
-use crate::toolsets::{ToolSelection, UnknownToolset};
+use crate::toolsets::{self, ToolSelection, ToolsetsError};
 
 /// The credential settings other modules name in texts (re-exported from [`crate::registry`]).
 pub use crate::registry::{CIRCLECI_TOKEN, GITHUB_TOKEN};
@@ -87,7 +87,7 @@ pub struct Settings {
     pub jq: IsolatedConfig,
     /// Which tools are offered (`MCP_TOOLSETS`, `MCP_READ_ONLY`; CONTRACT §11), or the unknown toolset name that
     /// stops start-up ([`crate::App::new`] fails with it).
-    pub tools: Result<ToolSelection, UnknownToolset>,
+    pub tools: Result<ToolSelection, ToolsetsError>,
     /// Settings that stop start-up, one line each naming the setting and what to write instead (e.g. an
     /// `MCP_HTTP_ADDR` that is not `IP:PORT`). The binary refuses to start while this is not empty.
     pub errors: Vec<String>,
@@ -238,6 +238,11 @@ impl Settings {
             token: r.text(GITHUB_TOKEN).map(Token::new),
             timeout,
             max_body_bytes,
+            setting_names: SettingNames {
+                base: GITHUB_API_BASE,
+                credential: GITHUB_TOKEN,
+                max_body: HTTP_MAX_BODY_BYTES,
+            },
             ..GithubConfig::default()
         };
         if let Some(base) = r.text(GITHUB_API_BASE) {
@@ -247,6 +252,11 @@ impl Settings {
             token: r.text(CIRCLECI_TOKEN).map(Secret::new),
             timeout,
             max_body_bytes,
+            setting_names: SettingNames {
+                base: CIRCLECI_API_BASE,
+                credential: CIRCLECI_TOKEN,
+                max_body: HTTP_MAX_BODY_BYTES,
+            },
             ..CircleciConfig::default()
         };
         if let Some(base) = r.text(CIRCLECI_API_BASE) {
@@ -265,6 +275,17 @@ impl Settings {
             bitbucket_app_password: r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new),
             timeout,
             max_body_bytes,
+            setting_names: adapters_atlassian::config::SettingNames {
+                site_name: ATLASSIAN_SITE_NAME,
+                jira_base_url: JIRA_BASE_URL,
+                confluence_base_url: CONFLUENCE_BASE_URL,
+                bitbucket_base_url: BITBUCKET_BASE_URL,
+                user_email: ATLASSIAN_USER_EMAIL,
+                api_token: ATLASSIAN_API_TOKEN,
+                bitbucket_username: ATLASSIAN_BITBUCKET_USERNAME,
+                bitbucket_app_password: ATLASSIAN_BITBUCKET_APP_PASSWORD,
+                max_body_bytes: HTTP_MAX_BODY_BYTES,
+            },
             ..AtlassianConfig::default()
         };
         let http_cache = CacheConfig {
@@ -294,7 +315,7 @@ impl Settings {
             ..IsolatedConfig::default()
         };
         let read_only = r.switch(READ_ONLY, false);
-        let tools = ToolSelection::parse(r.text(TOOLSETS).as_deref(), read_only);
+        let tools = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);
         let http_addr = r.text(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) => Some(addr),
             Err(_) => {

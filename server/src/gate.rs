@@ -1,60 +1,16 @@
-//! What wraps every tool call (CONTRACT §7): the policy refusal result, and the enterprise-mode
-//! `_meta["mcp-devtools/upstream"]` naming the upstream identity. Both are the same with the structured switch on or
-//! off: they live in `_meta`, never in `structuredContent`.
+//! What wraps every tool call in enterprise mode (CONTRACT §7): `_meta["mcp-devtools/upstream"]` naming the upstream
+//! identity, the same with the structured switch on or off (it lives in `_meta`, never in `structuredContent`). The
+//! policy refusal is [`mcp_policy::refusal`].
 
 use rmcp::model::{CallToolResult, MetaObject};
 use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::config::{CIRCLECI_TOKEN, GITHUB_TOKEN};
-use crate::policy::{Decision, Effect};
 use crate::vendor::Vendor;
 
 /// The `_meta` key of the upstream identity in enterprise mode.
 pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
-
-/// The refusal of a call the policy does not allow: `isError: true`, a text that explains it and what to do,
-/// `_meta.code` (`policy_denied` or `approval_required`) and `_meta.decision` (`{rule, effect, reason,
-/// policyVersion}`). `None` when `decision` allows the call.
-pub fn refusal(tool: &str, decision: &Decision) -> Option<CallToolResult> {
-    let (code, text) = match decision.effect {
-        Effect::Allow => return None,
-        Effect::Deny => (
-            "policy_denied",
-            format!(
-                "{tool} was refused by policy rule {} (policy version {}): {}. Nothing was sent upstream; ask the \
-                 server's operator if you need this tool.",
-                decision.rule,
-                decision.policy_version,
-                reason(decision)
-            ),
-        ),
-        Effect::ApprovalRequired => (
-            "approval_required",
-            format!(
-                "{tool} needs approval under policy rule {} (policy version {}): {}. Nothing was sent upstream; get \
-                 the call approved by the server's operator, then retry.",
-                decision.rule,
-                decision.policy_version,
-                reason(decision)
-            ),
-        ),
-    };
-    let mut result = mcp_results::error(text);
-    let meta = result.meta.get_or_insert_with(MetaObject::default);
-    meta.0.insert("code".into(), Value::from(code));
-    meta.0
-        .insert("decision".into(), serde_json::to_value(decision).unwrap_or(Value::Null));
-    Some(result)
-}
-
-fn reason(decision: &Decision) -> &str {
-    if decision.reason.is_empty() {
-        "no reason given"
-    } else {
-        &decision.reason
-    }
-}
 
 /// The upstream identity a call of `vendor` acts as: `{vendor, credentialLabel, authority}` — the name of the
 /// credential setting (never its value; `null` when unset or no upstream) and the upstream `host[:port]`.
@@ -107,28 +63,6 @@ fn authority(base: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn decision(effect: Effect) -> Decision {
-        Decision {
-            rule: "r1".into(),
-            effect,
-            reason: "because".into(),
-            policy_version: "v1".into(),
-        }
-    }
-
-    #[test]
-    fn refusals_carry_code_and_decision() {
-        assert!(refusal("t", &decision(Effect::Allow)).is_none());
-        let denied = serde_json::to_value(refusal("t", &decision(Effect::Deny)).unwrap()).unwrap();
-        assert_eq!(denied["isError"], true);
-        assert_eq!(denied["_meta"]["code"], "policy_denied");
-        assert_eq!(denied["_meta"]["decision"]["policyVersion"], "v1");
-        assert!(denied.get("structuredContent").is_none());
-        let approval = serde_json::to_value(refusal("t", &decision(Effect::ApprovalRequired)).unwrap()).unwrap();
-        assert_eq!(approval["_meta"]["code"], "approval_required");
-        assert!(approval["content"][0]["text"].as_str().unwrap().contains("because"));
-    }
 
     #[test]
     fn authority_is_host_and_port() {

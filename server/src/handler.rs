@@ -104,7 +104,7 @@ impl DevtoolsServer {
 
     /// The caller: from the HTTP request when there is one, else the server's principal.
     fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
-        mcp_serve::http::principal_of(context).or_else(|| self.principal.clone())
+        mcp_serve::principal_of(context).or_else(|| self.principal.clone())
     }
 
     /// [`DevtoolsServer::call_tool_as`], stopped when `cancelled` fires (`notifications/cancelled` or the session
@@ -157,11 +157,11 @@ impl DevtoolsServer {
             .app
             .policy
             .as_ref()
-            .and_then(|policy| policy.decide(principal, spec.name, spec.vendor));
+            .and_then(|policy| policy.decide(principal.as_str(), spec.name, &spec.vendor));
         if let Some(decision) = &decision {
             tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
         }
-        let mut result = match decision.as_ref().and_then(|d| gate::refusal(spec.name, d)) {
+        let mut result = match decision.as_ref().and_then(|d| mcp_policy::refusal(spec.name, d)) {
             Some(refusal) => refusal,
             None => (spec.handler)(&self.app, principal, arguments).await,
         };

@@ -11,14 +11,16 @@
 
 pub mod app;
 pub mod args;
+#[cfg(feature = "cli")]
 pub mod cascade;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod deploy_settings;
 pub mod gate;
 pub mod handler;
+#[cfg(feature = "http")]
 pub mod http;
-pub mod policy;
 pub mod registry;
 pub mod tools;
 pub mod toolsets;
@@ -108,6 +110,18 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
         );
         return serve_stdio(settings).await;
     };
+    #[cfg(not(feature = "http"))]
+    anyhow::bail!(
+        "{}={addr} asks for streamable HTTP, but this build has no HTTP serving (cargo feature `http`)",
+        registry::HTTP_ADDR
+    );
+    #[cfg(feature = "http")]
+    serve_http(settings, addr).await
+}
+
+/// Serves streamable HTTP on `addr` until SIGINT/SIGTERM.
+#[cfg(feature = "http")]
+async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<()> {
     let auth = http::auth(&settings.deploy, addr)?;
     let app = Arc::new(App::new(settings).await?);
     let listener = tokio::net::TcpListener::bind(addr)

@@ -30,7 +30,7 @@ use url::Url;
 
 use crate::response::RawResponse;
 
-/// How to reach the shared cache. The server fills it from `HTTP_CACHE_REDIS_URL`.
+/// How to reach the shared cache (the bundled server fills it from one of its settings).
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisCacheConfig {
     /// `redis://[user:password@]HOST:PORT/DB` (or `rediss://` for TLS).
@@ -61,7 +61,7 @@ pub fn masked_url(url: &str) -> String {
 
 /// A bad [`RedisCacheConfig`]; the text never contains the password.
 #[derive(Debug, thiserror::Error)]
-#[error("HTTP_CACHE_REDIS_URL is not a valid Redis URL ({url}): expected redis://HOST:PORT/DB")]
+#[error("the RedisCacheConfig `url` is not a valid Redis URL ({url}): expected redis://HOST:PORT/DB")]
 pub struct RedisConfigError {
     url: String,
 }

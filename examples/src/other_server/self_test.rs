@@ -157,8 +157,23 @@ pub async fn run<S: ServerHandler + Clone>(server: S) -> anyhow::Result<String> 
     ensure!(bad.is_error == Some(true), "a bad argument is an error result");
     report.push(format!("list_widgets {{count: \"many\"}}: isError, {:?}", text(&bad)));
 
+    let guest = connect(&server, "guest").await?;
+    let refused = call(&guest, "list_widgets", json!({"count": 3})).await?;
+    let meta = serde_json::to_value(&refused.meta)?;
+    ensure!(
+        refused.is_error == Some(true)
+            && meta["code"] == "policy_denied"
+            && meta["decision"]["rule"] == "guests-do-not-list",
+        "the policy refuses guest's list_widgets: {meta}"
+    );
+    report.push(format!(
+        "list_widgets as guest: isError, policy_denied by rule {}",
+        meta["decision"]["rule"]
+    ));
+
     alice.cancel().await?;
     bob.cancel().await?;
+    guest.cancel().await?;
     report.push("self-test passed".to_owned());
     Ok(report.join("\n"))
 }

@@ -8,9 +8,8 @@ use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
 
-/// How to reach the bucket. The server fills it from `STREAMING_ARTIFACT_S3_URL` and the standard `AWS_*`
-/// settings (`AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`,
-/// `AWS_ALLOW_HTTP`). `Debug` never shows the secret key or the session token.
+/// How to reach the bucket (typed: this crate reads no environment; the bundled server fills it from its settings).
+/// `Debug` never shows the secret key or the session token.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct S3Config {
     /// `s3://BUCKET` or `s3://BUCKET/PREFIX`: objects are kept under `PREFIX/` (the bucket's root without one).
@@ -44,11 +43,11 @@ impl fmt::Debug for S3Config {
     }
 }
 
-/// A bad [`S3Config`]; the text names the setting and never contains a secret.
+/// A bad [`S3Config`]; the text names the field and never contains a secret.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum S3ConfigError {
     /// `url` is not `s3://BUCKET[/PREFIX]`.
-    #[error("STREAMING_ARTIFACT_S3_URL must look like s3://BUCKET or s3://BUCKET/PREFIX (got {0:?})")]
+    #[error("the S3Config `url` must look like s3://BUCKET or s3://BUCKET/PREFIX (got {0:?})")]
     BadUrl(String),
     /// The client could not be built from the settings (the text is the S3 client's, without secrets).
     #[error("cannot configure the S3 artifact store: {0}")]

@@ -191,7 +191,9 @@ pub enum S3OpenError {
     #[error(transparent)]
     Config(#[from] S3ConfigError),
     /// Listing the bucket failed (wrong endpoint, bucket, credentials or network; details in the log).
-    #[error("the S3 artifact bucket is unreachable ({0}); check STREAMING_ARTIFACT_S3_URL and the AWS_* settings")]
+    #[error(
+        "the S3 artifact bucket is unreachable ({0}); check the S3Config `url`, `endpoint`, `region` and credentials"
+    )]
     Unreachable(ArtifactError),
 }
 
@@ -246,7 +248,7 @@ impl ArtifactStore for S3Store {
         let well_formed = id.is_some();
         let id = id.unwrap_or_else(ArtifactId::decoy);
         let path = self.layout.data(&owner_key(owner), &id);
-        let want = crate::read::clamp_read_max_bytes(Some(max_bytes));
+        let want = crate::chunk::clamp_read_max_bytes(Some(max_bytes));
         let options = GetOptions {
             range: Some(GetRange::Bounded(offset..offset.saturating_add(want))),
             ..GetOptions::default()

@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used)]
 use super::*;
+use crate::{Envelope, PageMeta, paged_output_schema};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //!
 //! Every request must carry `Authorization: Bearer <token>` of the table; otherwise the answer is `401` with an
 //! empty body and `WWW-Authenticate: Bearer` (RFC 6750 §3), whatever was wrong. The authenticated [`Principal`] is
-//! put in the request's extensions (a handler reads it with [`principal_of`]) and the `Authorization` header is
+//! put in the request's extensions (a handler reads it with [`crate::principal_of`]) and the `Authorization` header is
 //! removed before rmcp sees the request, so no later log can contain the token.
 
 use std::net::SocketAddr;
@@ -12,8 +12,6 @@ use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
-use rmcp::RoleServer;
-use rmcp::service::RequestContext;
 
 use crate::principal::Principal;
 use crate::tokens::TokenTable;
@@ -52,15 +50,6 @@ impl Auth {
             Auth::Tokens(table) => bearer_token(headers).and_then(|token| table.authenticate(token)),
         }
     }
-}
-
-/// The [`Principal`] the HTTP transport authenticated for the request being handled (rmcp passes the request's
-/// `http::request::Parts` to the handler); `None` on stdio or outside this transport.
-pub fn principal_of(context: &RequestContext<RoleServer>) -> Option<Principal> {
-    context
-        .extensions
-        .get::<http::request::Parts>()
-        .and_then(|parts| parts.extensions.get::<Principal>().cloned())
 }
 
 /// Axum middleware: sets the [`Principal`] extension and strips `Authorization`, or answers `401` with an empty

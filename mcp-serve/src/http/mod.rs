@@ -38,7 +38,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use auth::{Auth, principal_of};
+pub use crate::principal::principal_of;
+pub use auth::Auth;
 pub use connections::ConnectionLimits;
 pub use fair::FairShare;
 pub use sessions::SessionLimits;

@@ -135,7 +135,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         }
         Err(err) => {
             super::record_upstream_status(err.status());
-            if matches!(err, adapters_circleci::CircleciError::MissingToken) {
+            if matches!(err, adapters_circleci::CircleciError::MissingToken { .. }) {
                 tracing::info!(tool = NAME, "no request sent: set CIRCLECI_TOKEN");
             } else {
                 tracing::info!(tool = NAME, status = err.status(), "upstream call failed");

@@ -289,7 +289,7 @@ async fn finish(
         }
         Err(err) => {
             super::record_upstream_status(err.status());
-            if matches!(err, adapters_github::GithubError::MissingToken) {
+            if matches!(err, adapters_github::GithubError::MissingToken { .. }) {
                 tracing::info!(tool, "no request sent: set GITHUB_TOKEN");
             } else {
                 tracing::info!(tool, status = err.status(), "upstream call failed");

@@ -11,12 +11,14 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use mcp_policy::ToolFacts;
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 use crate::app::App;
 use crate::config::Settings;
 use crate::principal::Principal;
+use crate::toolsets;
 use crate::vendor::Vendor;
 
 /// The future of one tool call, borrowing the [`App`] and the caller.
@@ -90,6 +92,16 @@ impl fmt::Debug for ToolSpec {
 }
 
 impl ToolSpec {
+    /// What the tool selection ([`mcp_policy::Selection`]) judges: the toolset (none for `artifact_read`), whether
+    /// it only reads (`readOnlyHint`), whether it has an output contract (so its results may be artifacts).
+    pub fn facts(&self) -> ToolFacts<Vendor> {
+        ToolFacts {
+            toolset: (self.vendor != Vendor::None).then_some(self.vendor),
+            read_only: self.annotations.read_only_hint == Some(true),
+            returns_artifacts: self.output.is_some(),
+        }
+    }
+
     /// The rmcp `Tool`, with `outputSchema` when `structured_output` is on and the tool has a contract.
     pub fn to_tool(&self, structured_output: bool) -> Tool {
         let mut tool = Tool::new(self.name, self.description, Arc::new(self.input_schema.clone()))
@@ -149,12 +161,10 @@ impl ToolTable {
                 left_out: Vec::new(),
             };
         };
-        let all = catalog();
-        let offered = selection.select(all.clone());
-        let left_out = all
-            .iter()
-            .filter(|spec| !offered.iter().any(|kept| kept.name == spec.name))
-            .map(|spec| (spec.name, selection.refusal_in(spec)))
+        let (offered, left_out) = selection.select(catalog(), ToolSpec::facts);
+        let left_out = left_out
+            .into_iter()
+            .map(|(spec, why)| (spec.name, toolsets::refusal(selection, spec.name, spec.vendor, why)))
             .collect();
         let listed = offered
             .iter()

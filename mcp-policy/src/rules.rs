@@ -1,27 +1,11 @@
-//! The call policy (`--policy` / `MCP_POLICY_FILE`, CONTRACT §7): ordered rules over principal, tool and vendor;
-//! the first rule that matches decides; no matching rule (or no policy file) means allow.
-//!
-//! ```toml
-//! version = "2025-11-30"
-//!
-//! [[rules]]
-//! id = "interns-read-only-github"   # optional; default "rules[<index from 0>]"
-//! principal = "intern-*"            # glob over the principal name; omitted = any
-//! tool = "circleci_*"               # glob over the tool name; omitted = any
-//! vendor = "circleci"               # github, circleci, jira, confluence, bitbucket or none; omitted = any
-//! effect = "deny"                   # allow | deny | approval_required
-//! reason = "Interns use GitHub only"
-//! ```
-//!
-//! Globs are `globset` globs (`*`, `?`, `[abc]`, `{a,b}`); a pattern without them matches exactly.
+//! The call policy: ordered rules over principal, tool and vendor; the first rule that matches decides; no
+//! matching rule (or no policy) means allow. The file format is in the crate documentation.
 
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobMatcher};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
-use crate::principal::Principal;
-use crate::vendor::Vendor;
 
 /// What a rule does to a matching call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,49 +67,49 @@ pub enum PolicyError {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PolicyFile {
+#[serde(deny_unknown_fields, bound = "V: DeserializeOwned")]
+struct PolicyFile<V> {
     version: String,
-    #[serde(default)]
-    rules: Vec<RuleFile>,
+    #[serde(default = "Vec::new")]
+    rules: Vec<RuleFile<V>>,
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RuleFile {
+#[serde(deny_unknown_fields, bound = "V: DeserializeOwned")]
+struct RuleFile<V> {
     id: Option<String>,
     principal: Option<String>,
     tool: Option<String>,
-    vendor: Option<Vendor>,
+    vendor: Option<V>,
     effect: Effect,
     #[serde(default)]
     reason: String,
 }
 
 #[derive(Debug)]
-struct Rule {
+struct Rule<V> {
     id: String,
     principal: Option<GlobMatcher>,
     tool: Option<GlobMatcher>,
-    vendor: Option<Vendor>,
+    vendor: Option<V>,
     effect: Effect,
     reason: String,
 }
 
-/// A loaded policy.
+/// A loaded policy; `V` is the host's vendor type (what `vendor = "…"` in a rule deserializes to).
 #[derive(Debug)]
-pub struct Policy {
+pub struct Policy<V> {
     version: String,
-    rules: Vec<Rule>,
+    rules: Vec<Rule<V>>,
 }
 
-impl Policy {
+impl<V: DeserializeOwned + PartialEq> Policy<V> {
     /// Reads the policy file at `path`.
     ///
     /// # Errors
     /// [`PolicyError`]: unreadable, malformed (unknown key, bad effect or vendor, missing `version`), or a glob
     /// that does not compile.
-    pub fn load(path: &Path) -> Result<Policy, PolicyError> {
+    pub fn load(path: &Path) -> Result<Policy<V>, PolicyError> {
         let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Read {
             path: path.to_path_buf(),
             source,
@@ -137,8 +121,8 @@ impl Policy {
     ///
     /// # Errors
     /// As [`Policy::load`], without the read error.
-    pub fn parse(path: &Path, text: &str) -> Result<Policy, PolicyError> {
-        let file: PolicyFile = toml::from_str(text).map_err(|err| PolicyError::Malformed {
+    pub fn parse(path: &Path, text: &str) -> Result<Policy<V>, PolicyError> {
+        let file: PolicyFile<V> = toml::from_str(text).map_err(|err| PolicyError::Malformed {
             path: path.to_path_buf(),
             message: err.to_string(),
         })?;
@@ -171,14 +155,15 @@ impl Policy {
         })
     }
 
-    /// The decision of the first rule matching this call; `None` when no rule matches (the call is allowed).
-    pub fn decide(&self, principal: &Principal, tool: &str, vendor: Vendor) -> Option<Decision> {
+    /// The decision of the first rule matching a call of `tool` (which talks to `vendor`) by `principal` (the
+    /// caller's name); `None` when no rule matches (the call is allowed).
+    pub fn decide(&self, principal: &str, tool: &str, vendor: &V) -> Option<Decision> {
         self.rules
             .iter()
             .find(|rule| {
-                rule.principal.as_ref().is_none_or(|g| g.is_match(principal.as_str()))
+                rule.principal.as_ref().is_none_or(|g| g.is_match(principal))
                     && rule.tool.as_ref().is_none_or(|g| g.is_match(tool))
-                    && rule.vendor.is_none_or(|v| v == vendor)
+                    && rule.vendor.as_ref().is_none_or(|v| v == vendor)
             })
             .map(|rule| Decision {
                 rule: rule.id.clone(),
@@ -191,7 +176,15 @@ impl Policy {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Vendor {
+        None,
+        Github,
+    }
 
     const POLICY: &str = r#"
 version = "v7"
@@ -214,28 +207,22 @@ effect = "approval_required"
 reason = "Ask the lead"
 "#;
 
-    fn policy() -> Policy {
+    fn policy() -> Policy<Vendor> {
         Policy::parse(Path::new("p.toml"), POLICY).unwrap()
     }
 
     #[test]
     fn first_matching_rule_wins() {
         let p = policy();
-        let root = p.decide(&Principal::named("root"), "github_list_workflow_runs", Vendor::Github);
+        let root = p.decide("root", "github_list_workflow_runs", &Vendor::Github);
         assert_eq!(root.map(|d| d.effect), Some(Effect::Allow));
         let intern = p
-            .decide(
-                &Principal::named("intern-3"),
-                "github_list_workflow_runs",
-                Vendor::Github,
-            )
+            .decide("intern-3", "github_list_workflow_runs", &Vendor::Github)
             .unwrap();
         assert_eq!(intern.rule, "rules[1]");
         assert_eq!(intern.effect, Effect::Deny);
         assert_eq!(intern.policy_version, "v7");
-        let bob = p
-            .decide(&Principal::named("bob"), "github_list_workflow_jobs", Vendor::Github)
-            .unwrap();
+        let bob = p.decide("bob", "github_list_workflow_jobs", &Vendor::Github).unwrap();
         assert_eq!(
             (bob.rule.as_str(), bob.effect),
             ("jobs-need-approval", Effect::ApprovalRequired)
@@ -244,17 +231,12 @@ reason = "Ask the lead"
 
     #[test]
     fn no_match_means_allow() {
-        assert_eq!(
-            policy().decide(&Principal::named("intern-3"), "artifact_read", Vendor::None),
-            None
-        );
+        assert_eq!(policy().decide("intern-3", "artifact_read", &Vendor::None), None);
     }
 
     #[test]
     fn decision_serializes_as_the_contract_says() {
-        let d = policy()
-            .decide(&Principal::named("intern-1"), "x", Vendor::Github)
-            .unwrap();
+        let d = policy().decide("intern-1", "x", &Vendor::Github).unwrap();
         assert_eq!(
             serde_json::to_value(d).unwrap(),
             serde_json::json!({"rule": "rules[1]", "effect": "deny", "reason": "Interns cannot read CI", "policyVersion": "v7"})
@@ -264,10 +246,11 @@ reason = "Ask the lead"
     #[test]
     fn malformed_policies_are_refused() {
         let path = Path::new("p.toml");
-        let err = Policy::parse(path, "version = \"1\"\n[[rules]]\neffect = \"maybe\"\n").unwrap_err();
+        let err = Policy::<Vendor>::parse(path, "version = \"1\"\n[[rules]]\neffect = \"maybe\"\n").unwrap_err();
         assert!(err.to_string().contains("p.toml"), "{err}");
-        assert!(Policy::parse(path, "[[rules]]\neffect = \"deny\"\n").is_err());
-        let err = Policy::parse(path, "version = \"1\"\n[[rules]]\ntool = \"[\"\neffect = \"deny\"\n").unwrap_err();
+        assert!(Policy::<Vendor>::parse(path, "[[rules]]\neffect = \"deny\"\n").is_err());
+        let err =
+            Policy::<Vendor>::parse(path, "version = \"1\"\n[[rules]]\ntool = \"[\"\neffect = \"deny\"\n").unwrap_err();
         assert!(matches!(err, PolicyError::BadGlob { field: "tool", .. }), "{err}");
     }
 }
