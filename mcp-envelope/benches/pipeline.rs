@@ -1,6 +1,10 @@
 //! Pipeline cost on a 1.2 MB GitHub runs page (`runs-large.json`):
 //! baseline parse + compact serialize vs parse -> project -> seal -> render
 //! -> truncate, for JSON and TOON text, with and without a jq projection.
+//!
+//! Numbers keep their literal digits end to end when serde_json's `arbitrary_precision` feature is on (the
+//! workspace turns it on; CONTRACT §8); the bench prints which, so that the cost of exact numbers can be measured
+//! by running it once more in a copy of the workspace without that feature (see `BENCHMARKS.md`).
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::hint::black_box;
@@ -28,7 +32,16 @@ fn pipeline(format: OutputFormat, jq: Option<&str>) -> usize {
     prepared.text.len() + usize::from(structured.incomplete.is_some())
 }
 
+/// Whether this build's serde_json keeps a number's literal digits (`arbitrary_precision`).
+fn exact_numbers() -> bool {
+    const DIGITS: &str = "123456789012345678901234567890";
+    DIGITS
+        .parse::<serde_json::Number>()
+        .is_ok_and(|n| n.to_string() == DIGITS)
+}
+
 fn bench(c: &mut Criterion) {
+    println!("exact numbers (serde_json arbitrary_precision): {}", exact_numbers());
     let mut group = c.benchmark_group("runs-large");
     group
         .sample_size(10)

@@ -1,0 +1,85 @@
+// Latency of one cached `circleci_get /me` through the official TypeScript SDK client, over stdio and over
+// streamable HTTP in the same run (issue 12 point 1). Started by server/benches/ts_latency.rs, which runs the HTTP
+// server and the recorded upstream; this script starts the stdio server itself. Not part of the test run.
+//
+// Env: MCP_DEVTOOLS_BIN (the server binary, for stdio), UPSTREAM_URL (the recorded upstream), MCP_URL
+// (http://127.0.0.1:PORT/mcp) and TOKEN (its bearer token), CALLS (measured calls per transport, default 500).
+// Prints one JSON line: per transport, the measured calls, cache misses and latency statistics in milliseconds.
+import { performance } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const { MCP_DEVTOOLS_BIN: bin, UPSTREAM_URL: upstream, MCP_URL: url, TOKEN: token } = process.env;
+if (!bin || !upstream || !url || !token) {
+  console.error("set MCP_DEVTOOLS_BIN, UPSTREAM_URL, MCP_URL and TOKEN");
+  process.exit(2);
+}
+const calls = Number(process.env.CALLS ?? 500);
+const rounds = 10;
+const perRound = Math.max(1, Math.floor(calls / rounds));
+
+async function connect(transport) {
+  const client = new Client({ name: "mcp-devtools-ts-latency", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools(); // the SDK caches outputSchemas and validates every result, on both transports alike
+  return client;
+}
+
+const stdio = await connect(
+  new StdioClientTransport({
+    command: bin,
+    args: [],
+    env: {
+      CIRCLECI_API_BASE: `${upstream}/api/v2`,
+      CIRCLECI_TOKEN: "recorded-upstream-token",
+      STREAMING_ARTIFACT_STORE: "memory",
+      MCP_STRUCTURED_OUTPUT: "true",
+      RUST_LOG: "error",
+    },
+    stderr: "inherit",
+  }),
+);
+const http = await connect(
+  new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  }),
+);
+
+const request = { name: "circleci_get", arguments: { path: "/me" } };
+const samples = { stdio: [], http: [] };
+const misses = { stdio: 0, http: 0 };
+
+async function once(name, client, record) {
+  const start = performance.now();
+  const result = await client.callTool(request);
+  const ms = performance.now() - start;
+  if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
+  if (!record) return;
+  if (result.structuredContent?.cache?.hit !== true) misses[name] += 1;
+  samples[name].push(ms);
+}
+
+// Warm-up (fills each server's cache, JIT-compiles the client), then alternate blocks so that load on the machine
+// affects both transports alike.
+for (let i = 0; i < 50; i++) {
+  await once("stdio", stdio, false);
+  await once("http", http, false);
+}
+for (let r = 0; r < rounds; r++) {
+  for (let i = 0; i < perRound; i++) await once("stdio", stdio, true);
+  for (let i = 0; i < perRound; i++) await once("http", http, true);
+}
+
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return { calls: sorted.length, median: at(50), p90: at(90), p99: at(99), mean };
+}
+
+const out = {};
+for (const name of ["stdio", "http"]) out[name] = { ...stats(samples[name]), misses: misses[name] };
+console.log(JSON.stringify(out));
+await stdio.close();
+await http.close();
