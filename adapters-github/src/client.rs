@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, Vendor};
+use adapters_http::{Auth, HttpClient, HttpConfig, Payload, RetryPolicy, Vendor};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -18,13 +18,23 @@ const ACCEPT_GITHUB_JSON: &str = "application/vnd.github+json";
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
-    /// The upstream JSON body as parsed by `serde_json`: integers stay exact (`u64`/`i64`, so run
-    /// ids above 2^53 keep every digit) and object keys keep their upstream order.
-    pub body: serde_json::Value,
+    /// The body as GitHub sent it (CONTRACT §8, decoded by [`adapters_http::Payload`]): JSON as parsed by
+    /// `serde_json` (integers keep every digit, object keys their upstream order), text decoded per its charset as
+    /// a JSON string, anything else (an `image/png`, an `application/octet-stream`) as bytes with its media type,
+    /// never mangled into a string. GitHub's list endpoints answer JSON; the other forms come from proxies and
+    /// misconfigured bases, and a tool should keep them as they are (e.g. as a binary artifact).
+    pub body: Payload,
     /// The next page number (>= 1) from the response headers (`x-next-page`, else the `Link`
     /// entry with `rel="next"`), or `None` on the last page. See
     /// [`crate::next_page_from_headers`].
     pub next_page: Option<u64>,
+}
+
+impl Page {
+    /// The JSON (or decoded text) body, `None` when the body is binary.
+    pub fn data(&self) -> Option<&serde_json::Value> {
+        self.body.as_data()
+    }
 }
 
 /// A GitHub REST client for the Actions endpoints.
@@ -148,7 +158,7 @@ impl GithubClient {
             ));
         }
         let body = response
-            .parse_json(self.http.vendor())
+            .parse_payload(self.http.vendor())
             .await
             .map_err(GithubError::from_http)?;
         Ok(Page {

@@ -95,9 +95,9 @@ async fn lists_runs_with_next_page_from_link_and_exact_ids() {
         .await
         .expect("page");
     assert_eq!(page.next_page, Some(2));
-    assert_eq!(page.body, Fixture::load("actions-runs").json());
-    assert_eq!(page.body["total_count"].as_u64(), Some(593));
-    let ids: Vec<u64> = page.body["workflow_runs"]
+    assert_eq!(page.data(), Some(&Fixture::load("actions-runs").json()));
+    assert_eq!(page.data().expect("JSON")["total_count"].as_u64(), Some(593));
+    let ids: Vec<u64> = page.data().expect("JSON")["workflow_runs"]
         .as_array()
         .expect("array")
         .iter()
@@ -106,9 +106,9 @@ async fn lists_runs_with_next_page_from_link_and_exact_ids() {
     assert_eq!(ids.len(), 4);
     assert_eq!(ids[0], 3_519_037_359);
     // Key order is upstream order.
-    let keys: Vec<&String> = page.body.as_object().expect("object").keys().collect();
+    let keys: Vec<&String> = page.data().expect("JSON").as_object().expect("object").keys().collect();
     assert_eq!(keys, ["total_count", "workflow_runs"]);
-    let run_keys: Vec<&String> = page.body["workflow_runs"][0]
+    let run_keys: Vec<&String> = page.data().expect("JSON")["workflow_runs"][0]
         .as_object()
         .expect("object")
         .keys()
@@ -132,7 +132,10 @@ async fn large_page() {
     };
     let page = client(&server).list_workflow_runs(&params).await.expect("page");
     assert_eq!(page.next_page, Some(2));
-    assert_eq!(page.body["workflow_runs"].as_array().map(Vec::len), Some(100));
+    assert_eq!(
+        page.data().expect("JSON")["workflow_runs"].as_array().map(Vec::len),
+        Some(100)
+    );
 }
 
 #[tokio::test]
@@ -150,7 +153,7 @@ async fn workflow_runs_by_numeric_id() {
     };
     let page = client(&server).list_workflow_runs(&params).await.expect("page");
     assert_eq!(page.next_page, None);
-    assert_eq!(page.body, Fixture::load("workflow-runs").json());
+    assert_eq!(page.data(), Some(&Fixture::load("workflow-runs").json()));
 }
 
 #[tokio::test]
@@ -213,8 +216,8 @@ async fn jobs_with_filter() {
     };
     let page = c.list_workflow_jobs(&params).await.expect("page");
     assert_eq!(page.next_page, None);
-    assert_eq!(page.body, Fixture::load("run-jobs").json());
-    assert_eq!(page.body["jobs"].as_array().map(Vec::len), Some(5));
+    assert_eq!(page.data(), Some(&Fixture::load("run-jobs").json()));
+    assert_eq!(page.data().expect("JSON")["jobs"].as_array().map(Vec::len), Some(5));
     let params = ListWorkflowJobsParams {
         filter: Some(JobFilter::Latest),
         ..jobs(5_313_935_045)
@@ -234,7 +237,10 @@ async fn empty_page_has_no_next_page() {
         .await
         .expect("page");
     assert_eq!(page.next_page, None);
-    assert_eq!(page.body, serde_json::json!({"total_count": 0, "workflow_runs": []}));
+    assert_eq!(
+        page.data(),
+        Some(&serde_json::json!({"total_count": 0, "workflow_runs": []}))
+    );
 }
 
 #[tokio::test]
@@ -568,11 +574,11 @@ async fn ids_above_2_pow_53_stay_exact() {
         .mount(&server)
         .await;
     let page = client(&server).list_workflow_runs(&runs("o", "r")).await.expect("page");
-    let run = &page.body["workflow_runs"][0];
+    let run = &page.data().expect("JSON")["workflow_runs"][0];
     assert_eq!(run["id"].as_u64(), Some(9_007_199_254_740_993));
     assert_eq!(run["big"].as_u64(), Some(u64::MAX));
     assert_eq!(run["neg"].as_i64(), Some(i64::MIN));
-    assert_eq!(serde_json::to_string(&page.body).expect("json"), body);
+    assert_eq!(serde_json::to_string(page.data().expect("JSON")).expect("json"), body);
     assert_eq!(page.next_page, Some(4));
 }
 

@@ -316,7 +316,29 @@ async fn binary_bodies_are_saved_as_artifacts_byte_for_byte() {
         body(png.clone(), "image/png"),
     )
     .await;
+    serve(
+        &upstream,
+        "GET",
+        "/repos/o/png/actions/runs",
+        body(png.clone(), "image/png"),
+    )
+    .await;
     let client = connect(env(&upstream, &[])).await;
+    // A typed list tool follows the same rule (a proxy or a wrong base URL can answer anything).
+    let result = call(
+        &client,
+        "github_list_workflow_runs",
+        json!({"owner": "o", "repo": "png"}),
+    )
+    .await;
+    let value = structured(&result);
+    assert_valid(&listed(&client, "github_list_workflow_runs").await, &value);
+    assert_eq!(value["data"], Value::Null);
+    assert_eq!(value["nextPage"], Value::Null);
+    assert_eq!(value["incomplete"]["reason"], "binary");
+    assert_eq!(value["incomplete"]["mimeType"], "image/png");
+    let id = value["incomplete"]["artifactId"].as_str().expect("saved").to_owned();
+    assert_eq!(read_back(&client, id).await, (png.clone(), "image/png".to_owned()));
     for (tool, at, sent, media) in [
         ("bb_get", "/repositories/w/r/src/main/logo.png", &png, "image/png"),
         ("circleci_get", "/project/gh/o/r/artifacts.zip", &zip, "application/zip"),

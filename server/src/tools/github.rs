@@ -1,6 +1,7 @@
 //! `github_list_workflow_runs` and `github_list_workflow_jobs` (CONTRACT §3, paged contract).
 
 use adapters_github::{GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId};
+use adapters_http::Payload;
 use mcp_envelope::{OutputFormat, PageMeta};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
@@ -276,16 +277,17 @@ async fn finish(
     match page {
         Ok(page) => {
             super::record_upstream_status(Some(200));
-            app.results
-                .respond(
-                    principal.as_str(),
-                    page.body,
-                    PageMeta {
-                        next_page: page.next_page,
-                    },
-                    view,
-                )
-                .await
+            let meta = PageMeta {
+                next_page: page.next_page,
+            };
+            match page.body {
+                Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, view).await,
+                Payload::Binary(body) => {
+                    app.results
+                        .binary(principal.as_str(), body.media_type, body.bytes, meta, view)
+                        .await
+                }
+            }
         }
         Err(err) => {
             super::record_upstream_status(err.status());
