@@ -9,8 +9,14 @@ use std::process::Command;
 
 use recorded_upstream::RecordedUpstream;
 
-/// The output of `triage` against the recorded upstream.
+/// The output of `triage` against the recorded upstream: run once, shared by both tests (they run in parallel; the
+/// second waits for the first run).
 fn triage_output() -> String {
+    static OUTPUT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    OUTPUT.get_or_init(run_triage).clone()
+}
+
+fn run_triage() -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_triage")).output().expect("run triage");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
