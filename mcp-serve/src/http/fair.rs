@@ -6,19 +6,15 @@
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 
-use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http::{Method, StatusCode, header};
-use http_body::{Frame, SizeHint};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 
 use crate::principal::Principal;
 
@@ -99,30 +95,5 @@ pub async fn limit_principals(State(limiter): State<Limiter>, request: Request, 
         tracing::info!(principal = %principal, "refused a request: too many calls of this caller in flight");
         return too_many(1, "too many requests of this caller in flight");
     };
-    next.run(request)
-        .await
-        .map(|inner| Body::new(PermitBody { inner, _permit: permit }))
-}
-
-/// A response body holding its principal's permit until it is finished or dropped.
-struct PermitBody {
-    inner: Body,
-    _permit: OwnedSemaphorePermit,
-}
-
-impl http_body::Body for PermitBody {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
+    super::guarded::hold(next.run(request).await, permit)
 }

@@ -22,6 +22,7 @@ pub mod connections;
 pub mod drain;
 pub mod fair;
 pub mod framing;
+mod guarded;
 pub mod sessions;
 
 use std::future::Future;

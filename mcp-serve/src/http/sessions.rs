@@ -18,17 +18,13 @@
 //! concurrent `initialize` requests cannot overshoot them. A stateless server opens no sessions: nothing is counted.
 
 use std::collections::HashMap;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::{Method, StatusCode, header};
-use http_body::{Frame, SizeHint};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use tokio::time::MissedTickBehavior;
@@ -253,29 +249,6 @@ impl Drop for InFlight {
     }
 }
 
-/// A response body that keeps its session busy until it is finished or dropped.
-struct BusyBody {
-    inner: Body,
-    _in_flight: InFlight,
-}
-
-impl http_body::Body for BusyBody {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
-}
-
 /// `503` + `Retry-After` for a full session table.
 fn full(owners: &SessionOwners, principal: &Principal) -> Response {
     tracing::warn!(principal = %principal, "refused a new session: the session cap is reached and none is idle");
@@ -323,12 +296,7 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
             return response;
         }
         return match in_flight {
-            Some(in_flight) => response.map(|inner| {
-                Body::new(BusyBody {
-                    inner,
-                    _in_flight: in_flight,
-                })
-            }),
+            Some(in_flight) => super::guarded::hold(response, in_flight),
             None => response,
         };
     }
