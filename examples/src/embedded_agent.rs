@@ -132,7 +132,7 @@ async fn build_server(upstream: &RecordedUpstream) -> anyhow::Result<DevtoolsSer
     for warning in warnings {
         eprintln!("embedded_agent: {warning}");
     }
-    let mut app = App::new(settings).await?;
+    let mut app = App::new(settings.tools).await?;
     app.policy = Some(Policy::parse(Path::new("embedded_agent POLICY"), POLICY)?);
     Ok(DevtoolsServer::new(Arc::new(app)))
 }

@@ -102,7 +102,7 @@ pub async fn connect_in_process(env: &[(&str, String)]) -> anyhow::Result<Client
     for warning in warnings {
         eprintln!("warning: {warning}");
     }
-    let server = DevtoolsServer::new(Arc::new(App::new(settings).await?)).with_principal(Principal::local_user());
+    let server = DevtoolsServer::new(Arc::new(App::new(settings.tools).await?)).with_principal(Principal::local_user());
     let (client_end, server_end) = tokio::io::duplex(PIPE_BYTES);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_end).await {

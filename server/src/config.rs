@@ -4,8 +4,8 @@
 //! binary, a map in tests) with a [`Reader`]: every number goes through [`Reader::whole`] (parse, clamp into range,
 //! one warning naming the setting and the value used), every switch through [`Reader::switch`]. Nothing here fails:
 //! a malformed or out-of-range value falls back or is clamped with one warning, except the few settings that stop
-//! start-up ([`Settings::errors`]). Library crates get typed configuration only; the names are in
-//! [`crate::registry`].
+//! start-up ([`Settings::errors`]). The result is the tools' typed [`ToolsConfig`] and the [`DeploySettings`]:
+//! library crates get typed configuration only; the names are in [`crate::registry`].
 
 use std::net::SocketAddr;
 use std::ops::RangeInclusive;
@@ -17,79 +17,23 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
 use adapters_http::{CacheConfig, RedisCacheConfig, Secret, SettingNames};
 use mcp_artifacts::{Quota, S3Config, StoreConfig};
+use mcp_devtools_tools::{ArtifactBackend, SelectionNames, ToolsConfig, toolsets};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
 use crate::deploy_settings::{self as deploy, DeploySettings, SessionLimits};
 use crate::registry::*;
-use crate::toolsets::{self, ToolSelection, ToolsetsError};
 
-/// The credential settings other modules name in texts (re-exported from [`crate::registry`]).
-pub use crate::registry::{CIRCLECI_TOKEN, GITHUB_TOKEN};
-
-/// Which artifact backend to use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ArtifactBackend {
-    /// In memory: lost when the server stops.
-    Memory,
-    /// Files in this directory (created 0700 if missing).
-    Fs(PathBuf),
-    /// Objects in S3-compatible storage, shared by replicas (secrets masked in `Debug`).
-    S3(S3Config),
-}
-
-impl ArtifactBackend {
-    /// One line for `--print-config` and the start-up log: the kind and where, without secrets.
-    pub fn describe(&self) -> String {
-        match self {
-            Self::Memory => "memory (this process only)".to_owned(),
-            Self::Fs(dir) => format!("fs {} (this host only)", dir.display()),
-            Self::S3(s3) => format!(
-                "s3 {} (endpoint {}, region {}, credentials {}; shared by replicas)",
-                s3.url,
-                s3.endpoint.as_deref().unwrap_or("AWS"),
-                s3.region.as_deref().unwrap_or("us-east-1"),
-                if s3.secret_access_key.is_some() {
-                    "from AWS_* settings"
-                } else {
-                    "from the environment/instance role"
-                },
-            ),
-        }
-    }
-}
-
-/// The server's effective settings.
+/// The server's effective settings: the tools' typed configuration and the deployment.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// Whether tools advertise `outputSchema` and successful results carry `structuredContent`.
-    pub structured_output: bool,
-    /// The bound on the compact `structuredContent` value.
-    pub max_bytes: SizeBound,
-    /// Artifact backend.
-    pub artifact_backend: ArtifactBackend,
-    /// Artifact retention, sweep interval and quotas.
-    pub artifact_store: StoreConfig,
-    /// GitHub adapter configuration (the token inside is masked in `Debug`).
-    pub github: GithubConfig,
-    /// CircleCI adapter configuration (the token inside is masked in `Debug`).
-    pub circleci: CircleciConfig,
-    /// The HTTP cache's bounds and default TTL (`HTTP_CACHE_*`).
-    pub http_cache: CacheConfig,
-    /// `HTTP_CACHE_REDIS_URL`: the shared cache tier, if any (password masked in `Debug`).
-    pub http_cache_redis: Option<RedisCacheConfig>,
-    /// Jira, Confluence and Bitbucket settings (`ATLASSIAN_*`, `*_BASE_URL`; secrets masked in `Debug`).
-    pub atlassian: AtlassianConfig,
-    /// Transport, authentication, policy file, enterprise mode and log filter.
+    /// Everything the tools are built from ([`mcp_devtools_tools::App::new`]).
+    pub tools: ToolsConfig,
+    /// Transport, authentication, limits and log filter.
     pub deploy: DeploySettings,
-    /// How `jq` projections run: pooled worker processes with a time and a memory limit (`MCP_JQ_*`; the worker
-    /// program is this executable, see `mcp_projection::worker::run_if_requested`).
-    pub jq: IsolatedConfig,
-    /// Which tools are offered (`MCP_TOOLSETS`, `MCP_READ_ONLY`; CONTRACT §11), or the unknown toolset name that
-    /// stops start-up ([`crate::App::new`] fails with it).
-    pub tools: Result<ToolSelection, ToolsetsError>,
     /// Settings that stop start-up, one line each naming the setting and what to write instead (e.g. an
-    /// `MCP_HTTP_ADDR` that is not `IP:PORT`). The binary refuses to start while this is not empty.
+    /// `MCP_HTTP_ADDR` that is not `IP:PORT`, an unknown toolset). The binary refuses to start while this is not
+    /// empty.
     pub errors: Vec<String>,
 }
 
@@ -234,34 +178,31 @@ impl Settings {
             adapters_http::DEFAULT_MAX_BODY_BYTES,
             adapters_http::MIN_MAX_BODY_BYTES..=adapters_http::MAX_MAX_BODY_BYTES,
         );
-        let mut github = GithubConfig {
+        let names = |base, credential| SettingNames {
+            base,
+            credential,
+            max_body: HTTP_MAX_BODY_BYTES,
+        };
+        let github = GithubConfig {
             token: r.text(GITHUB_TOKEN).map(Token::new),
+            api_base: r
+                .text(GITHUB_API_BASE)
+                .unwrap_or_else(|| adapters_github::DEFAULT_API_BASE.to_owned()),
             timeout,
             max_body_bytes,
-            setting_names: SettingNames {
-                base: GITHUB_API_BASE,
-                credential: GITHUB_TOKEN,
-                max_body: HTTP_MAX_BODY_BYTES,
-            },
+            setting_names: names(GITHUB_API_BASE, GITHUB_TOKEN),
             ..GithubConfig::default()
         };
-        if let Some(base) = r.text(GITHUB_API_BASE) {
-            github.api_base = base;
-        }
-        let mut circleci = CircleciConfig {
+        let circleci = CircleciConfig {
             token: r.text(CIRCLECI_TOKEN).map(Secret::new),
+            api_base: r
+                .text(CIRCLECI_API_BASE)
+                .unwrap_or_else(|| adapters_circleci::DEFAULT_API_BASE.to_owned()),
             timeout,
             max_body_bytes,
-            setting_names: SettingNames {
-                base: CIRCLECI_API_BASE,
-                credential: CIRCLECI_TOKEN,
-                max_body: HTTP_MAX_BODY_BYTES,
-            },
+            setting_names: names(CIRCLECI_API_BASE, CIRCLECI_TOKEN),
             ..CircleciConfig::default()
         };
-        if let Some(base) = r.text(CIRCLECI_API_BASE) {
-            circleci.api_base = base;
-        }
         let atlassian = AtlassianConfig {
             site_name: r.text(ATLASSIAN_SITE_NAME),
             jira_base_url: r.text(JIRA_BASE_URL),
@@ -315,7 +256,7 @@ impl Settings {
             ..IsolatedConfig::default()
         };
         let read_only = r.switch(READ_ONLY, false);
-        let tools = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);
+        let selection = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);
         let http_addr = r.text(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) => Some(addr),
             Err(_) => {
@@ -369,11 +310,17 @@ impl Settings {
                 ),
                 rate_per_second: u32::try_from(r.whole(HTTP_RATE_PER_PRINCIPAL, 0, 0..=1_000_000)).unwrap_or(0),
             },
-            policy_file: r.text(POLICY_FILE).map(PathBuf::from),
-            enterprise_mode: r.switch(ENTERPRISE_MODE, false),
             log_filter: r.text(LOG_FILTER).unwrap_or_else(|| "info".to_owned()),
         };
-        let settings = Settings {
+        // An unknown toolset stops start-up; the tools get none meanwhile (an embedder ignoring `errors` gets none).
+        let selection = selection.unwrap_or_else(|err| {
+            errors.push(format!("{TOOLSETS}={:?}: {err}", err.raw));
+            toolsets::ToolSelection {
+                toolsets: Vec::new(),
+                read_only,
+            }
+        });
+        let tools = ToolsConfig {
             structured_output: r.switch(STRUCTURED_OUTPUT, false),
             max_bytes,
             artifact_backend,
@@ -383,42 +330,23 @@ impl Settings {
             http_cache,
             http_cache_redis: r.text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url }),
             atlassian,
-            deploy,
             jq,
-            tools,
-            errors,
+            selection,
+            selection_names: SelectionNames {
+                toolsets: TOOLSETS,
+                read_only: READ_ONLY,
+            },
+            policy_file: r.text(POLICY_FILE).map(PathBuf::from),
+            enterprise_mode: r.switch(ENTERPRISE_MODE, false),
         };
+        let settings = Settings { tools, deploy, errors };
         (settings, r.warnings)
-    }
-
-    /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for the start-up
-    /// log line; a vendor without them answers every call "no request sent: set ...".
-    pub fn configured_vendors(&self) -> Vec<&'static str> {
-        let atlassian = &self.atlassian;
-        let account = atlassian.user_email.is_some() && atlassian.api_token.is_some();
-        let app_password = atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some();
-        [
-            ("github", self.github.token.is_some()),
-            ("circleci", self.circleci.token.is_some()),
-            (
-                "jira",
-                account && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some()),
-            ),
-            (
-                "confluence",
-                account && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some()),
-            ),
-            ("bitbucket", account || app_password),
-        ]
-        .into_iter()
-        .filter_map(|(vendor, configured)| configured.then_some(vendor))
-        .collect()
     }
 
     /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache and
     /// HTTP sessions.
     pub fn backends(&self) -> Vec<String> {
-        let cache = match (&self.http_cache_redis, self.http_cache.enabled) {
+        let cache = match (&self.tools.http_cache_redis, self.tools.http_cache.enabled) {
             (_, false) => "off".to_owned(),
             (Some(redis), true) => format!(
                 "redis {} (shared by replicas)",
@@ -432,7 +360,7 @@ impl Settings {
             "stateful (sessions live in this process)"
         };
         vec![
-            format!("artifacts: {}", self.artifact_backend.describe()),
+            format!("artifacts: {}", self.tools.artifact_backend.describe()),
             format!("http cache: {cache}"),
             format!("http sessions: {sessions}"),
         ]
@@ -478,36 +406,36 @@ mod tests {
     #[test]
     fn defaults() {
         let (s, warnings) = settings(&[]);
-        assert!(!s.structured_output);
-        assert_eq!(s.max_bytes.bytes(), 262_144);
-        assert!(matches!(s.artifact_backend, ArtifactBackend::Fs(_)));
-        assert!(s.github.token.is_none());
+        assert!(!s.tools.structured_output);
+        assert_eq!(s.tools.max_bytes.bytes(), 262_144);
+        assert!(matches!(s.tools.artifact_backend, ArtifactBackend::Fs(_)));
+        assert!(s.tools.github.token.is_none());
         assert!(warnings.is_empty());
     }
 
     #[test]
     fn jq_settings_have_defaults_and_are_clamped_with_one_warning() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.jq.timeout, Duration::from_secs(10));
-        assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
+        assert_eq!(s.tools.jq.timeout, Duration::from_secs(10));
+        assert_eq!(s.tools.jq.max_memory_bytes, 2048 * 1024 * 1024);
         assert_eq!(
-            s.jq.max_output_bytes,
+            s.tools.jq.max_output_bytes,
             64 * 1024 * 1024,
             "64 MiB: more than twice the 32 MiB body cap"
         );
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[(JQ_TIMEOUT, "2"), (JQ_MAX_MEMORY, " 512 ")]);
-        assert_eq!(s.jq.timeout, Duration::from_secs(2));
-        assert_eq!(s.jq.max_memory_bytes, 512 * 1024 * 1024);
+        assert_eq!(s.tools.jq.timeout, Duration::from_secs(2));
+        assert_eq!(s.tools.jq.max_memory_bytes, 512 * 1024 * 1024);
         assert!(warnings.is_empty(), "{warnings:?}");
         let (s, warnings) = settings(&[(JQ_TIMEOUT, "0"), (JQ_MAX_MEMORY, "lots")]);
-        assert_eq!(s.jq.timeout, Duration::from_secs(1));
-        assert_eq!(s.jq.max_memory_bytes, 2048 * 1024 * 1024);
+        assert_eq!(s.tools.jq.timeout, Duration::from_secs(1));
+        assert_eq!(s.tools.jq.max_memory_bytes, 2048 * 1024 * 1024);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         let (s, _) = settings(&[(JQ_TIMEOUT, "600"), (HTTP_MAX_BODY_BYTES, "1073741824")]);
-        assert_eq!(s.jq.timeout, Duration::from_secs(60));
-        assert_eq!(s.jq.cpu_seconds(), 62);
-        assert_eq!(s.jq.max_output_bytes, 2 << 30, "twice the body cap");
+        assert_eq!(s.tools.jq.timeout, Duration::from_secs(60));
+        assert_eq!(s.tools.jq.cpu_seconds(), 62);
+        assert_eq!(s.tools.jq.max_output_bytes, 2 << 30, "twice the body cap");
     }
 
     #[test]
@@ -520,11 +448,11 @@ mod tests {
             (AWS_SECRET_ACCESS_KEY, "wJalrXUtnFEMI-secret"),
             (AWS_ALLOW_HTTP, "true"),
             (HTTP_CACHE_REDIS_URL, "redis://:pa55word@cache:6379/1"),
-            (crate::deploy_settings::HTTP_STATELESS, "true"),
+            (HTTP_STATELESS, "true"),
         ]);
         assert!(warnings.is_empty(), "{warnings:?}");
-        let ArtifactBackend::S3(s3) = &s.artifact_backend else {
-            panic!("{:?}", s.artifact_backend);
+        let ArtifactBackend::S3(s3) = &s.tools.artifact_backend else {
+            panic!("{:?}", s.tools.artifact_backend);
         };
         assert_eq!(s3.url, "s3://bucket/mcp");
         assert!(s3.allow_http);
@@ -557,20 +485,24 @@ mod tests {
             ("NO", false),
             ("Off", false),
         ] {
-            assert_eq!(settings(&[(STRUCTURED_OUTPUT, raw)]).0.structured_output, want, "{raw}");
+            assert_eq!(
+                settings(&[(STRUCTURED_OUTPUT, raw)]).0.tools.structured_output,
+                want,
+                "{raw}"
+            );
         }
         let (s, warnings) = settings(&[(STRUCTURED_OUTPUT, "maybe")]);
-        assert!(!s.structured_output);
+        assert!(!s.tools.structured_output);
         assert_eq!(warnings.len(), 1);
     }
 
     #[test]
     fn bound_is_clamped_with_one_warning() {
         let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "10")]);
-        assert_eq!(s.max_bytes.bytes(), 16_384);
+        assert_eq!(s.tools.max_bytes.bytes(), 16_384);
         assert_eq!(warnings.len(), 1);
         let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "lots")]);
-        assert_eq!(s.max_bytes.bytes(), 262_144);
+        assert_eq!(s.tools.max_bytes.bytes(), 262_144);
         assert_eq!(warnings.len(), 1);
     }
 
@@ -583,31 +515,31 @@ mod tests {
     #[test]
     fn artifact_quotas() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.artifact_store.quota, Quota::default());
+        assert_eq!(s.tools.artifact_store.quota, Quota::default());
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[
             (ARTIFACT_MAX_STORE_BYTES, "5000000"),
             (ARTIFACT_MAX_PRINCIPAL_BYTES, "2048"),
         ]);
-        assert_eq!(s.artifact_store.quota.max_store_bytes, 5_000_000);
-        assert_eq!(s.artifact_store.quota.max_principal_bytes, 2048);
+        assert_eq!(s.tools.artifact_store.quota.max_store_bytes, 5_000_000);
+        assert_eq!(s.tools.artifact_store.quota.max_principal_bytes, 2048);
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[(ARTIFACT_MAX_STORE_BYTES, "lots"), (ARTIFACT_MAX_PRINCIPAL_BYTES, "1")]);
         assert_eq!(
-            s.artifact_store.quota.max_store_bytes,
+            s.tools.artifact_store.quota.max_store_bytes,
             mcp_artifacts::DEFAULT_MAX_STORE_BYTES
         );
-        assert_eq!(s.artifact_store.quota.max_principal_bytes, 1024);
+        assert_eq!(s.tools.artifact_store.quota.max_principal_bytes, 1024);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
 
     #[test]
     fn circleci_and_http_cache_settings() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.circleci.api_base, "https://circleci.com/api/v2");
-        assert!(s.circleci.token.is_none());
-        assert_eq!(s.http_cache, CacheConfig::default());
-        assert_eq!(s.github.max_body_bytes, 32 * 1024 * 1024);
+        assert_eq!(s.tools.circleci.api_base, "https://circleci.com/api/v2");
+        assert!(s.tools.circleci.token.is_none());
+        assert_eq!(s.tools.http_cache, CacheConfig::default());
+        assert_eq!(s.tools.github.max_body_bytes, 32 * 1024 * 1024);
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[
             (CIRCLECI_TOKEN, " cci-secret "),
@@ -616,23 +548,26 @@ mod tests {
             (HTTP_CACHE_DEFAULT_TTL, "99999"),
             (HTTP_MAX_BODY_BYTES, "4096"),
         ]);
-        assert_eq!(s.circleci.token.as_ref().map(Secret::expose), Some("cci-secret"));
-        assert_eq!(s.circleci.api_base, "http://127.0.0.1:9/api/v2");
-        assert!(!s.http_cache.enabled);
-        assert_eq!(s.http_cache.default_ttl, Duration::from_secs(3600));
-        assert_eq!((s.circleci.max_body_bytes, s.github.max_body_bytes), (4096, 4096));
+        assert_eq!(s.tools.circleci.token.as_ref().map(Secret::expose), Some("cci-secret"));
+        assert_eq!(s.tools.circleci.api_base, "http://127.0.0.1:9/api/v2");
+        assert!(!s.tools.http_cache.enabled);
+        assert_eq!(s.tools.http_cache.default_ttl, Duration::from_secs(3600));
+        assert_eq!(
+            (s.tools.circleci.max_body_bytes, s.tools.github.max_body_bytes),
+            (4096, 4096)
+        );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(!format!("{s:?}").contains("cci-secret"));
         let (s, warnings) = settings(&[(HTTP_CACHE_ENABLED, "sometimes")]);
-        assert!(s.http_cache.enabled);
+        assert!(s.tools.http_cache.enabled);
         assert_eq!(warnings.len(), 1);
     }
 
     #[test]
     fn atlassian_settings() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.atlassian.bitbucket_base_url, "https://api.bitbucket.org");
-        assert!(s.atlassian.site_name.is_none() && s.atlassian.api_token.is_none());
+        assert_eq!(s.tools.atlassian.bitbucket_base_url, "https://api.bitbucket.org");
+        assert!(s.tools.atlassian.site_name.is_none() && s.tools.atlassian.api_token.is_none());
         assert!(warnings.is_empty());
         let (s, _) = settings(&[
             (ATLASSIAN_SITE_NAME, " your-domain "),
@@ -643,11 +578,14 @@ mod tests {
             (ATLASSIAN_BITBUCKET_APP_PASSWORD, "bb-secret"),
             (UPSTREAM_TIMEOUT, "7"),
         ]);
-        assert_eq!(s.atlassian.site_name.as_deref(), Some("your-domain"));
-        assert_eq!(s.atlassian.jira_base_url.as_deref(), Some("http://127.0.0.1:9"));
-        assert_eq!(s.atlassian.confluence_base_url, None);
-        assert_eq!(s.atlassian.api_token.as_ref().map(Secret::expose), Some("atl-secret"));
-        assert_eq!(s.atlassian.timeout, Duration::from_secs(7));
+        assert_eq!(s.tools.atlassian.site_name.as_deref(), Some("your-domain"));
+        assert_eq!(s.tools.atlassian.jira_base_url.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(s.tools.atlassian.confluence_base_url, None);
+        assert_eq!(
+            s.tools.atlassian.api_token.as_ref().map(Secret::expose),
+            Some("atl-secret")
+        );
+        assert_eq!(s.tools.atlassian.timeout, Duration::from_secs(7));
         let debug = format!("{s:?}");
         assert!(!debug.contains("atl-secret") && !debug.contains("bb-secret"));
         for name in [ATLASSIAN_API_TOKEN, ATLASSIAN_BITBUCKET_APP_PASSWORD] {
@@ -658,16 +596,16 @@ mod tests {
     #[test]
     fn memory_store_and_dir() {
         let (s, _) = settings(&[(ARTIFACT_STORE, "memory")]);
-        assert_eq!(s.artifact_backend, ArtifactBackend::Memory);
+        assert_eq!(s.tools.artifact_backend, ArtifactBackend::Memory);
         let (s, _) = settings(&[(ARTIFACT_DIR, "/tmp/x")]);
-        assert_eq!(s.artifact_backend, ArtifactBackend::Fs(PathBuf::from("/tmp/x")));
+        assert_eq!(s.tools.artifact_backend, ArtifactBackend::Fs(PathBuf::from("/tmp/x")));
     }
 
     #[test]
     fn deploy_defaults_are_stdio_without_policy() {
         let (s, warnings) = settings(&[]);
         assert_eq!(s.deploy.http_addr, None);
-        assert!(!s.deploy.no_auth && !s.deploy.enterprise_mode);
+        assert!(!s.deploy.no_auth && !s.tools.enterprise_mode);
         assert_eq!(s.deploy.shutdown_grace_seconds, 30);
         assert_eq!(s.deploy.log_filter, "info");
         assert_eq!(s.deploy.sessions, SessionLimits::default());
@@ -689,9 +627,25 @@ mod tests {
             s.errors
         );
         assert_eq!(s.deploy.shutdown_grace_seconds, 600);
-        assert!(!s.deploy.enterprise_mode);
+        assert!(!s.tools.enterprise_mode);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].contains("MCP_HTTP_SHUTDOWN_GRACE_SECONDS=9999 is outside 1..=600; using 600"));
+    }
+
+    #[test]
+    fn an_unknown_toolset_is_an_error_naming_the_setting_and_offers_nothing() {
+        let (s, _) = settings(&[(TOOLSETS, "github,gitlab")]);
+        assert_eq!(
+            s.errors,
+            [
+                "MCP_TOOLSETS=\"github,gitlab\": unknown toolset \"gitlab\"; use a comma-separated list of github, \
+              circleci, jira, confluence, bitbucket"
+            ]
+        );
+        assert!(s.tools.selection.toolsets.is_empty());
+        let (s, _) = settings(&[(TOOLSETS, "jira"), (READ_ONLY, "1")]);
+        assert!(s.errors.is_empty() && s.tools.selection.read_only);
+        assert_eq!(s.tools.selection_names.toolsets, TOOLSETS);
     }
 
     #[test]

@@ -1,14 +1,14 @@
-//! Deployment settings: the transport (stdio or streamable HTTP), bearer-token authentication, the policy file,
-//! enterprise mode and the log filter. Parsed by [`crate::config::Settings::from_lookup`].
+//! Deployment settings: the transport (stdio or streamable HTTP), bearer-token authentication, the HTTP limits and
+//! the log filter. Parsed by [`crate::config::Settings::from_lookup`].
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use crate::registry::{
-    ENTERPRISE_MODE, HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_BODY_READ_TIMEOUT,
-    HTTP_HEADER_READ_TIMEOUT, HTTP_MAX_CALLS_PER_PRINCIPAL, HTTP_MAX_CONNECTIONS, HTTP_MAX_SESSIONS,
-    HTTP_MAX_SESSIONS_PER_PRINCIPAL, HTTP_NO_AUTH, HTTP_RATE_PER_PRINCIPAL, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE,
-    HTTP_STATELESS, HTTP_TOKENS_FILE, LOG_FILTER, MAX_REQUEST_BYTES, POLICY_FILE,
+    HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_BODY_READ_TIMEOUT, HTTP_HEADER_READ_TIMEOUT,
+    HTTP_MAX_CALLS_PER_PRINCIPAL, HTTP_MAX_CONNECTIONS, HTTP_MAX_SESSIONS, HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+    HTTP_NO_AUTH, HTTP_RATE_PER_PRINCIPAL, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE, HTTP_STATELESS, HTTP_TOKENS_FILE,
+    LOG_FILTER, MAX_REQUEST_BYTES,
 };
 
 /// Default of [`HTTP_SHUTDOWN_GRACE`], seconds.
@@ -59,10 +59,6 @@ pub struct DeploySettings {
     pub connections: ConnectionLimits,
     /// The share of one principal ([`HTTP_MAX_CALLS_PER_PRINCIPAL`], [`HTTP_RATE_PER_PRINCIPAL`]).
     pub fair: FairShare,
-    /// The policy file, if any.
-    pub policy_file: Option<PathBuf>,
-    /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
-    pub enterprise_mode: bool,
     /// The log filter (default `info`).
     pub log_filter: String,
 }

@@ -9,10 +9,8 @@ use mcp_serve::http::{Auth, ConnectionLimits, Drain, FairShare, HttpConfig, Sess
 use mcp_serve::tokens::{TokenTable, TokensError};
 use tokio::net::TcpListener;
 
-use crate::app::App;
 use crate::deploy_settings::DeploySettings;
-use crate::handler::DevtoolsServer;
-use crate::principal::Principal;
+use crate::{App, DevtoolsServer, Principal};
 
 /// Why the HTTP transport cannot start as configured.
 #[derive(Debug, thiserror::Error)]
@@ -68,12 +66,12 @@ pub fn config(deploy: &DeploySettings) -> HttpConfig {
     }
 }
 
-/// Serves `app` on `listener` until SIGINT/SIGTERM ([`mcp_serve::http::serve`]).
+/// Serves `app` on `listener` until SIGINT/SIGTERM ([`mcp_serve::http::serve`]), as `deploy` asks.
 ///
 /// # Errors
 /// The listener fails.
-pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth) -> anyhow::Result<()> {
-    let config = config(&app.settings.deploy);
+pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth, deploy: &DeploySettings) -> anyhow::Result<()> {
+    let config = config(deploy);
     let drain = Drain::default();
     let in_flight = drain.in_flight.clone();
     // Built once: every session clones it, sharing the dispatch table and the tools/list entries.

@@ -1,4 +1,4 @@
-//! The `mcp-devtools` MCP server: a thin composition of the envelope, artifact and vendor-adapter crates over rmcp.
+//! The `mcp-devtools` MCP server: the wiring of the tools ([`mcp_devtools_tools`]) to settings and transports.
 //!
 //! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
 //! the repository.
@@ -6,34 +6,24 @@
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
 //! With no arguments the `mcp-devtools` binary serves MCP over stdio; `--http IP:PORT` serves streamable HTTP at
-//! `/mcp` ([`http`]). Settings come from the configuration cascade ([`cascade`], [`registry`], [`config`]). Logs go
-//! to stderr only: on stdio, stdout is the protocol.
+//! `/mcp` ([`http`]). Settings come from the configuration cascade ([`cascade`], [`registry`], [`config`]) and are
+//! read into the tools' typed [`ToolsConfig`] and the [`deploy_settings`]. Logs go to stderr only: on stdio, stdout
+//! is the protocol.
 
-pub mod app;
-pub mod args;
 #[cfg(feature = "cli")]
 pub mod cascade;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod deploy_settings;
-pub mod gate;
-pub mod handler;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod registry;
-pub mod tools;
-pub mod toolsets;
-pub mod vendor;
-
-pub use mcp_serve::principal;
 
 use std::sync::Arc;
 
-pub use app::App;
 pub use config::Settings;
-pub use handler::DevtoolsServer;
-pub use principal::Principal;
+pub use mcp_devtools_tools::{self as tools, App, AppError, DevtoolsServer, Principal, ToolsConfig};
 
 /// Stack size of every thread of the server's tokio runtime (async workers and the blocking pool), bytes: 256 MiB of
 /// reserved address space, committed only as far as it is used. Serializing, rendering and freeing a JSON value take
@@ -59,12 +49,12 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 ///
 /// # Errors
 /// The store or clients cannot be built, or the transport fails.
-pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
+async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
     let config = mcp_serve::stdio::StdioConfig {
         max_request_bytes: settings.deploy.request_limit(),
         shutdown_grace: std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds),
     };
-    let app = Arc::new(App::new(settings).await?);
+    let app = app(settings.tools).await?;
     let in_flight = tokio_util::task::TaskTracker::new();
     let server = DevtoolsServer::new(app)
         .with_principal(Principal::local_user())
@@ -73,39 +63,54 @@ pub async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Builds the tools from `config`; an error that stops start-up names the settings behind it.
+async fn app(config: ToolsConfig) -> anyhow::Result<Arc<App>> {
+    use registry::{ARTIFACT_S3_URL, AWS_ENDPOINT_URL, AWS_REGION, HTTP_CACHE_REDIS_URL};
+    App::new(config).await.map(Arc::new).map_err(|err| match err {
+        AppError::S3(_) => {
+            anyhow::anyhow!("{err} (settings {ARTIFACT_S3_URL}, {AWS_ENDPOINT_URL}, {AWS_REGION} and the AWS_* keys)")
+        }
+        AppError::Redis(_) => anyhow::anyhow!("{HTTP_CACHE_REDIS_URL}: {err}"),
+        _ => err.into(),
+    })
+}
+
 /// The one start-up line saying which vendors have credentials and which tools are offered (CONTRACT §11).
-fn log_start(settings: &Settings) {
-    let configured = settings.configured_vendors();
+fn log_start(tools: &ToolsConfig) {
+    let configured = tools.configured_vendors();
     let configured = if configured.is_empty() {
         "none (set GITHUB_TOKEN, CIRCLECI_TOKEN or the ATLASSIAN_* settings)".to_owned()
     } else {
         configured.join(",")
     };
-    if let Ok(tools) = &settings.tools {
-        tracing::info!(
-            vendors_configured = %configured,
-            toolsets = %tools.toolsets_text(),
-            read_only = tools.read_only,
-            "mcp-devtools {}: vendors with credentials: {configured}; toolsets: {}{}",
-            env!("CARGO_PKG_VERSION"),
-            tools.toolsets_text(),
-            if tools.read_only { " (read-only)" } else { "" }
-        );
-    }
+    let selection = &tools.selection;
+    tracing::info!(
+        vendors_configured = %configured,
+        toolsets = %selection.toolsets_text(),
+        read_only = selection.read_only,
+        "mcp-devtools {}: vendors with credentials: {configured}; toolsets: {}{}",
+        env!("CARGO_PKG_VERSION"),
+        selection.toolsets_text(),
+        if selection.read_only { " (read-only)" } else { "" }
+    );
 }
 
 /// Serves MCP the way `settings` ask: streamable HTTP when `MCP_HTTP_ADDR` is set (until SIGINT/SIGTERM), else
 /// stdio. Prints `mcp-devtools: serving streamable HTTP at http://ADDR/mcp` on stderr once the port is bound.
 ///
 /// # Errors
-/// HTTP authentication is misconfigured ([`http::HttpSetupError`]), the address cannot be bound, the store, clients
-/// or policy cannot be built, or the transport fails.
+/// A setting stops start-up ([`Settings::errors`]), HTTP authentication is misconfigured
+/// ([`http::HttpSetupError`]), the address cannot be bound, the store, clients or policy cannot be built
+/// ([`AppError`]), or the transport fails.
 pub async fn serve(settings: Settings) -> anyhow::Result<()> {
-    log_start(&settings);
+    if let Some(error) = settings.errors.first() {
+        anyhow::bail!("{error}");
+    }
+    log_start(&settings.tools);
     let Some(addr) = settings.deploy.http_addr else {
         tracing::info!(
-            structured_output = settings.structured_output,
-            max_bytes = settings.max_bytes.bytes(),
+            structured_output = settings.tools.structured_output,
+            max_bytes = settings.tools.max_bytes.bytes(),
             "starting mcp-devtools on stdio"
         );
         return serve_stdio(settings).await;
@@ -123,12 +128,12 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
 #[cfg(feature = "http")]
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<()> {
     let auth = http::auth(&settings.deploy, addr)?;
-    let app = Arc::new(App::new(settings).await?);
+    let app = app(settings.tools).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| anyhow::anyhow!("cannot listen on {addr}: {err}"))?;
     let bound = listener.local_addr()?;
     eprintln!("mcp-devtools: serving streamable HTTP at http://{bound}/mcp");
-    tracing::info!(%bound, structured_output = app.settings.structured_output, "starting mcp-devtools on HTTP");
-    http::serve(app, listener, auth).await
+    tracing::info!(%bound, structured_output = app.config.structured_output, "starting mcp-devtools on HTTP");
+    http::serve(app, listener, auth, &settings.deploy).await
 }

@@ -49,13 +49,11 @@ async fn serve_async() -> ExitCode {
         }
     };
     let (settings, warnings) = Settings::from_lookup(|name| cascade.lookup(name));
-    let mut stops = settings.errors.clone();
-    stops.extend(settings.tools.as_ref().err().map(ToString::to_string));
     if args.print_config {
         let notes: Vec<String> = warnings
             .iter()
             .cloned()
-            .chain(stops.iter().map(|e| format!("start-up would stop: {e}")))
+            .chain(settings.errors.iter().map(|e| format!("start-up would stop: {e}")))
             .collect();
         print!("{}", cascade.render(&notes));
         for line in settings.backends() {

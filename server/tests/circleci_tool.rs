@@ -250,7 +250,7 @@ async fn two_principals_never_share_an_entry() {
         ("CIRCLECI_API_BASE", base.as_str()),
     ]);
     let (settings, _) = Settings::from_lookup(|name| map.get(name).map(|v| v.to_string()));
-    let server = DevtoolsServer::new(std::sync::Arc::new(App::new(settings).await.unwrap()));
+    let server = DevtoolsServer::new(std::sync::Arc::new(App::new(settings.tools).await.unwrap()));
     let hit = async |principal: &Principal| {
         let request =
             CallToolRequestParams::new(TOOL).with_arguments(json!({"path": "/me"}).as_object().cloned().unwrap());

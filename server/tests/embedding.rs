@@ -34,8 +34,8 @@ async fn server(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Devtools
     let (mut settings, warnings) = Settings::from_lookup(|name| map.get(name).cloned());
     assert!(warnings.is_empty(), "{warnings:?}");
     // `jq` runs in a worker process: this test program is not one, so it names the server binary.
-    settings.jq.program = mcp_projection::WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-devtools").into());
-    DevtoolsServer::new(Arc::new(App::new(settings).await.unwrap()))
+    settings.tools.jq.program = mcp_projection::WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-devtools").into());
+    DevtoolsServer::new(Arc::new(App::new(settings.tools).await.unwrap()))
 }
 
 fn request(tool: &str, args: Value) -> CallToolRequestParams {

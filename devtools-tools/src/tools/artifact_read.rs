@@ -4,8 +4,8 @@
 use rmcp::model::{CallToolResult, JsonObject};
 
 use super::{OutputContract, ToolSpec, handler};
+use crate::Principal;
 use crate::app::App;
-use crate::principal::Principal;
 
 /// The tool name.
 pub const NAME: &str = mcp_results::artifact_read::NAME;
@@ -18,7 +18,7 @@ pub fn spec() -> ToolSpec {
         input_schema: mcp_results::artifact_read::input_schema(),
         output: Some(OutputContract::ArtifactChunk),
         annotations: mcp_results::artifact_read::annotations(),
-        vendor: crate::vendor::Vendor::None,
+        vendor: crate::Vendor::None,
         handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
     }
 }

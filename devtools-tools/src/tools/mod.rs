@@ -16,10 +16,9 @@ use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 use crate::app::App;
-use crate::config::Settings;
-use crate::principal::Principal;
+use crate::config::ToolsConfig;
 use crate::toolsets;
-use crate::vendor::Vendor;
+use crate::{Principal, Vendor};
 
 /// The future of one tool call, borrowing the [`App`] and the caller.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = CallToolResult> + Send + 'a>>;
@@ -128,7 +127,7 @@ pub(crate) fn read_only(title: &str, open_world: bool) -> ToolAnnotations {
         .open_world(open_world)
 }
 
-/// Every tool this server has, in `tools/list` order (before the selection of CONTRACT §11).
+/// Every tool, in `tools/list` order (before the selection of CONTRACT §11).
 pub fn catalog() -> Vec<ToolSpec> {
     vec![
         github::list_workflow_runs_spec(),
@@ -151,24 +150,21 @@ pub struct ToolTable {
 }
 
 impl ToolTable {
-    /// The table for `settings`: the tools of `MCP_TOOLSETS` / `MCP_READ_ONLY` ([`Settings::tools`]; none when that
-    /// selection is invalid, which [`App::new`] refuses), with `outputSchema` when `MCP_STRUCTURED_OUTPUT` is on.
-    pub fn new(settings: &Settings) -> Self {
-        let Ok(selection) = &settings.tools else {
-            return ToolTable {
-                offered: Vec::new(),
-                listed: Vec::new(),
-                left_out: Vec::new(),
-            };
-        };
+    /// The table for `config`: the tools of [`ToolsConfig::selection`], with `outputSchema` when
+    /// [`ToolsConfig::structured_output`] is on.
+    pub fn new(config: &ToolsConfig) -> Self {
+        let selection = &config.selection;
         let (offered, left_out) = selection.select(catalog(), ToolSpec::facts);
         let left_out = left_out
             .into_iter()
-            .map(|(spec, why)| (spec.name, toolsets::refusal(selection, spec.name, spec.vendor, why)))
+            .map(|(spec, why)| {
+                let refusal = toolsets::refusal(selection, config.selection_names, spec.name, spec.vendor, why);
+                (spec.name, refusal)
+            })
             .collect();
         let listed = offered
             .iter()
-            .map(|spec| spec.to_tool(settings.structured_output))
+            .map(|spec| spec.to_tool(config.structured_output))
             .collect();
         ToolTable {
             offered,

@@ -17,9 +17,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use crate::Principal;
 use crate::app::App;
 use crate::gate;
-use crate::principal::Principal;
 use crate::tools::{ToolSpec, ToolTable};
 
 /// The devtools MCP server: the shared [`App`], the dispatch table, and (for stdio or an embedder) a fixed
@@ -29,11 +29,12 @@ use crate::tools::{ToolSpec, ToolTable};
 /// ```no_run
 /// # async fn embed() -> anyhow::Result<()> {
 /// use std::sync::Arc;
-/// use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+/// use mcp_devtools_tools::{App, DevtoolsServer, Principal, ToolsConfig};
 /// use rmcp::model::CallToolRequestParams;
 ///
-/// let (settings, _warnings) = Settings::from_lookup(|name| std::env::var(name).ok());
-/// let server = DevtoolsServer::new(Arc::new(App::new(settings).await?));
+/// let mut config = ToolsConfig::default();
+/// config.github.token = Some(adapters_github::Token::new("ghp_example".to_owned()));
+/// let server = DevtoolsServer::new(Arc::new(App::new(config).await?));
 /// let args = serde_json::json!({"owner": "octo-org", "repo": "octo-repo", "jq": ".total_count"});
 /// let request = CallToolRequestParams::new("github_list_workflow_runs")
 ///     .with_arguments(args.as_object().cloned().unwrap_or_default());
@@ -50,13 +51,13 @@ pub struct DevtoolsServer {
 }
 
 impl DevtoolsServer {
-    /// The server over the shared `app`, with its dispatch table built from `app`'s settings. No principal is set:
+    /// The server over the shared `app`, with its dispatch table built from `app`'s configuration. No principal is set:
     /// over streamable HTTP each call's principal comes from the request (the auth middleware puts a [`Principal`]
     /// in the HTTP request's extensions; a call without one is refused); set one with
     /// [`DevtoolsServer::with_principal`] for stdio.
     pub fn new(app: Arc<App>) -> Self {
         DevtoolsServer {
-            tools: Arc::new(ToolTable::new(&app.settings)),
+            tools: Arc::new(ToolTable::new(&app.config)),
             app,
             principal: None,
             in_flight: None,
@@ -76,7 +77,7 @@ impl DevtoolsServer {
         self
     }
 
-    /// The shared application state (settings, store, clients).
+    /// The shared application state (configuration, store, clients).
     pub fn app(&self) -> &Arc<App> {
         &self.app
     }
@@ -93,7 +94,7 @@ impl DevtoolsServer {
     ///
     /// # Errors
     /// Invalid params (JSON-RPC `-32602`) when the tool is not offered, as `tools/call` answers: the message names
-    /// the setting that leaves it out, or says to call `tools/list`. Tool failures are `Ok` results with `isError`.
+    /// the setting that leaves it out ([`crate::SelectionNames`]), or says to call `tools/list`. Tool failures are `Ok` results with `isError`.
     pub async fn call_tool_as(
         &self,
         principal: &Principal,
@@ -165,7 +166,7 @@ impl DevtoolsServer {
             Some(refusal) => refusal,
             None => (spec.handler)(&self.app, principal, arguments).await,
         };
-        if self.app.settings.deploy.enterprise_mode {
+        if self.app.config.enterprise_mode {
             gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
         }
         result

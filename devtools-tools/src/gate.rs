@@ -6,23 +6,24 @@ use rmcp::model::{CallToolResult, MetaObject};
 use serde_json::{Value, json};
 
 use crate::app::App;
-use crate::config::{CIRCLECI_TOKEN, GITHUB_TOKEN};
 use crate::vendor::Vendor;
 
 /// The `_meta` key of the upstream identity in enterprise mode.
 pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
 
 /// The upstream identity a call of `vendor` acts as: `{vendor, credentialLabel, authority}` — the name of the
-/// credential setting (never its value; `null` when unset or no upstream) and the upstream `host[:port]`.
+/// credential setting (the adapter config's `setting_names.credential`, never its value; `null` when unset or no
+/// upstream) and the upstream `host[:port]`.
 pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
+    let (github, circleci) = (&app.config.github, &app.config.circleci);
     let (credential, authority) = match vendor {
         Vendor::Github => (
-            app.settings.github.token.as_ref().map(|_| GITHUB_TOKEN),
-            authority(&app.settings.github.api_base),
+            github.token.as_ref().map(|_| github.setting_names.credential),
+            authority(&github.api_base),
         ),
         Vendor::Circleci => (
-            app.settings.circleci.token.as_ref().map(|_| CIRCLECI_TOKEN),
-            authority(&app.settings.circleci.api_base),
+            circleci.token.as_ref().map(|_| circleci.setting_names.credential),
+            authority(&circleci.api_base),
         ),
         Vendor::Jira | Vendor::Confluence | Vendor::Bitbucket => {
             let product = match vendor {

@@ -15,9 +15,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
-use crate::principal::Principal;
 use crate::vendor::Vendor;
 use mcp_results::View;
 

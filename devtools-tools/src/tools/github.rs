@@ -9,9 +9,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
-use crate::principal::Principal;
 use mcp_envelope::TextSource;
 use mcp_results::View;
 
@@ -121,7 +121,7 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
         input_schema: input_schema::<ListWorkflowRunsArgs>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
-        vendor: crate::vendor::Vendor::Github,
+        vendor: crate::Vendor::Github,
         handler: handler(|app, principal, arguments| Box::pin(list_workflow_runs(app, principal, arguments))),
     }
 }
@@ -136,7 +136,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
         input_schema: input_schema::<ListWorkflowJobsArgs>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),
-        vendor: crate::vendor::Vendor::Github,
+        vendor: crate::Vendor::Github,
         handler: handler(|app, principal, arguments| Box::pin(list_workflow_jobs(app, principal, arguments))),
     }
 }
@@ -291,8 +291,8 @@ async fn finish(
         }
         Err(err) => {
             super::record_upstream_status(err.status());
-            if matches!(err, adapters_github::GithubError::MissingToken { .. }) {
-                tracing::info!(tool, "no request sent: set GITHUB_TOKEN");
+            if let adapters_github::GithubError::MissingToken { setting } = &err {
+                tracing::info!(tool, "no request sent: set {setting}");
             } else {
                 tracing::info!(tool, status = err.status(), "upstream call failed");
             }

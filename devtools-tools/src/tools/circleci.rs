@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use crate::Principal;
 use crate::app::App;
 use crate::args;
-use crate::principal::Principal;
 use adapters_http::Payload;
 use mcp_results::View;
 
@@ -84,7 +84,7 @@ pub fn spec() -> ToolSpec {
         input_schema: input_schema::<CircleciGetArgs>(),
         output: Some(OutputContract::CircleCi),
         annotations: read_only("CircleCI GET", true),
-        vendor: crate::vendor::Vendor::Circleci,
+        vendor: crate::Vendor::Circleci,
         handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
     }
 }
@@ -135,8 +135,8 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         }
         Err(err) => {
             super::record_upstream_status(err.status());
-            if matches!(err, adapters_circleci::CircleciError::MissingToken { .. }) {
-                tracing::info!(tool = NAME, "no request sent: set CIRCLECI_TOKEN");
+            if let adapters_circleci::CircleciError::MissingToken { setting } = &err {
+                tracing::info!(tool = NAME, "no request sent: set {setting}");
             } else {
                 tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
             }

@@ -1,0 +1,150 @@
+//! The typed configuration of the tools ([`ToolsConfig`]): what [`crate::App::new`] builds the store, the vendor
+//! clients, the policy and the result path from. No environment is read here: a host fills it from its own
+//! settings (the bundled `mcp-devtools` server from its settings cascade), and names those settings in texts only
+//! through [`ToolsConfig::selection_names`] and the adapters' `setting_names`.
+
+use std::path::PathBuf;
+
+use adapters_atlassian::AtlassianConfig;
+use adapters_circleci::CircleciConfig;
+use adapters_github::GithubConfig;
+use adapters_http::{CacheConfig, RedisCacheConfig};
+use mcp_artifacts::{S3Config, StoreConfig};
+use mcp_envelope::SizeBound;
+use mcp_projection::IsolatedConfig;
+
+use crate::toolsets::{TOOLSET_NAMES, ToolSelection};
+
+/// Which artifact backend to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArtifactBackend {
+    /// In memory: lost when the process stops.
+    Memory,
+    /// Files in this directory (created 0700 if missing).
+    Fs(PathBuf),
+    /// Objects in S3-compatible storage, shared by replicas (secrets masked in `Debug`).
+    S3(S3Config),
+}
+
+impl ArtifactBackend {
+    /// One line for logs and `--print-config`: the kind and where, without secrets.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Memory => "memory (this process only)".to_owned(),
+            Self::Fs(dir) => format!("fs {} (this host only)", dir.display()),
+            Self::S3(s3) => format!(
+                "s3 {} (endpoint {}, region {}, credentials {}; shared by replicas)",
+                s3.url,
+                s3.endpoint.as_deref().unwrap_or("AWS"),
+                s3.region.as_deref().unwrap_or("us-east-1"),
+                if s3.secret_access_key.is_some() {
+                    "from AWS_* settings"
+                } else {
+                    "from the environment/instance role"
+                },
+            ),
+        }
+    }
+}
+
+/// The names the host gives the two tool-selection settings, used in the text refusing a tool the selection leaves
+/// out (e.g. `the jira toolset is not in MCP_TOOLSETS=github`). The defaults are the [`ToolsConfig`] field names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelectionNames {
+    /// The setting listing the toolsets (the bundled server: `MCP_TOOLSETS`).
+    pub toolsets: &'static str,
+    /// The read-only switch (the bundled server: `MCP_READ_ONLY`).
+    pub read_only: &'static str,
+}
+
+impl Default for SelectionNames {
+    fn default() -> Self {
+        SelectionNames {
+            toolsets: "selection.toolsets",
+            read_only: "selection.read_only",
+        }
+    }
+}
+
+/// Everything the tools are built from. [`ToolsConfig::default`]: every toolset, structured output off, the default
+/// bound, artifacts in memory, no credentials (each vendor's tools answer "no request sent: set …"), no policy.
+#[derive(Debug, Clone)]
+pub struct ToolsConfig {
+    /// Whether tools advertise `outputSchema` and successful results carry `structuredContent`.
+    pub structured_output: bool,
+    /// The bound on the compact `structuredContent` value.
+    pub max_bytes: SizeBound,
+    /// Artifact backend.
+    pub artifact_backend: ArtifactBackend,
+    /// Artifact retention, sweep interval and quotas.
+    pub artifact_store: StoreConfig,
+    /// GitHub adapter configuration (the token inside is masked in `Debug`).
+    pub github: GithubConfig,
+    /// CircleCI adapter configuration (the token inside is masked in `Debug`).
+    pub circleci: CircleciConfig,
+    /// The HTTP cache's bounds and default TTL.
+    pub http_cache: CacheConfig,
+    /// The shared Redis tier of the HTTP cache, if any (password masked in `Debug`).
+    pub http_cache_redis: Option<RedisCacheConfig>,
+    /// Jira, Confluence and Bitbucket settings (secrets masked in `Debug`).
+    pub atlassian: AtlassianConfig,
+    /// How `jq` projections run: pooled worker processes with a time and a memory limit (the worker program is the
+    /// current executable unless set, see `mcp_projection::worker::run_if_requested`).
+    pub jq: IsolatedConfig,
+    /// Which tools are offered (CONTRACT §11).
+    pub selection: ToolSelection,
+    /// How the refusal of a tool left out by [`ToolsConfig::selection`] names the host's settings.
+    pub selection_names: SelectionNames,
+    /// The call policy file (TOML, [`mcp_policy::Policy::load`]); `None`: every call is allowed.
+    pub policy_file: Option<PathBuf>,
+    /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result (CONTRACT §7).
+    pub enterprise_mode: bool,
+}
+
+impl Default for ToolsConfig {
+    fn default() -> Self {
+        ToolsConfig {
+            structured_output: false,
+            max_bytes: SizeBound::default(),
+            artifact_backend: ArtifactBackend::Memory,
+            artifact_store: StoreConfig::default(),
+            github: GithubConfig::default(),
+            circleci: CircleciConfig::default(),
+            http_cache: CacheConfig::default(),
+            http_cache_redis: None,
+            atlassian: AtlassianConfig::default(),
+            jq: IsolatedConfig::default(),
+            selection: ToolSelection {
+                toolsets: TOOLSET_NAMES.to_vec(),
+                read_only: false,
+            },
+            selection_names: SelectionNames::default(),
+            policy_file: None,
+            enterprise_mode: false,
+        }
+    }
+}
+
+impl ToolsConfig {
+    /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for a start-up
+    /// log line; a vendor without them answers every call "no request sent: set ...".
+    pub fn configured_vendors(&self) -> Vec<&'static str> {
+        let atlassian = &self.atlassian;
+        let account = atlassian.user_email.is_some() && atlassian.api_token.is_some();
+        let app_password = atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some();
+        let site = atlassian.site_name.is_some();
+        [
+            ("github", self.github.token.is_some()),
+            ("circleci", self.circleci.token.is_some()),
+            ("jira", account && (site || atlassian.jira_base_url.is_some())),
+            (
+                "confluence",
+                account && (site || atlassian.confluence_base_url.is_some()),
+            ),
+            ("bitbucket", account || app_password),
+        ]
+        .into_iter()
+        .filter_map(|(vendor, configured)| configured.then_some(vendor))
+        .collect()
+    }
+}

@@ -1,0 +1,39 @@
+//! The `mcp-devtools` tools as a library: GitHub Actions, CircleCI, Jira, Confluence and Bitbucket tools with
+//! structured output, `jq` and `artifact_read`, served by one rmcp [`ServerHandler`](rmcp::ServerHandler)
+//! ([`DevtoolsServer`]) with the call policy, enterprise `_meta`, the argument and result limits and one `tool_call`
+//! span per call. Built from typed configuration only ([`ToolsConfig`]): no environment, flags or files are read
+//! here, and no transport is started (serve [`DevtoolsServer`] with rmcp or `mcp-serve`, or call it in-process
+//! with [`DevtoolsServer::call_tool_as`]). The bundled `mcp-devtools` binary (crate `mcp-devtools-server`) fills the
+//! configuration from its settings.
+//!
+//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
+//! the repository.
+//!
+//! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
+//!
+//! - [`config`]: [`ToolsConfig`], what everything is built from.
+//! - [`app`]: [`App`], the store, vendor clients, policy and result path built from it.
+//! - [`handler`]: [`DevtoolsServer`], the `ServerHandler` and the in-process call.
+//! - [`tools`]: the catalogue and the dispatch table; [`args`]: argument limits; [`toolsets`]: the selection;
+//!   [`gate`]: enterprise `_meta`; [`vendor`]: the policy's vendor type.
+
+pub mod app;
+pub mod args;
+pub mod config;
+pub mod gate;
+pub mod handler;
+pub mod tools;
+pub mod toolsets;
+pub mod vendor;
+
+pub use app::{App, AppError};
+pub use config::{ArtifactBackend, SelectionNames, ToolsConfig};
+pub use handler::DevtoolsServer;
+pub use mcp_serve::Principal;
+pub use toolsets::ToolSelection;
+pub use vendor::Vendor;
+
+/// The README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

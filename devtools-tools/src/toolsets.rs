@@ -1,0 +1,69 @@
+//! The tool selection (CONTRACT §11): only some vendors' tools, or only the read tools. [`mcp_policy::Selection`]
+//! decides; this module knows the toolset names and writes the refusal, naming the host's settings
+//! ([`SelectionNames`]). A tool left out is neither listed nor callable; `artifact_read` stays whenever a listed tool
+//! has an `outputSchema` contract (its oversized results are read back with it).
+
+use mcp_policy::{LeftOut, Selection, UnknownToolset};
+
+use crate::config::SelectionNames;
+use crate::vendor::Vendor;
+
+/// Every toolset, in `--help` order.
+pub const TOOLSET_NAMES: [Vendor; 5] = [
+    Vendor::Github,
+    Vendor::Circleci,
+    Vendor::Jira,
+    Vendor::Confluence,
+    Vendor::Bitbucket,
+];
+
+/// Which tools are offered.
+pub type ToolSelection = Selection<Vendor>;
+
+/// Parses a comma-separated toolset list (`None` or blank: every toolset) with the read-only switch.
+///
+/// # Errors
+/// A name that is not a toolset ([`UnknownToolset`]; the host adds its setting's name).
+pub fn parse(toolsets: Option<&str>, read_only: bool) -> Result<ToolSelection, UnknownToolset> {
+    Selection::parse(toolsets, &TOOLSET_NAMES, read_only)
+}
+
+/// The text refusing a call of `tool` (of `vendor`), left out of `selection` because of `why`, naming the setting
+/// to change (`names`).
+pub fn refusal(selection: &ToolSelection, names: SelectionNames, tool: &str, vendor: Vendor, why: LeftOut) -> String {
+    let SelectionNames { toolsets, read_only } = names;
+    match why {
+        LeftOut::NotInToolsets => format!(
+            "Tool {tool:?} is not offered: the {vendor} toolset is not in {toolsets}={}; add it to use this tool",
+            selection.toolsets_text()
+        ),
+        LeftOut::ReadOnly => {
+            format!("Tool {tool:?} is not offered: {read_only}=true offers only read tools; unset it to write")
+        }
+        LeftOut::NoArtifacts => format!(
+            "Tool {tool:?} is not offered: none of the toolsets in {toolsets}={} returns artifacts",
+            selection.toolsets_text()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_name_the_hosts_settings() {
+        let selection = parse(Some("github"), true).unwrap();
+        let names = SelectionNames {
+            toolsets: "TOOLSETS",
+            read_only: "READ_ONLY",
+        };
+        assert_eq!(
+            refusal(&selection, names, "jira_get", Vendor::Jira, LeftOut::NotInToolsets),
+            "Tool \"jira_get\" is not offered: the jira toolset is not in TOOLSETS=github; add it to use this tool"
+        );
+        assert!(refusal(&selection, names, "t", Vendor::Github, LeftOut::ReadOnly).contains("READ_ONLY=true"));
+        assert_eq!(parse(None, true).unwrap().toolsets, TOOLSET_NAMES);
+        assert!(parse(Some("github,gitlab"), false).is_err());
+    }
+}
