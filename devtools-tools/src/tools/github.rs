@@ -1,6 +1,8 @@
 //! `github_list_workflow_runs` and `github_list_workflow_jobs` (CONTRACT §3, paged contract).
 
-use adapters_github::{GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId};
+use adapters_github::{
+    GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
+};
 use adapters_http::Payload;
 use mcp_envelope::{OutputFormat, PageMeta};
 use rmcp::model::{CallToolResult, JsonObject};
@@ -161,16 +163,17 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         per_page,
         page,
     };
-    let view = view(args.jq, args.output_format);
+    let github = match client(app, LIST_WORKFLOW_RUNS) {
+        Ok(github) => github,
+        Err(unusable) => return mcp_results::error(unusable),
+    };
+    let page = github.list_workflow_runs(&params).await;
     finish(
         app,
         principal,
         LIST_WORKFLOW_RUNS,
-        match &app.github {
-            Ok(github) => github.list_workflow_runs(&params).await,
-            Err(setup) => return mcp_results::error(format!("{LIST_WORKFLOW_RUNS} failed: {setup}")),
-        },
-        &view,
+        page,
+        &view(args.jq, args.output_format),
     )
     .await
 }
@@ -192,18 +195,24 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         per_page,
         page,
     };
-    let view = view(args.jq, args.output_format);
+    let github = match client(app, LIST_WORKFLOW_JOBS) {
+        Ok(github) => github,
+        Err(unusable) => return mcp_results::error(unusable),
+    };
+    let page = github.list_workflow_jobs(&params).await;
     finish(
         app,
         principal,
         LIST_WORKFLOW_JOBS,
-        match &app.github {
-            Ok(github) => github.list_workflow_jobs(&params).await,
-            Err(setup) => return mcp_results::error(format!("{LIST_WORKFLOW_JOBS} failed: {setup}")),
-        },
-        &view,
+        page,
+        &view(args.jq, args.output_format),
     )
     .await
+}
+
+/// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
+fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, String> {
+    app.github.as_ref().map_err(|setup| format!("{tool} failed: {setup}"))
 }
 
 /// The arguments both paged tools share.
