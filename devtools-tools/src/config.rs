@@ -13,7 +13,7 @@ use mcp_artifacts::{S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
-use crate::toolsets::{TOOLSET_NAMES, ToolSelection};
+use crate::toolsets::{SelectionNames, TOOLSET_NAMES, ToolSelection};
 
 /// Which artifact backend to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,25 +43,6 @@ impl ArtifactBackend {
                     "from the environment/instance role"
                 },
             ),
-        }
-    }
-}
-
-/// The names the host gives the two tool-selection settings, used in the text refusing a tool the selection leaves
-/// out (e.g. `the jira toolset is not in MCP_TOOLSETS=github`). The defaults are the [`ToolsConfig`] field names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SelectionNames {
-    /// The setting listing the toolsets (the bundled server: `MCP_TOOLSETS`).
-    pub toolsets: &'static str,
-    /// The read-only switch (the bundled server: `MCP_READ_ONLY`).
-    pub read_only: &'static str,
-}
-
-impl Default for SelectionNames {
-    fn default() -> Self {
-        SelectionNames {
-            toolsets: "selection.toolsets",
-            read_only: "selection.read_only",
         }
     }
 }

@@ -27,10 +27,10 @@ pub mod toolsets;
 pub mod vendor;
 
 pub use app::{App, AppError};
-pub use config::{ArtifactBackend, SelectionNames, ToolsConfig};
+pub use config::{ArtifactBackend, ToolsConfig};
 pub use handler::DevtoolsServer;
 pub use mcp_serve::Principal;
-pub use toolsets::ToolSelection;
+pub use toolsets::{SelectionNames, ToolSelection};
 pub use vendor::Vendor;
 
 /// The README's example, compiled as a doctest.

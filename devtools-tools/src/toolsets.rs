@@ -5,7 +5,6 @@
 
 use mcp_policy::{LeftOut, Selection, UnknownToolset};
 
-use crate::config::SelectionNames;
 use crate::vendor::Vendor;
 
 /// Every toolset, in `--help` order.
@@ -19,6 +18,26 @@ pub const TOOLSET_NAMES: [Vendor; 5] = [
 
 /// Which tools are offered.
 pub type ToolSelection = Selection<Vendor>;
+
+/// The names the host gives the two tool-selection settings, used in the text refusing a tool the selection leaves
+/// out (e.g. `the jira toolset is not in MCP_TOOLSETS=github`). The defaults are the
+/// [`ToolsConfig`](crate::ToolsConfig) field names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelectionNames {
+    /// The setting listing the toolsets (the bundled server: `MCP_TOOLSETS`).
+    pub toolsets: &'static str,
+    /// The read-only switch (the bundled server: `MCP_READ_ONLY`).
+    pub read_only: &'static str,
+}
+
+impl Default for SelectionNames {
+    fn default() -> Self {
+        SelectionNames {
+            toolsets: "selection.toolsets",
+            read_only: "selection.read_only",
+        }
+    }
+}
 
 /// Parses a comma-separated toolset list (`None` or blank: every toolset) with the read-only switch.
 ///
