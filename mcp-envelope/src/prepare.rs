@@ -27,9 +27,9 @@ use crate::bound::SizeBound;
 use crate::envelope::Envelope;
 use crate::error::EnvelopeError;
 use crate::project::project;
-use crate::render::{OutputFormat, render_serialize};
+use crate::render::{OutputFormat, write_envelope, write_value};
 use crate::seal::{Sealed, seal_measured};
-use crate::truncate::{TEXT_LIMIT_BYTES, truncate_text};
+use crate::truncate::{Kept, TEXT_LIMIT_BYTES};
 
 /// What the text block is rendered from (CONTRACT §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -117,21 +117,20 @@ fn text_of<M: Serialize>(
     format: OutputFormat,
     source: TextSource,
 ) -> Result<(String, bool), EnvelopeError> {
-    let rendered = if crate::nesting::depth(&envelope.data) > INDENTED_MAX_DEPTH {
+    // Only the ends of the text are kept: the text is rendered and truncated without holding all of it.
+    let mut text = Kept::new(TEXT_LIMIT_BYTES);
+    if crate::nesting::depth(&envelope.data) > INDENTED_MAX_DEPTH {
         // Indented text grows with the square of the depth (a million levels: terabytes of spaces).
         match source {
-            TextSource::Envelope => serde_json::to_string(envelope),
-            TextSource::Data => serde_json::to_string(&envelope.data),
+            TextSource::Envelope => serde_json::to_writer(&mut text, envelope),
+            TextSource::Data => serde_json::to_writer(&mut text, &envelope.data),
         }
-        .map_err(crate::render::RenderError::from)?
+        .map_err(crate::render::RenderError::from)?;
     } else {
         match source {
-            TextSource::Envelope => render_serialize(envelope, format)?,
-            TextSource::Data => render_serialize(&envelope.data, format)?,
+            TextSource::Envelope => write_envelope(envelope, format, &mut text)?,
+            TextSource::Data => write_value(&envelope.data, format, &mut text)?,
         }
-    };
-    let full_len = rendered.len();
-    let text = truncate_text(rendered, TEXT_LIMIT_BYTES);
-    let truncated = text.len() != full_len;
-    Ok((text, truncated))
+    }
+    Ok(text.finish())
 }

@@ -1,10 +1,12 @@
 //! Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2).
 //!
-//! - TOON uses `toon-format` (the official Rust implementation) with its
-//!   default options (2-space indent, comma delimiter). Every number keeps its
-//!   digits: integers past 64 bits and long decimals, which `toon-format`
-//!   would round through `f64`, are written in TOON's canonical decimal form
-//!   from their literal digits (see `exact`).
+//! - TOON is written by this crate's own encoder straight from the
+//!   `serde_json::Value` (no copy of it): the text `toon-format` 0.7 (the
+//!   official Rust implementation) gives with its default options (2-space
+//!   indent, comma delimiter), except that every number keeps its digits:
+//!   integers past 64 bits and long decimals, which `toon-format` would
+//!   round through `f64`, are written in TOON's canonical decimal form from
+//!   their literal digits (see `exact`).
 //! - JSON is `serde_json::to_string_pretty` (2-space indent), so parsing the
 //!   text gives back exactly the value rendered.
 
@@ -14,6 +16,9 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::envelope::Envelope;
+use crate::truncate::Kept;
 
 /// The `outputFormat` tool parameter. Wire: `"toon"` (default) or `"json"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
@@ -70,45 +75,92 @@ impl FromStr for OutputFormat {
 /// Rendering the text failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    /// The TOON encoder rejected the value.
+    /// The value nests too deep for TOON's indented text.
     #[error("could not render the result as TOON: {0}; retry with outputFormat \"json\"")]
-    Toon(#[from] toon_format::ToonError),
+    Toon(#[from] TooDeep),
     /// JSON serialization failed (only possible for a custom `Serialize` impl).
     #[error("could not render the result as JSON: {0}")]
     Json(#[from] serde_json::Error),
 }
 
-/// Render `value` as text in `format`: TOON via `toon-format` defaults, or
-/// pretty JSON with a 2-space indent. No truncation (see
-/// [`crate::truncate_text`]).
+/// Render `value` as text in `format`: TOON (2-space indent, comma
+/// delimiter, every number's digits), or pretty JSON with a 2-space indent.
+/// No truncation (see [`crate::truncate_text`]).
 ///
 /// # Errors
-/// [`RenderError`] if the encoder fails (not expected for JSON values).
+/// [`RenderError::Toon`] for TOON of a value nested deeper than 256 levels.
 pub fn render(value: &Value, format: OutputFormat) -> Result<String, RenderError> {
-    render_serialize(value, format)
+    let mut text = String::new();
+    match format {
+        OutputFormat::Json => return Ok(serde_json::to_string_pretty(value)?),
+        OutputFormat::Toon => toon::encode(value, &mut text)?,
+    }
+    Ok(text)
 }
 
-/// [`render`] for any `Serialize` value (e.g. an [`crate::Envelope`]) without
-/// first building a `serde_json::Value` copy for JSON output.
+/// [`render`] for any `Serialize` value. JSON is written without first
+/// building a `serde_json::Value` copy; TOON is rendered from that copy (for
+/// an [`Envelope`] holding a large `data`, [`crate::prepare()`] renders
+/// without it).
 ///
 /// # Errors
 /// [`RenderError`] if serialization or encoding fails.
 pub fn render_serialize<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, RenderError> {
     match format {
         OutputFormat::Json => Ok(serde_json::to_string_pretty(value)?),
-        OutputFormat::Toon => {
-            let mut value = serde_json::to_value(value)?;
-            let marker = exact::protect(&mut value);
-            let text = toon_format::encode(&value, &toon_format::EncodeOptions::default())?;
-            Ok(match marker {
-                Some(marker) => exact::restore(text, marker),
-                None => text,
-            })
-        }
+        OutputFormat::Toon => render(&serde_json::to_value(value)?, format),
     }
 }
 
-mod exact;
+/// Writes the text of an envelope in `format` into `out` (which keeps only
+/// what the truncated text shows), without copying `data`: TOON is written
+/// from the envelope's root entries (`data`, the metadata fields,
+/// `incomplete`) in the order `serde_json::to_value` gives them.
+pub(crate) fn write_envelope<M: Serialize>(
+    envelope: &Envelope<Value, M>,
+    format: OutputFormat,
+    out: &mut Kept,
+) -> Result<(), RenderError> {
+    if format == OutputFormat::Json {
+        return Ok(serde_json::to_writer_pretty(out, envelope)?);
+    }
+    let meta = serde_json::to_value(&envelope.meta)?;
+    let incomplete = envelope.incomplete.as_ref().map(serde_json::to_value).transpose()?;
+    let meta = match &meta {
+        Value::Object(meta)
+            if !meta.contains_key("data") && (incomplete.is_none() || !meta.contains_key("incomplete")) =>
+        {
+            meta
+        }
+        // A metadata field named like an envelope field would replace it: render the envelope's value instead.
+        _ => return write_value(&serde_json::to_value(envelope)?, format, out),
+    };
+    let entries: Vec<(&str, &Value)> = std::iter::once(("data", &envelope.data))
+        .chain(meta.iter().map(|(key, value)| (key.as_str(), value)))
+        .chain(incomplete.iter().map(|value| ("incomplete", value)))
+        .collect();
+    Ok(toon::encode_root(entries.into_iter(), out)?)
+}
+
+/// Writes the text of `value` in `format` into `out`.
+pub(crate) fn write_value(value: &Value, format: OutputFormat, out: &mut Kept) -> Result<(), RenderError> {
+    match format {
+        OutputFormat::Json => serde_json::to_writer_pretty(out, value)?,
+        OutputFormat::Toon => toon::encode(value, out)?,
+    }
+    Ok(())
+}
+
+impl toon::Sink for Kept {
+    fn push_str(&mut self, s: &str) {
+        self.push_bytes(s.as_bytes());
+    }
+}
+
+pub(crate) mod exact;
+mod toon;
+
+pub use toon::TooDeep;
 
 #[cfg(test)]
 mod tests;

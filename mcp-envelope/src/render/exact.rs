@@ -3,81 +3,12 @@
 //! `toon-format` turns each number into an `i64`, `u64` or `f64`, so an integer past 64 bits or a decimal with more
 //! digits than an `f64` holds would lose digits (`123456789012345678901234567890` became
 //! `123456789012345680000000000000`). Numbers keep their literal digits in `serde_json` (`arbitrary_precision`);
-//! before encoding, each number that `toon-format` cannot show exactly is replaced by a string holding its TOON
-//! canonical decimal form (no exponent, no leading zeros, no trailing fractional zeros; TOON spec §2) wrapped in a
-//! private-use marker character that appears nowhere in the value; after encoding, the markers are removed, leaving
-//! the digits unquoted where the number stood.
-
-use serde_json::Value;
-
-/// Private-use characters tried as the marker, in order (U+E000..=U+E0FF).
-const MARKERS: std::ops::RangeInclusive<u32> = 0xE000..=0xE0FF;
+//! the encoder writes each number that is not a 64-bit integer in TOON's canonical decimal form (no exponent, no
+//! leading zeros, no trailing fractional zeros; TOON spec §2) computed from those digits.
 
 /// Largest exponent expanded into plain digits; a number written with a larger one (`1e400000`) keeps its literal
 /// form rather than growing into that many zeros.
 const MAX_EXPANDED_EXPONENT: i64 = 1_000;
-
-/// Replaces, in `value`, every number `toon-format` would not show digit for digit by its marked canonical form.
-/// Returns the marker to strip from the encoded text, or `None` when no number needed it (or, in a value that uses
-/// all 256 candidate markers in its strings, when no marker is free: the numbers are then left to `toon-format`).
-pub(crate) fn protect(value: &mut Value) -> Option<char> {
-    let mut used = [false; 256];
-    let mut inexact = false;
-    let mut pending = vec![&*value];
-    while let Some(v) = pending.pop() {
-        match v {
-            Value::Number(n) => inexact |= !shown_exactly(n),
-            Value::String(s) => mark_used(s, &mut used),
-            Value::Array(items) => pending.extend(items.iter()),
-            Value::Object(map) => {
-                for (key, item) in map {
-                    mark_used(key, &mut used);
-                    pending.push(item);
-                }
-            }
-            Value::Null | Value::Bool(_) => {}
-        }
-    }
-    if !inexact {
-        return None;
-    }
-    let marker = MARKERS
-        .zip(used)
-        .find(|(_, taken)| !taken)
-        .and_then(|(code, _)| char::from_u32(code))?;
-    let mut pending = vec![value];
-    while let Some(v) = pending.pop() {
-        match v {
-            Value::Number(n) if !shown_exactly(n) => {
-                let digits = canonical_decimal(&n.to_string());
-                *v = Value::String(format!("{marker}{digits}{marker}"));
-            }
-            Value::Array(items) => pending.extend(items.iter_mut()),
-            Value::Object(map) => pending.extend(map.values_mut()),
-            _ => {}
-        }
-    }
-    Some(marker)
-}
-
-/// `text` without `marker`: the protected numbers stand unquoted.
-pub(crate) fn restore(text: String, marker: char) -> String {
-    text.replace(marker, "")
-}
-
-fn mark_used(s: &str, used: &mut [bool; 256]) {
-    for c in s.chars() {
-        let code = u32::from(c);
-        if MARKERS.contains(&code) {
-            used[(code - MARKERS.start()) as usize] = true;
-        }
-    }
-}
-
-/// True when `toon-format` prints `n` with all its digits: integers that fit `i64` or `u64`.
-fn shown_exactly(n: &serde_json::Number) -> bool {
-    n.is_i64() || n.is_u64()
-}
 
 /// The TOON canonical decimal form of a JSON number literal: no exponent, no leading zeros, no trailing zeros after
 /// the point (nor the point itself), `-0` as `0`. A literal with an exponent beyond ±[`MAX_EXPANDED_EXPONENT`] is

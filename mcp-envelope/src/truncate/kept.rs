@@ -1,0 +1,119 @@
+//! [`Kept`]: an output for rendering that keeps only what the truncated text can show, its first and last bytes,
+//! so a text of any length is rendered and truncated (CONTRACT §6) in a few tens of kilobytes of memory.
+
+use super::{Ends, cut};
+
+/// Collects a rendered text, keeping its first `limit + 4` bytes, its last `limit + 4` bytes (at most twice that
+/// in between compactions) and its length; [`Kept::finish`] gives exactly what
+/// [`crate::truncate_text`]`(whole text, limit)` would.
+pub(crate) struct Kept {
+    limit: usize,
+    keep: usize,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    len: usize,
+}
+
+impl Kept {
+    /// An empty text, to be truncated to `limit` bytes.
+    pub(crate) fn new(limit: usize) -> Self {
+        let keep = limit.saturating_add(4);
+        Kept {
+            limit,
+            keep,
+            head: Vec::new(),
+            tail: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Appends bytes of the text (pieces of UTF-8 that, put together, are valid UTF-8).
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) {
+        self.len += bytes.len();
+        let head_room = self.keep - self.head.len();
+        if head_room > 0 {
+            self.head.extend_from_slice(&bytes[..head_room.min(bytes.len())]);
+        }
+        if bytes.len() >= self.keep {
+            self.tail.clear();
+            self.tail.extend_from_slice(&bytes[bytes.len() - self.keep..]);
+            return;
+        }
+        if self.tail.len() + bytes.len() > 2 * self.keep {
+            self.tail.drain(..self.tail.len() - (self.keep - bytes.len()));
+        }
+        self.tail.extend_from_slice(bytes);
+    }
+
+    /// The text truncated to the limit, and whether it was truncated.
+    pub(crate) fn finish(self) -> (String, bool) {
+        if self.len <= self.limit {
+            // The head holds the whole text.
+            return (String::from_utf8_lossy(&self.head).into_owned(), false);
+        }
+        (cut(&self, self.limit), true)
+    }
+
+    /// The byte at `at`, if kept.
+    fn byte(&self, at: usize) -> Option<u8> {
+        let tail_start = self.len - self.tail.len();
+        match self.head.get(at) {
+            Some(byte) => Some(*byte),
+            None => at.checked_sub(tail_start).and_then(|i| self.tail.get(i).copied()),
+        }
+    }
+}
+
+impl Ends for Kept {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_char_boundary(&self, at: usize) -> bool {
+        // A byte that does not continue a UTF-8 sequence (10xxxxxx) starts a char.
+        at == 0 || at >= self.len || self.byte(at).is_none_or(|b| b & 0xC0 != 0x80)
+    }
+
+    fn head(&self, end: usize) -> &str {
+        std::str::from_utf8(&self.head[..end.min(self.head.len())]).unwrap_or_default()
+    }
+
+    fn tail(&self, start: usize) -> &str {
+        let from = start.saturating_sub(self.len - self.tail.len()).min(self.tail.len());
+        std::str::from_utf8(&self.tail[from..]).unwrap_or_default()
+    }
+}
+
+impl std::io::Write for Kept {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.push_bytes(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::truncate_text;
+
+    /// Every limit and every way of cutting the text into pieces gives what `truncate_text` gives.
+    #[test]
+    fn same_as_truncating_the_whole_text() {
+        let text = "aé€😀-".repeat(300);
+        for limit in [0, 1, 3, 50, 199, 200, 203, 251, 1000, 1499, 3000, 3999, 4000, 5000] {
+            for piece in [1, 2, 3, 7, 64, 5000] {
+                let mut kept = Kept::new(limit);
+                for chunk in text.as_bytes().chunks(piece) {
+                    kept.push_bytes(chunk);
+                }
+                let expected = truncate_text(text.clone(), limit);
+                let truncated = expected.len() != text.len();
+                assert_eq!(kept.finish(), (expected, truncated), "limit {limit}, pieces of {piece}");
+            }
+        }
+    }
+}
