@@ -152,6 +152,7 @@ pub(crate) fn write_value(value: &Value, format: OutputFormat, out: &mut Kept) -
 }
 
 impl toon::Sink for Kept {
+    #[inline]
     fn push_str(&mut self, s: &str) {
         self.push_bytes(s.as_bytes());
     }

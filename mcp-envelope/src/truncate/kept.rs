@@ -28,8 +28,18 @@ impl Kept {
     }
 
     /// Appends bytes of the text (pieces of UTF-8 that, put together, are valid UTF-8).
+    #[inline]
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) {
         self.len += bytes.len();
+        if self.head.len() == self.keep && self.tail.len() + bytes.len() <= 2 * self.keep {
+            // The common case, once the head is full: the piece fits the tail without a compaction.
+            self.tail.extend_from_slice(bytes);
+        } else {
+            self.push_rest(bytes);
+        }
+    }
+
+    fn push_rest(&mut self, bytes: &[u8]) {
         let head_room = self.keep - self.head.len();
         if head_room > 0 {
             self.head.extend_from_slice(&bytes[..head_room.min(bytes.len())]);
@@ -40,7 +50,11 @@ impl Kept {
             return;
         }
         if self.tail.len() + bytes.len() > 2 * self.keep {
+            // Keep the last `keep - bytes.len()` bytes: with `bytes`, the last `keep` of the text.
             self.tail.drain(..self.tail.len() - (self.keep - bytes.len()));
+        }
+        if self.tail.capacity() == 0 {
+            self.tail.reserve_exact(2 * self.keep);
         }
         self.tail.extend_from_slice(bytes);
     }
@@ -85,9 +99,16 @@ impl Ends for Kept {
 }
 
 impl std::io::Write for Kept {
+    #[inline]
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.push_bytes(buf);
         Ok(buf.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.push_bytes(buf);
+        Ok(())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
