@@ -53,6 +53,7 @@ pub fn config(deploy: &DeploySettings) -> HttpConfig {
             idle: Duration::from_secs(deploy.sessions.idle_seconds),
             max_total: deploy.sessions.max_total,
             max_per_principal: deploy.sessions.max_per_principal,
+            ..SessionLimits::default()
         },
         connections: ConnectionLimits {
             max_connections: deploy.connections.max_connections,

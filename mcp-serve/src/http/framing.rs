@@ -13,6 +13,7 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
+use super::dormant::DormantSessions;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -21,7 +22,6 @@ use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
 use rmcp::ServerHandler;
@@ -32,7 +32,7 @@ use crate::incoming::{self, BATCH_REVISION, Kind, Rejection};
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// The rmcp service the checked messages go to (batches call it once per message).
-pub type McpService<S> = StreamableHttpService<S, LocalSessionManager>;
+pub type McpService<S> = StreamableHttpService<S, DormantSessions>;
 
 /// What [`check_posts`] needs: the size limit and the rmcp service (for batches).
 pub struct Framing<S> {

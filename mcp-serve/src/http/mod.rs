@@ -6,7 +6,7 @@
 //!   or gets `401`; the [`Principal`](crate::Principal) goes into the request's extensions ([`principal_of`] reads it in a handler)
 //!   and the `Authorization` header is removed before rmcp sees the request.
 //! - Sessions ([`sessions`]): a session belongs to the principal that opened it; idle expiry and caps
-//!   ([`SessionLimits`]).
+//!   ([`SessionLimits`]); a quiet session sleeps, keeping only its `initialize` parameters ([`dormant`]).
 //! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
 //!   depth, batches per revision).
 //! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].
@@ -19,6 +19,7 @@
 
 pub mod auth;
 pub mod connections;
+pub mod dormant;
 pub mod drain;
 pub mod fair;
 pub mod framing;
@@ -33,7 +34,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::middleware;
 use rmcp::ServerHandler;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -46,6 +47,7 @@ pub use fair::FairShare;
 pub use sessions::SessionLimits;
 
 use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
+use dormant::{DormantSessions, SessionStates};
 use framing::Framing;
 use sessions::SessionOwners;
 
@@ -151,7 +153,7 @@ where
     F: Fn() -> S + Send + Sync + 'static,
 {
     let limit = config.max_request_bytes;
-    let rmcp_config = StreamableHttpServerConfig::default()
+    let mut rmcp_config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!config.stateless)
         .with_json_response(config.stateless)
         .with_allowed_hosts(allowed_hosts(addr, &config.allowed_hosts))
@@ -160,16 +162,21 @@ where
         .with_max_request_body_bytes(limit)
         .with_cancellation_token(drain.sessions_closed.clone());
     let limits = config.sessions;
-    let mut manager = LocalSessionManager::default();
-    // rmcp closes a session whose worker saw no request for this long; a later request naming it gets 404.
-    manager.session_config.keep_alive = Some(limits.idle);
-    let manager = Arc::new(manager);
+    let states = Arc::new(SessionStates::default());
+    if !config.stateless {
+        // rmcp keeps each session's `initialize` parameters here and restores a sleeping session from them.
+        rmcp_config.session_store = Some(states.clone());
+    }
+    let mut session_config = SessionConfig::default();
+    // rmcp also ends a live worker that saw no request for this long (the session layer expires the session).
+    session_config.keep_alive = Some(limits.idle);
+    let manager = Arc::new(DormantSessions::new(session_config));
     let service = StreamableHttpService::new(move || Ok(new_handler()), manager.clone(), rmcp_config);
     let framing = Framing {
         limit,
         service: Arc::new(service.clone()),
     };
-    let owners = SessionOwners::new(manager, limits, config.stateless);
+    let owners = SessionOwners::new(manager, states, limits, config.stateless);
     // Outermost last: POST tracking, authentication, fair share, session ownership, message checks, rmcp.
     let router = Router::new()
         .nest_service("/mcp", service)

@@ -5,10 +5,15 @@
 //! new session id (the `initialize` response's header) and answers any request naming a session that is not the
 //! caller's, whether unknown, ended, expired, deleted or another principal's, with the same `404 Not Found` rmcp
 //! gives an unknown session (MCP "Streamable HTTP", session management: the client initializes again), so a
-//! session id's existence is not disclosed. An owner is forgotten when its session is deleted, when rmcp answers
-//! `404` for it (ended by idle expiry, [`SessionLimits::idle`]), and whenever the table is checked against rmcp's
-//! live sessions ([`SessionOwners::prune`]: before a cap decision, and every [`SessionOwners::SWEEP_MAX`] or idle
+//! session id's existence is not disclosed. A session ends, and its owner is forgotten, when it is deleted, when rmcp
+//! answers `404` for it, and when it expired: no request for [`SessionLimits::idle`] (checked when a request names
+//! it, and by [`SessionOwners::prune`]: before a cap decision, and every [`SessionOwners::SWEEP_MAX`] or idle
 //! expiry, whichever is shorter, while [`super::serve`] runs).
+//!
+//! A session with no `POST` in flight and no open `GET` stream sleeps ([`super::dormant`]: its rmcp worker ends,
+//! its `initialize` parameters stay) [`SessionLimits::dormant_after`] after its last answer was delivered, or
+//! [`RESUME_WINDOW`] after an answer the client did not take in full (so it can still resume that stream). A
+//! request naming a sleeping session waits until the sleep is done; rmcp then restores the session.
 //!
 //! Live sessions are capped: a request opening a session (a `POST` without `Mcp-Session-Id`) when the caller
 //! already has [`SessionLimits::max_per_principal`] live sessions, or the server [`SessionLimits::max_total`],
@@ -26,10 +31,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::{Method, StatusCode, header};
 use rmcp::transport::streamable_http_server::SessionManager;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 use tokio::time::MissedTickBehavior;
 use tokio_util::sync::CancellationToken;
 
+use super::dormant::{DormantSessions, SessionStates};
 use crate::principal::Principal;
 
 /// Bounds on live streamable-HTTP sessions.
@@ -41,6 +47,10 @@ pub struct SessionLimits {
     pub max_total: usize,
     /// Live sessions of one principal (default 100).
     pub max_per_principal: usize,
+    /// How long a session with nothing in flight keeps its rmcp worker after its last answer was delivered, before
+    /// it sleeps ([`super::dormant`]; default 250 ms). A sleeping session costs its `initialize` parameters (about
+    /// 1 KB) instead of about 60 KiB; the next request restores it. No sleep when this is not shorter than `idle`.
+    pub dormant_after: Duration,
 }
 
 impl Default for SessionLimits {
@@ -49,9 +59,14 @@ impl Default for SessionLimits {
             idle: Duration::from_secs(600),
             max_total: 1000,
             max_per_principal: 100,
+            dormant_after: Duration::from_millis(250),
         }
     }
 }
+
+/// How long a session waits before sleeping after an answer its client did not take in full: rmcp's replay cache
+/// of completed response streams lives this long (the client may reconnect with `Last-Event-ID`).
+pub const RESUME_WINDOW: Duration = SessionConfig::DEFAULT_COMPLETED_CACHE_TTL;
 
 /// The `Mcp-Session-Id` header.
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -59,7 +74,7 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// The largest `Retry-After` sent with a `503` for a full session table, seconds (the idle expiry, if shorter).
 const RETRY_AFTER_MAX_SECONDS: u64 = 30;
 
-/// One live session.
+/// One session (live or sleeping).
 #[derive(Debug)]
 struct Entry {
     owner: Principal,
@@ -67,6 +82,47 @@ struct Entry {
     last_used: Instant,
     /// Its `POST`s in flight (until their answer is sent in full).
     busy: usize,
+    /// Its open `GET` streams.
+    streams: usize,
+    /// Held (locked) while it is being put to sleep: requests naming it wait on it.
+    sleeping: Option<Arc<tokio::sync::Mutex<()>>>,
+}
+
+impl Entry {
+    fn new(owner: Principal) -> Self {
+        Entry {
+            owner,
+            last_used: Instant::now(),
+            busy: 0,
+            streams: 0,
+            sleeping: None,
+        }
+    }
+
+    /// No `POST` in flight (an open `GET` stream does not count) and not being put to sleep.
+    fn idle(&self) -> bool {
+        self.busy == 0 && self.sleeping.is_none()
+    }
+
+    /// Idle and no stream open: it may sleep.
+    fn quiet(&self) -> bool {
+        self.idle() && self.streams == 0
+    }
+
+    fn expired(&self, idle: Duration) -> bool {
+        self.idle() && self.last_used.elapsed() >= idle
+    }
+}
+
+/// What a request does to its session while it is in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// A `POST`: the session is busy until its answer ends.
+    Call,
+    /// A `GET`: an event stream is open until it ends.
+    Stream,
+    /// Anything else (`DELETE`).
+    Other,
 }
 
 #[derive(Debug, Default)]
@@ -95,7 +151,7 @@ impl Table {
     fn oldest_idle_of(&self, principal: &Principal) -> Option<String> {
         self.sessions
             .iter()
-            .filter(|(_, entry)| entry.owner == *principal && entry.busy == 0)
+            .filter(|(_, entry)| entry.owner == *principal && entry.idle())
             .min_by_key(|(_, entry)| entry.last_used)
             .map(|(id, _)| id.clone())
     }
@@ -110,11 +166,13 @@ impl Table {
     }
 }
 
-/// Which principal owns each live session, plus rmcp's session manager (to close and forget sessions) and the caps.
+/// Which principal owns each session, plus the session manager and store (to close, put to sleep and forget
+/// sessions) and the caps.
 #[derive(Clone)]
 pub struct SessionOwners {
     table: Arc<Mutex<Table>>,
-    manager: Arc<LocalSessionManager>,
+    manager: Arc<DormantSessions>,
+    states: Arc<SessionStates>,
     limits: SessionLimits,
     stateless: bool,
 }
@@ -123,12 +181,19 @@ impl SessionOwners {
     /// The longest time between two sweeps of ended sessions ([`SessionOwners::sweep`]).
     pub const SWEEP_MAX: Duration = Duration::from_secs(60);
 
-    /// Owners of the sessions of `manager` (the one given to rmcp's `StreamableHttpService`), capped by `limits`;
-    /// `stateless`: rmcp opens no sessions, so requests without a session id are not counted.
-    pub fn new(manager: Arc<LocalSessionManager>, limits: SessionLimits, stateless: bool) -> Self {
+    /// Owners of the sessions of `manager` and `states` (the session manager and store given to rmcp's
+    /// `StreamableHttpService`), capped by `limits`; `stateless`: rmcp opens no sessions, so requests without a
+    /// session id are not counted.
+    pub fn new(
+        manager: Arc<DormantSessions>,
+        states: Arc<SessionStates>,
+        limits: SessionLimits,
+        stateless: bool,
+    ) -> Self {
         SessionOwners {
             table: Arc::default(),
             manager,
+            states,
             limits,
             stateless,
         }
@@ -151,7 +216,7 @@ impl SessionOwners {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Live sessions known here (owners recorded, not yet forgotten).
+    /// Sessions known here, live or sleeping (owners recorded, not yet forgotten).
     pub fn len(&self) -> usize {
         self.table().sessions.len()
     }
@@ -161,11 +226,120 @@ impl SessionOwners {
         self.len() == 0
     }
 
-    /// Forgets the owners of sessions rmcp no longer holds (ended by idle expiry or by the client).
+    /// Ends the sessions that expired (no request for [`SessionLimits::idle`]).
     pub async fn prune(&self) {
-        // Holding rmcp's read lock: a session recorded here meanwhile was created before, so it is kept.
-        let live = self.manager.sessions.read().await;
-        self.table().sessions.retain(|id, _| live.contains_key(id.as_str()));
+        let idle = self.limits.idle;
+        let expired: Vec<String> = {
+            let mut table = self.table();
+            let ids: Vec<String> = table
+                .sessions
+                .iter()
+                .filter(|(_, entry)| entry.expired(idle))
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in &ids {
+                table.sessions.remove(id);
+            }
+            ids
+        };
+        for id in expired {
+            self.end(&id).await;
+        }
+    }
+
+    /// Ends a session already removed from the table: forgets its `initialize` parameters, closes its worker.
+    async fn end(&self, session: &str) {
+        self.states.forget(session);
+        if let Err(error) = self.manager.close_session(&session.into()).await {
+            tracing::debug!(%error, "the ended session's worker had already stopped");
+        }
+    }
+
+    /// Whether `session` has a live rmcp worker (`false`: sleeping, ended or unknown).
+    pub async fn is_live(&self, session: &str) -> bool {
+        self.manager.is_live(session).await
+    }
+
+    /// Puts `session` to sleep `after` now, if by then it has had nothing in flight for that long.
+    fn sleep_later(&self, session: String, after: Duration) {
+        if after >= self.limits.idle {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let owners = self.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(after).await;
+            owners.sleep(&session, after).await;
+        });
+    }
+
+    /// Puts `session` to sleep if it has had nothing in flight for `quiet_for`; requests naming it meanwhile wait.
+    async fn sleep(&self, session: &str, quiet_for: Duration) {
+        let gate = Arc::new(tokio::sync::Mutex::new(()));
+        let Ok(held) = gate.clone().try_lock_owned() else {
+            return;
+        };
+        {
+            let mut table = self.table();
+            let Some(entry) = table.sessions.get_mut(session) else {
+                return;
+            };
+            if !entry.quiet() || entry.last_used.elapsed() < quiet_for {
+                return;
+            }
+            entry.sleeping = Some(gate);
+        }
+        if self.manager.sleep(session).await {
+            tracing::debug!("an idle session went to sleep");
+        }
+        if let Some(entry) = self.table().sessions.get_mut(session) {
+            entry.sleeping = None;
+        }
+        drop(held);
+    }
+
+    /// Marks `session` as used by a request of kind `used`, once any sleep in progress is done. `false`: the
+    /// session is unknown.
+    async fn enter(&self, session: &str, used: Use) -> bool {
+        loop {
+            let gate = {
+                let mut table = self.table();
+                let Some(entry) = table.sessions.get_mut(session) else {
+                    return false;
+                };
+                match &entry.sleeping {
+                    Some(gate) => gate.clone(),
+                    None => {
+                        match used {
+                            Use::Call => entry.busy += 1,
+                            Use::Stream => entry.streams += 1,
+                            Use::Other => {}
+                        }
+                        entry.last_used = Instant::now();
+                        return true;
+                    }
+                }
+            };
+            drop(gate.lock().await);
+        }
+    }
+
+    /// Ends `session` now if it expired. `true`: it did (or is unknown).
+    async fn end_if_expired(&self, session: &str) -> bool {
+        let expired = {
+            let mut table = self.table();
+            match table.sessions.get(session) {
+                Some(entry) if entry.expired(self.limits.idle) => table.sessions.remove(session).is_some(),
+                Some(_) => false,
+                None => return true,
+            }
+        };
+        if expired {
+            self.end(session).await;
+        }
+        expired
     }
 
     /// Reserves room for one more session of `principal`, closing its least recently used idle session when a cap
@@ -193,9 +367,7 @@ impl SessionOwners {
         };
         if let Some(id) = evicted {
             tracing::info!(principal = %principal, "closed the caller's oldest idle session to open a new one");
-            if let Err(error) = self.manager.close_session(&id.as_str().into()).await {
-                tracing::debug!(%error, "the evicted session had already ended");
-            }
+            self.end(&id).await;
         }
         true
     }
@@ -204,23 +376,38 @@ impl SessionOwners {
         self.table().sessions.get(session).map(|entry| entry.owner.clone())
     }
 
+    /// Forgets `session` (deleted, or unknown to rmcp).
     fn remove(&self, session: &str) {
         self.table().sessions.remove(session);
+        self.states.forget(session);
     }
 
-    /// Marks `session` as having one more `POST` in flight.
-    fn start(&self, session: &str) {
-        if let Some(entry) = self.table().sessions.get_mut(session) {
-            entry.busy += 1;
-            entry.last_used = Instant::now();
-        }
-    }
-
-    /// Marks one `POST` of `session` as answered.
-    fn finish(&self, session: &str) {
-        if let Some(entry) = self.table().sessions.get_mut(session) {
-            entry.busy = entry.busy.saturating_sub(1);
-            entry.last_used = Instant::now();
+    /// Marks one request of `session` of kind `used` as ended (`delivered`: its answer was taken in full), and
+    /// schedules its sleep once nothing is in flight.
+    fn finish(&self, session: &str, used: Use, delivered: bool) {
+        let quiet = {
+            let mut table = self.table();
+            let Some(entry) = table.sessions.get_mut(session) else {
+                return;
+            };
+            // The end of a `GET` stream is no request: it does not postpone the idle expiry.
+            match used {
+                Use::Call => {
+                    entry.busy = entry.busy.saturating_sub(1);
+                    entry.last_used = Instant::now();
+                }
+                Use::Stream => entry.streams = entry.streams.saturating_sub(1),
+                Use::Other => entry.last_used = Instant::now(),
+            }
+            entry.quiet()
+        };
+        if quiet {
+            let after = if delivered || used != Use::Call {
+                self.limits.dormant_after
+            } else {
+                RESUME_WINDOW
+            };
+            self.sleep_later(session.to_string(), after);
         }
     }
 }
@@ -237,15 +424,23 @@ impl Drop for Opening {
     }
 }
 
-/// Ends a session's `POST` (its answer sent in full, or dropped) when dropped.
+/// Ends a session's request (its answer sent in full, or dropped) when dropped.
 struct InFlight {
     owners: SessionOwners,
     session: String,
+    used: Use,
+    delivered: bool,
+}
+
+impl super::guarded::Guard for InFlight {
+    fn delivered(&mut self) {
+        self.delivered = true;
+    }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.owners.finish(&self.session);
+        self.owners.finish(&self.session, self.used, self.delivered);
     }
 }
 
@@ -266,8 +461,13 @@ fn full(owners: &SessionOwners, principal: &Principal) -> Response {
         .into_response()
 }
 
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response()
+}
+
 /// Axum middleware (after authentication): refuses a session id that is not the caller's with `404`, bounds and
-/// records new sessions, tracks each session's `POST`s in flight, forgets deleted and ended sessions.
+/// records new sessions, tracks each session's requests in flight, puts quiet sessions to sleep, ends expired ones,
+/// forgets deleted and ended sessions.
 pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request, next: Next) -> Response {
     let principal = request.extensions().get::<Principal>().cloned();
     let session = request
@@ -278,27 +478,32 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
     if let Some(session) = session {
         if principal.is_none() || owners.owner(&session) != principal {
             tracing::debug!("refused a request naming a session that is not the caller's (or no longer exists)");
-            return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+            return not_found();
         }
-        let in_flight = (method == Method::POST).then(|| {
-            owners.start(&session);
-            InFlight {
-                owners: owners.clone(),
-                session: session.clone(),
-            }
-        });
+        let used = match method {
+            Method::POST => Use::Call,
+            Method::GET => Use::Stream,
+            _ => Use::Other,
+        };
+        if owners.end_if_expired(&session).await || !owners.enter(&session, used).await {
+            tracing::debug!("refused a request naming an expired session");
+            return not_found();
+        }
+        let in_flight = InFlight {
+            owners: owners.clone(),
+            session: session.clone(),
+            used,
+            delivered: false,
+        };
         let response = next.run(request).await;
         let status = response.status();
         if status == StatusCode::NOT_FOUND || (method == Method::DELETE && status.is_success()) {
-            // Deleted, or ended by rmcp (idle expiry): forget its owner.
+            // Deleted, or unknown to rmcp: forget it.
             drop(in_flight);
             owners.remove(&session);
             return response;
         }
-        return match in_flight {
-            Some(in_flight) => super::guarded::hold(response, in_flight),
-            None => response,
-        };
+        return super::guarded::hold(response, in_flight);
     }
     let (Some(principal), true) = (principal, method == Method::POST && !owners.stateless) else {
         return next.run(request).await;
@@ -316,14 +521,8 @@ pub async fn bind_sessions(State(owners): State<SessionOwners>, request: Request
         .get(SESSION_HEADER)
         .and_then(|value| value.to_str().ok())
     {
-        owners.table().sessions.insert(
-            new.to_string(),
-            Entry {
-                owner: principal,
-                last_used: Instant::now(),
-                busy: 0,
-            },
-        );
+        owners.table().sessions.insert(new.to_string(), Entry::new(principal));
+        owners.sleep_later(new.to_string(), owners.limits.dormant_after);
     }
     drop(opening);
     response
