@@ -128,14 +128,42 @@ pub async fn read(store: &dyn ArtifactStore, owner: &str, args: &ArtifactReadArg
         Err(err) if err.is_not_found() => return error(mcp_artifacts::NOT_FOUND_MESSAGE),
         Err(err) => return error(format!("{NAME} failed: {err}")),
     };
-    let value = chunk_value(chunk);
-    let text = value.to_string();
-    mcp_envelope::rmcp::success_result(text, structured.then_some(value))
+    chunk_result(chunk, structured)
 }
 
-/// The chunk as the [`ArtifactReadResult`] JSON object, built in place: the base64 text is encoded once, straight
-/// from the store's `Bytes`, and moved (not copied) into the object.
-fn chunk_value(chunk: Chunk) -> Value {
+/// The chunk's result: the [`ArtifactReadResult`] object as compact JSON text and, with `structured`, as
+/// `structuredContent`. The base64 is encoded once, straight from the store's `Bytes`, into its place in the text:
+/// base64's alphabet needs no JSON escaping, so the (up to 1.4 MB) data is never scanned for escapes here; the
+/// structured copy is one `memcpy` of it.
+fn chunk_result(chunk: Chunk, structured: bool) -> CallToolResult {
+    let data = chunk.data.clone();
+    let mut object = chunk_value(chunk);
+    // The object with `"data":""` as compact JSON (preserve_order keeps the field order), then the base64 written
+    // into that empty string: only the structural key can match, as every quote inside a JSON string is escaped.
+    let header = Value::Object(object.clone()).to_string();
+    let Some(at) = header.find(EMPTY_DATA).map(|at| at + EMPTY_DATA.len() - 1) else {
+        // Not reachable with serde_json's compact output; kept correct rather than fast.
+        object.insert("data".into(), Value::String(STANDARD.encode(&data)));
+        let value = Value::Object(object);
+        return mcp_envelope::rmcp::success_result(value.to_string(), structured.then_some(value));
+    };
+    let mut text = String::with_capacity(header.len() + data.len().div_ceil(3) * 4);
+    text.push_str(&header[..at]);
+    STANDARD.encode_string(&data, &mut text);
+    let encoded_end = text.len();
+    text.push_str(&header[at..]);
+    let structured = structured.then(|| {
+        object.insert("data".into(), Value::String(text[at..encoded_end].to_owned()));
+        Value::Object(object)
+    });
+    mcp_envelope::rmcp::success_result(text, structured)
+}
+
+/// `"data":""` in the compact text of [`chunk_value`]'s object.
+const EMPTY_DATA: &str = r#""data":"""#;
+
+/// The chunk as the [`ArtifactReadResult`] JSON object, with `data` left empty (filled by [`chunk_result`]).
+fn chunk_value(chunk: Chunk) -> Map<String, Value> {
     let Chunk {
         artifact_id,
         mime_type,
@@ -143,7 +171,7 @@ fn chunk_value(chunk: Chunk) -> Value {
         next_offset,
         total_bytes,
         eof,
-        data,
+        data: _,
     } = chunk;
     let mut object = Map::with_capacity(8);
     object.insert("artifactId".into(), Value::String(artifact_id));
@@ -153,8 +181,8 @@ fn chunk_value(chunk: Chunk) -> Value {
     object.insert("totalBytes".into(), Value::from(total_bytes));
     object.insert("eof".into(), Value::Bool(eof));
     object.insert("encoding".into(), Value::from("base64"));
-    object.insert("data".into(), Value::String(STANDARD.encode(&data)));
-    Value::Object(object)
+    object.insert("data".into(), Value::String(String::new()));
+    object
 }
 
 #[cfg(test)]
@@ -164,7 +192,7 @@ mod tests {
     use bytes::Bytes;
 
     #[test]
-    fn chunk_value_is_the_read_result() {
+    fn chunk_result_is_the_read_result_in_text_and_structured() {
         let chunk = Chunk {
             artifact_id: "a".repeat(32),
             mime_type: "application/json".into(),
@@ -175,6 +203,19 @@ mod tests {
             data: Bytes::from_static(b"llo"),
         };
         let expected = serde_json::to_value(ArtifactReadResult::from(chunk.clone())).unwrap();
-        assert_eq!(chunk_value(chunk), expected);
+        // A mime type that holds the marker's text, escaped, must not move the data.
+        let tricky = Chunk {
+            mime_type: r#"x/"data":"""#.into(),
+            ..chunk.clone()
+        };
+        let tricky_expected = serde_json::to_value(ArtifactReadResult::from(tricky.clone())).unwrap();
+        for (chunk, expected) in [(chunk, expected), (tricky, tricky_expected)] {
+            let result = chunk_result(chunk.clone(), true);
+            assert_eq!(result.structured_content.as_ref(), Some(&expected));
+            let text = &result.content[0].as_text().unwrap().text;
+            assert_eq!(serde_json::from_str::<Value>(text).unwrap(), expected);
+            assert_eq!(text, &expected.to_string());
+            assert!(chunk_result(chunk, false).structured_content.is_none());
+        }
     }
 }
