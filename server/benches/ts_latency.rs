@@ -3,7 +3,9 @@
 //! (`@modelcontextprotocol/sdk`, `StreamableHTTPClientTransport` and `StdioClientTransport`) → the `mcp-devtools`
 //! binary built by this `cargo bench` (release), once with `--http 127.0.0.1:0` and once over stdio → the recorded
 //! CircleCI upstream on 127.0.0.1 (read once; then the server's HTTP cache answers). Target: HTTP median at most 2×
-//! the stdio median. Needs `npm ci` in `tests/clients/ts` (`scripts/test` runs it). Not a criterion bench (the
+//! the stdio median. The same run also measures the floor: `tests/clients/ts/replay-server.mjs`, which answers with
+//! the real server's recorded results and does no work, over each transport, so the client's own cost per transport
+//! is printed beside the server's. Needs `npm ci` in `tests/clients/ts` (`scripts/test` runs it). Not a criterion bench (the
 //! client is a Node process); it prints a table. Run with `cargo bench -p mcp-devtools-server --bench ts_latency`.
 #![allow(missing_docs, dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -63,7 +65,7 @@ fn main() {
         println!("\nts_latency: cached circleci_get /me, official TypeScript SDK client, ms per call\n");
         println!("| transport | calls | median | p90 | p99 | mean | cache misses |");
         println!("|---|---:|---:|---:|---:|---:|---:|");
-        for name in ["stdio", "http"] {
+        for name in ["stdio", "http", "replay-stdio", "replay-http"] {
             let f = &figures[name];
             let ms = |k: &str| f[k].as_f64().unwrap_or(f64::NAN);
             println!(
@@ -76,8 +78,15 @@ fn main() {
                 f["misses"]
             );
         }
-        let ratio = figures["http"]["median"].as_f64().unwrap() / figures["stdio"]["median"].as_f64().unwrap();
-        println!("\nHTTP median / stdio median: {ratio:.2}x (target <= 2x)");
+        let median = |name: &str| figures[name]["median"].as_f64().unwrap_or(f64::NAN);
+        println!(
+            "\nHTTP median / stdio median: {:.2}x (target <= 2x); the same ratio for the no-work replay server \
+             (the client's floor): {:.2}x; the server's own share of the median: stdio {:.3} ms, HTTP {:.3} ms",
+            median("http") / median("stdio"),
+            median("replay-http") / median("replay-stdio"),
+            median("stdio") - median("replay-stdio"),
+            median("http") - median("replay-http"),
+        );
         server.terminate().await;
     });
 }

@@ -4,8 +4,15 @@
 //
 // Env: MCP_DEVTOOLS_BIN (the server binary, for stdio), UPSTREAM_URL (the recorded upstream), MCP_URL
 // (http://127.0.0.1:PORT/mcp) and TOKEN (its bearer token), CALLS (measured calls per transport, default 500).
-// Prints one JSON line: per transport, the measured calls, cache misses and latency statistics in milliseconds.
+// Prints one JSON line: per transport, the measured calls, cache misses and latency statistics in milliseconds; and
+// the same for the floor (`replay-stdio`, `replay-http`): replay-server.mjs answering with the real server's recorded
+// results and doing no work, so the SDK client's own cost per transport shows beside the server's.
 import { performance } from "node:perf_hooks";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -47,8 +54,37 @@ const http = await connect(
 );
 
 const request = { name: "circleci_get", arguments: { path: "/me" } };
-const samples = { stdio: [], http: [] };
-const misses = { stdio: 0, http: 0 };
+
+// The replay servers' canned answers: the real server's own, recorded over stdio (the call's from the cache, like
+// the measured ones).
+await stdio.callTool(request);
+const canned = {
+  initialize: {
+    protocolVersion: "2025-06-18",
+    capabilities: stdio.getServerCapabilities(),
+    serverInfo: stdio.getServerVersion(),
+  },
+  "tools/list": await stdio.listTools(),
+  "tools/call": await stdio.callTool(request),
+};
+const cannedFile = join(mkdtempSync(join(tmpdir(), "ts-latency-")), "canned.json");
+writeFileSync(cannedFile, JSON.stringify(canned));
+const replayScript = join(dirname(fileURLToPath(import.meta.url)), "replay-server.mjs");
+const replayStdio = await connect(
+  new StdioClientTransport({ command: process.execPath, args: [replayScript, "stdio", cannedFile], stderr: "inherit" }),
+);
+const replayHttpProcess = spawn(process.execPath, [replayScript, "http", cannedFile], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const replayPort = await new Promise((resolve, reject) => {
+  replayHttpProcess.stdout.once("data", (d) => resolve(Number(/LISTENING (\d+)/.exec(String(d))[1])));
+  replayHttpProcess.once("exit", (code) => reject(new Error(`replay-server exited ${code}`)));
+});
+const replayHttp = await connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${replayPort}/mcp`)));
+
+const clients = { stdio, http, "replay-stdio": replayStdio, "replay-http": replayHttp };
+const samples = Object.fromEntries(Object.keys(clients).map((k) => [k, []]));
+const misses = Object.fromEntries(Object.keys(clients).map((k) => [k, 0]));
 
 async function once(name, client, record) {
   const start = performance.now();
@@ -63,12 +99,12 @@ async function once(name, client, record) {
 // Warm-up (fills each server's cache, JIT-compiles the client), then alternate blocks so that load on the machine
 // affects both transports alike.
 for (let i = 0; i < 50; i++) {
-  await once("stdio", stdio, false);
-  await once("http", http, false);
+  for (const [name, client] of Object.entries(clients)) await once(name, client, false);
 }
 for (let r = 0; r < rounds; r++) {
-  for (let i = 0; i < perRound; i++) await once("stdio", stdio, true);
-  for (let i = 0; i < perRound; i++) await once("http", http, true);
+  for (const [name, client] of Object.entries(clients)) {
+    for (let i = 0; i < perRound; i++) await once(name, client, true);
+  }
 }
 
 function stats(values) {
@@ -79,7 +115,7 @@ function stats(values) {
 }
 
 const out = {};
-for (const name of ["stdio", "http"]) out[name] = { ...stats(samples[name]), misses: misses[name] };
+for (const name of Object.keys(clients)) out[name] = { ...stats(samples[name]), misses: misses[name] };
 console.log(JSON.stringify(out));
-await stdio.close();
-await http.close();
+for (const client of Object.values(clients)) await client.close();
+replayHttpProcess.kill();
