@@ -165,7 +165,11 @@ async fn raw_session(http: &reqwest::Client, url: &str, token: &str) -> String {
     let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
     response.bytes().await.unwrap();
     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    raw_post(http, url, token, Some(&session)).json(&done).send().await.unwrap();
+    raw_post(http, url, token, Some(&session))
+        .json(&done)
+        .send()
+        .await
+        .unwrap();
     session
 }
 
