@@ -17,6 +17,10 @@
 //! client is raw JSON-RPC over `reqwest` (one shared connection pool), lighter than 256 rmcp clients, so that the
 //! load generator leaves the server its share of the 2 cores.
 //!
+//! Two last rows time a single session calling every 100 ms and every 400 ms ([`spaced`]): the second pays the
+//! restore of a sleeping session (mcp-serve puts a session with nothing in flight to sleep 250 ms after its last
+//! answer) on every call.
+//!
 //! Bounded: [`SECONDS`] per level (at most [`MAX_CALLS_PER_SESSION`] calls per session), loopback only. Not a
 //! criterion bench (a load run has no single iteration to sample); it prints a table. Run with
 //! `cargo bench -p mcp-devtools-server --bench http_load`.
@@ -269,6 +273,43 @@ async fn paced(server: &HttpServer) -> Row {
     row
 }
 
+/// Calls per spaced level ([`spaced`]).
+const SPACED_CALLS: u64 = 12;
+
+/// One raw session calling every `pause` ([`SPACED_CALLS`] calls): with a pause shorter than the server's quiet time
+/// before a session sleeps (250 ms, `mcp_serve::SessionLimits::dormant_after`) the session stays live; with a longer
+/// one every call first restores it (replays the handshake to a fresh handler). Latency of each call alone.
+async fn spaced(server: &HttpServer, pause: Duration) -> Row {
+    let http = reqwest::Client::new();
+    let session = raw_session(&http, &server.url, &token(0)).await;
+    raw_call(&http, &server.url, &token(0), &session, 1).await.unwrap();
+    let mut row = Row {
+        sessions: 1,
+        calls: 0,
+        errors: 0,
+        misses: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    let start = Instant::now();
+    for id in 2..2 + SPACED_CALLS {
+        tokio::time::sleep(pause).await;
+        let call_start = Instant::now();
+        match raw_call(&http, &server.url, &token(0), &session, id).await {
+            Ok(hit) => row.misses += usize::from(!hit),
+            Err(e) => {
+                eprintln!("spaced call failed: {e}");
+                row.errors += 1;
+            }
+        }
+        row.calls += 1;
+        row.latencies.push(call_start.elapsed().as_micros() as u64);
+    }
+    row.elapsed = start.elapsed();
+    row.latencies.sort_unstable();
+    row
+}
+
 /// `VmRSS` and `VmHWM` (peak) of `pid`, in KiB, from `/proc`.
 fn rss_kib(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
@@ -281,6 +322,22 @@ fn rss_kib(pid: u32) -> (u64, u64) {
             .unwrap_or(0)
     };
     (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// One table row.
+fn print_row(label: &str, row: &Row) {
+    println!(
+        "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} |",
+        label,
+        row.calls,
+        row.calls as f64 / row.elapsed.as_secs_f64(),
+        row.percentile_ms(50.0),
+        row.percentile_ms(90.0),
+        row.percentile_ms(99.0),
+        row.percentile_ms(100.0),
+        row.errors,
+        row.misses,
+    );
 }
 
 fn main() {
@@ -313,18 +370,11 @@ fn main() {
                 Some(sessions) => (format!("{sessions}"), level(&server, sessions).await),
                 None => (format!("{PACED_SESSIONS}, {PACED_RATE}/s offered"), paced(&server).await),
             };
-            println!(
-                "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} |",
-                label,
-                row.calls,
-                row.calls as f64 / row.elapsed.as_secs_f64(),
-                row.percentile_ms(50.0),
-                row.percentile_ms(90.0),
-                row.percentile_ms(99.0),
-                row.percentile_ms(100.0),
-                row.errors,
-                row.misses,
-            );
+            print_row(&label, &row);
+        }
+        for (pause, what) in [(100, "live"), (400, "restored before each call")] {
+            let row = spaced(&server, Duration::from_millis(pause)).await;
+            print_row(&format!("1, a call every {pause} ms ({what})"), &row);
         }
         let (rss, peak) = rss_kib(pid);
         println!(
