@@ -71,6 +71,32 @@ struct Row {
 }
 
 impl Row {
+    fn new(sessions: usize) -> Row {
+        Row {
+            sessions,
+            calls: 0,
+            errors: 0,
+            misses: 0,
+            elapsed: Duration::ZERO,
+            latencies: Vec::new(),
+        }
+    }
+
+    /// Counts one raw call's outcome and latency (microseconds); the first error is printed.
+    fn record(&mut self, outcome: Result<bool, String>, latency: u64) {
+        match outcome {
+            Ok(hit) => self.misses += usize::from(!hit),
+            Err(e) => {
+                if self.errors == 0 {
+                    eprintln!("call failed: {e}");
+                }
+                self.errors += 1;
+            }
+        }
+        self.calls += 1;
+        self.latencies.push(latency);
+    }
+
     fn percentile_ms(&self, p: f64) -> f64 {
         if self.latencies.is_empty() {
             return f64::NAN;
@@ -140,14 +166,7 @@ async fn level(server: &HttpServer, sessions: usize) -> Row {
     }
     barrier.wait().await;
     let start = Instant::now();
-    let mut row = Row {
-        sessions,
-        calls: 0,
-        errors: 0,
-        misses: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-    };
+    let mut row = Row::new(sessions);
     while let Some(done) = tasks.join_next().await {
         let (latencies, errors, misses) = done.unwrap();
         row.calls += latencies.len();
@@ -244,27 +263,10 @@ async fn paced(server: &HttpServer) -> Row {
             calls.join_all().await
         });
     }
-    let mut row = Row {
-        sessions: PACED_SESSIONS,
-        calls: 0,
-        errors: 0,
-        misses: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-    };
+    let mut row = Row::new(PACED_SESSIONS);
     while let Some(done) = tasks.join_next().await {
         for (outcome, latency) in done.unwrap() {
-            match outcome {
-                Ok(hit) => row.misses += usize::from(!hit),
-                Err(e) => {
-                    if row.errors == 0 {
-                        eprintln!("paced call failed: {e}");
-                    }
-                    row.errors += 1;
-                }
-            }
-            row.calls += 1;
-            row.latencies.push(latency);
+            row.record(outcome, latency);
         }
     }
     // Until the last call returned.
@@ -283,27 +285,13 @@ async fn spaced(server: &HttpServer, pause: Duration) -> Row {
     let http = reqwest::Client::new();
     let session = raw_session(&http, &server.url, &token(0)).await;
     raw_call(&http, &server.url, &token(0), &session, 1).await.unwrap();
-    let mut row = Row {
-        sessions: 1,
-        calls: 0,
-        errors: 0,
-        misses: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-    };
+    let mut row = Row::new(1);
     let start = Instant::now();
     for id in 2..2 + SPACED_CALLS {
         tokio::time::sleep(pause).await;
         let call_start = Instant::now();
-        match raw_call(&http, &server.url, &token(0), &session, id).await {
-            Ok(hit) => row.misses += usize::from(!hit),
-            Err(e) => {
-                eprintln!("spaced call failed: {e}");
-                row.errors += 1;
-            }
-        }
-        row.calls += 1;
-        row.latencies.push(call_start.elapsed().as_micros() as u64);
+        let outcome = raw_call(&http, &server.url, &token(0), &session, id).await;
+        row.record(outcome, call_start.elapsed().as_micros() as u64);
     }
     row.elapsed = start.elapsed();
     row.latencies.sort_unstable();
