@@ -27,7 +27,7 @@ impl Sink for String {
     }
 }
 
-/// The value nests deeper than [`MAX_DEPTH`] (256) levels, too deep for TOON's indented text (the message is
+/// The value nests deeper than 256 levels, too deep for TOON's indented text (the message is
 /// `toon-format`'s).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("Invalid structure: Maximum nesting depth of {MAX_DEPTH} exceeded")]
