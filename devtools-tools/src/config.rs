@@ -38,7 +38,7 @@ impl ArtifactBackend {
                 s3.endpoint.as_deref().unwrap_or("AWS"),
                 s3.region.as_deref().unwrap_or("us-east-1"),
                 if s3.secret_access_key.is_some() {
-                    "from AWS_* settings"
+                    "given"
                 } else {
                     "from the environment/instance role"
                 },
