@@ -61,7 +61,6 @@ const MAX_CALLS_PER_SESSION: usize = 50_000;
 
 /// One level's figures.
 struct Row {
-    sessions: usize,
     calls: usize,
     errors: usize,
     misses: usize,
@@ -71,9 +70,8 @@ struct Row {
 }
 
 impl Row {
-    fn new(sessions: usize) -> Row {
+    fn new() -> Row {
         Row {
-            sessions,
             calls: 0,
             errors: 0,
             misses: 0,
@@ -166,7 +164,7 @@ async fn level(server: &HttpServer, sessions: usize) -> Row {
     }
     barrier.wait().await;
     let start = Instant::now();
-    let mut row = Row::new(sessions);
+    let mut row = Row::new();
     while let Some(done) = tasks.join_next().await {
         let (latencies, errors, misses) = done.unwrap();
         row.calls += latencies.len();
@@ -263,7 +261,7 @@ async fn paced(server: &HttpServer) -> Row {
             calls.join_all().await
         });
     }
-    let mut row = Row::new(PACED_SESSIONS);
+    let mut row = Row::new();
     while let Some(done) = tasks.join_next().await {
         for (outcome, latency) in done.unwrap() {
             row.record(outcome, latency);
@@ -285,7 +283,7 @@ async fn spaced(server: &HttpServer, pause: Duration) -> Row {
     let http = reqwest::Client::new();
     let session = raw_session(&http, &server.url, &token(0)).await;
     raw_call(&http, &server.url, &token(0), &session, 1).await.unwrap();
-    let mut row = Row::new(1);
+    let mut row = Row::new();
     let start = Instant::now();
     for id in 2..2 + SPACED_CALLS {
         tokio::time::sleep(pause).await;

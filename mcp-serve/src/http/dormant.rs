@@ -40,16 +40,6 @@ impl SessionStates {
     pub fn forget(&self, session: &str) {
         self.map().remove(session);
     }
-
-    /// Sessions known (live or dormant).
-    pub fn len(&self) -> usize {
-        self.map().len()
-    }
-
-    /// Whether no session is known.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 #[async_trait::async_trait]
@@ -94,11 +84,6 @@ impl DormantSessions {
 
     fn stale_closes(&self) -> MutexGuard<'_, HashMap<SessionId, usize>> {
         self.stale_closes.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Whether `session` has a live worker.
-    pub async fn is_live(&self, session: &str) -> bool {
-        self.inner.sessions.read().await.contains_key(session)
     }
 
     /// Ends `session`'s worker, keeping it restorable (its [`SessionState`] stays in the store). `false`: it had no

@@ -255,11 +255,6 @@ impl SessionOwners {
         }
     }
 
-    /// Whether `session` has a live rmcp worker (`false`: sleeping, ended or unknown).
-    pub async fn is_live(&self, session: &str) -> bool {
-        self.manager.is_live(session).await
-    }
-
     /// Puts `session` to sleep `after` now, if by then it has had nothing in flight for that long.
     fn sleep_later(&self, session: String, after: Duration) {
         if after >= self.limits.idle {
