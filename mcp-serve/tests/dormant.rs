@@ -164,6 +164,12 @@ async fn a_sleeping_session_still_expires_with_404() {
     .await;
     let session = open(server.addr).await;
     let opened = server.initializes.load(Ordering::SeqCst);
+    // It sleeps: the next request restores it (one more `initialize`).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    list(server.addr, &session).await;
+    assert_eq!(server.initializes.load(Ordering::SeqCst), opened + 1);
+    // It sleeps again, then expires while asleep.
+    let opened = opened + 1;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let (status, _, _) = post(
         server.addr,
