@@ -190,6 +190,11 @@ impl GithubError {
                 message: err.to_string(),
                 retry_after_secs: None,
             },
+            err @ HttpError::RefusedHandoff { .. } => Self::Upstream {
+                status: 302,
+                message: err.to_string(),
+                retry_after_secs: None,
+            },
             HttpError::BodyTooLarge { limit_bytes, vendor } => Self::BodyTooLarge {
                 limit_bytes,
                 setting: vendor.max_body_setting,

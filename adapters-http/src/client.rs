@@ -17,6 +17,10 @@ use crate::status::StatusError;
 use crate::target::{parse_base, resolve, same_origin};
 use crate::vendor::Vendor;
 
+pub mod handoff;
+
+pub use handoff::Download;
+
 /// A body from [`HttpClient::get_cached`] and where it came from.
 #[derive(Debug, Clone)]
 pub struct Fetched {
@@ -39,6 +43,9 @@ pub struct HttpClient {
     /// The client for writes (every method but GET and HEAD): same settings, but a 301/302/303 is never followed
     /// (see [`write_redirect_policy`]).
     http_write: reqwest::Client,
+    /// The client for other hosts ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]): no credential, no
+    /// default headers, same redirect rule.
+    http_plain: reqwest::Client,
     vendor: Vendor,
     base: Url,
     auth: Option<(HeaderName, HeaderValue)>,
@@ -78,20 +85,23 @@ impl HttpClient {
             setting: "user_agent".to_owned(),
             detail: "contains characters not allowed in an HTTP header".to_owned(),
         })?;
-        let build = |policy: redirect::Policy| {
+        let build_with = |headers: http::HeaderMap, policy: redirect::Policy| {
             reqwest::Client::builder()
-                .default_headers(config.default_headers.clone())
+                .default_headers(headers)
                 .user_agent(user_agent.clone())
                 .timeout(config.timeout)
                 .redirect(policy)
                 .build()
                 .map_err(|e| HttpError::transport(vendor, e, config.timeout))
         };
+        let build = |policy: redirect::Policy| build_with(config.default_headers.clone(), policy);
         let http = build(redirect_policy(config.redirects))?;
         let http_write = build(write_redirect_policy(config.redirects))?;
+        let http_plain = build_with(http::HeaderMap::new(), redirect_policy(config.redirects))?;
         Ok(Self {
             http,
             http_write,
+            http_plain,
             vendor,
             base,
             auth,

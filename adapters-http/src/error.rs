@@ -66,6 +66,22 @@ pub enum HttpError {
         location: Option<String>,
     },
 
+    /// A handed-out URL (a redirect to another host, or a URL from a body) that is not fetched: not `https`
+    /// (outside loopback), userinfo in it, or an unreadable `Location`. Nothing was sent to it. `target` is its
+    /// origin only (the path and query may hold a signature).
+    #[error(
+        "the {} API handed the download to `{target}`, which was not fetched: {detail}",
+        .vendor.name
+    )]
+    RefusedHandoff {
+        /// The upstream.
+        vendor: Vendor,
+        /// `scheme://host[:port]` of the refused URL.
+        target: String,
+        /// Why it was refused.
+        detail: String,
+    },
+
     /// A 2xx body that is not the JSON it should be.
     #[error("{} API {status} returned a body that is not valid JSON: {detail}", .vendor.name)]
     InvalidJson {

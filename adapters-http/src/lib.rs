@@ -19,13 +19,15 @@
 //! | [`error`] | [`HttpError`]: everything this layer reports |
 //! | [`retry`] | [`RetryPolicy`]: the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
 //! | [`client`] | [`HttpClient`]: one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
+//! | [`client::handoff`] | [`HttpClient::get_handoff`] / [`HttpClient::get_elsewhere`]: a redirect to another host (job logs, archives) or a handed-out URL, fetched without any credential, https only; [`Download`] streams the body |
 //! | [`cache`] | [`HttpCache`]: bounded (moka) HTTP cache, freshness from `http-cache-semantics`, injectable clock |
 //!
 //! [`HttpClient::send`] returns the raw response whatever its status; for `GET` and `HEAD` it applies the
 //! [`retry`] policy first (at most 3 attempts, waits honouring `Retry-After`/`Retry-After-Ms`, all inside the
 //! client's timeout). Redirects are decided in one place ([`RedirectPolicy`], applied when the client is built); a
 //! URL whose origin is not the API base's is refused before anything is sent, so credentials never leave for
-//! another host.
+//! another host. The one way to another host is a handoff ([`HttpClient::get_handoff`]), sent without any
+//! credential.
 //!
 //! No secret ever appears in an error, a `Debug` output or a log line.
 
@@ -47,7 +49,7 @@ pub mod vendor;
 pub use auth::Auth;
 pub use cache::redis::{RedisCacheConfig, RedisConfigError};
 pub use cache::{CacheConfig, CacheRequest, CacheStatus, Clock, HttpCache, MAX_TTL, system_clock};
-pub use client::{Fetched, HttpClient};
+pub use client::{Download, Fetched, HttpClient};
 pub use config::{
     DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, RedirectPolicy,
     default_user_agent,

@@ -1,0 +1,271 @@
+//! Handoffs: a `GET` on the API that the API answers with a redirect to a short-lived URL on another host, and
+//! bodies fetched from such URLs, always without a credential.
+//!
+//! GitHub answers `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs` (and the artifact and log archive
+//! endpoints) with `302 Found` and a `Location` on another host that carries its own short-lived signature
+//! (<https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job>). CircleCI hands out
+//! step output as `output_url`s on another host in its job details. Such URLs are fetched:
+//!
+//! - only when the caller asks ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]); every other request
+//!   keeps the client's redirect rule ([`crate::RedirectPolicy`]: a redirect to another origin is not followed);
+//! - with no credential of any kind: no `Authorization`, no vendor header, none of the client's default headers,
+//!   no cookies (only the user agent is sent);
+//! - over `https` only; plain `http` only to a loopback host (`127.0.0.0/8`, `::1`, `localhost`: local test
+//!   servers), and never with userinfo in the URL;
+//! - one hop to the other host; that host's own redirects follow the client's rule (same origin only).
+//!
+//! The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
+//! The handed-out URL's query (its signature) never appears in an error, a log line or [`Download::url`].
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderMap, Method, StatusCode, header};
+use url::{Host, Url};
+
+use super::HttpClient;
+use crate::body::read_capped;
+use crate::error::HttpError;
+use crate::response::RawResponse;
+use crate::target::same_origin;
+use crate::vendor::Vendor;
+
+/// A response whose body is read chunk by chunk: the API's own answer when it did not hand the download off
+/// (already read, under the cap), or the other host's answer, streamed.
+#[derive(Debug)]
+pub struct Download {
+    status: StatusCode,
+    headers: HeaderMap,
+    url: Url,
+    handed_off: bool,
+    vendor: Vendor,
+    timeout: Duration,
+    max_body_bytes: u64,
+    body: Source,
+}
+
+#[derive(Debug)]
+enum Source {
+    Read(Option<Bytes>),
+    Stream(reqwest::Response),
+}
+
+impl Download {
+    /// HTTP status of the answer that carries the body.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// Headers of that answer.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The URL that answered, without its query and fragment (a handed-out URL's query is its signature).
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// True when the body comes from the other host (the API handed the download off, or
+    /// [`HttpClient::get_elsewhere`] fetched it), false when it is the API's own answer.
+    pub fn is_handed_off(&self) -> bool {
+        self.handed_off
+    }
+
+    /// The next piece of the body, `None` at its end. Streamed bodies are not capped (the caller bounds what it
+    /// keeps); the whole exchange stays inside the client's timeout.
+    ///
+    /// Errors: [`HttpError::Transport`] when reading fails or times out.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, HttpError> {
+        match &mut self.body {
+            Source::Read(body) => Ok(body.take().filter(|b| !b.is_empty())),
+            Source::Stream(response) => response
+                .chunk()
+                .await
+                .map_err(|e| HttpError::transport(self.vendor, e, self.timeout)),
+        }
+    }
+
+    /// The whole (remaining) body under the client's cap, as a [`RawResponse`] (whose `url` has no query), e.g. to
+    /// classify an error answer with [`HttpClient::check_status`] or to keep a small archive.
+    ///
+    /// Errors: [`HttpError::BodyTooLarge`]; [`HttpError::Transport`].
+    pub async fn into_response(self) -> Result<RawResponse, HttpError> {
+        let body = match self.body {
+            Source::Read(body) => body.unwrap_or_default(),
+            Source::Stream(response) => read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?,
+        };
+        Ok(RawResponse {
+            status: self.status,
+            headers: self.headers,
+            body,
+            url: self.url,
+        })
+    }
+}
+
+impl HttpClient {
+    /// `GET url` on the API origin (with the credential, retried like [`HttpClient::send`]); when the API answers
+    /// with a redirect (301, 302, 303, 307, 308) to another origin, that one `Location` is fetched without any
+    /// credential (see [the module](self) for the rules) and its answer is returned, streamed. Any other answer
+    /// (a 2xx body, a 404, a redirect without `Location`) is returned as the API sent it.
+    ///
+    /// Errors: as [`HttpClient::send`]; [`HttpError::RefusedHandoff`] when the `Location` is not `https` (outside
+    /// loopback), carries userinfo or does not parse (nothing is sent to it); [`HttpError::Transport`] for the
+    /// other host.
+    pub async fn get_handoff(&self, url: Url) -> Result<Download, HttpError> {
+        let first = self.send(Method::GET, url, None).await?;
+        let location = first
+            .status
+            .is_redirection()
+            .then(|| first.headers.get(header::LOCATION))
+            .flatten();
+        let Some(location) = location else {
+            return Ok(self.read(first));
+        };
+        let target = std::str::from_utf8(location.as_bytes())
+            .ok()
+            .and_then(|location| first.url.join(location.trim()).ok());
+        let Some(target) = target else {
+            return Err(HttpError::RefusedHandoff {
+                vendor: self.vendor,
+                target: "(unreadable Location)".to_owned(),
+                detail: "the Location header is not a valid URL".to_owned(),
+            });
+        };
+        if same_origin(&target, &first.url) {
+            // The client's policy stopped a same-origin chain (too many hops): the API's answer stands.
+            return Ok(self.read(first));
+        }
+        self.get_elsewhere(target).await
+    }
+
+    /// `GET url` on any host, without any credential (see [the module](self) for the rules): for URLs the API
+    /// hands out in a body, such as CircleCI's step `output_url`. Not retried. The body is streamed.
+    ///
+    /// Errors: [`HttpError::RefusedHandoff`] for a URL that is not `https` (outside loopback) or carries userinfo
+    /// (nothing sent); [`HttpError::Transport`].
+    pub async fn get_elsewhere(&self, url: Url) -> Result<Download, HttpError> {
+        check_target(self.vendor, &url)?;
+        let host = url.host_str().unwrap_or_default().to_owned();
+        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %host, "credential-less request");
+        let response = self
+            .http_plain
+            .request(Method::GET, url)
+            .timeout(self.timeout)
+            .send()
+            .await
+            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+        tracing::debug!(
+            target: "adapters_http",
+            vendor = self.vendor.name,
+            %host,
+            status = response.status().as_u16(),
+            "credential-less response"
+        );
+        Ok(Download {
+            status: response.status(),
+            headers: response.headers().clone(),
+            url: without_query(response.url()),
+            handed_off: true,
+            vendor: self.vendor,
+            timeout: self.timeout,
+            max_body_bytes: self.max_body_bytes,
+            body: Source::Stream(response),
+        })
+    }
+
+    fn read(&self, response: RawResponse) -> Download {
+        Download {
+            status: response.status,
+            headers: response.headers,
+            url: response.url,
+            handed_off: false,
+            vendor: self.vendor,
+            timeout: self.timeout,
+            max_body_bytes: self.max_body_bytes,
+            body: Source::Read(Some(response.body)),
+        }
+    }
+}
+
+/// `https`, or `http` to a loopback host; no userinfo.
+fn check_target(vendor: Vendor, url: &Url) -> Result<(), HttpError> {
+    let refuse = |detail: &str| HttpError::RefusedHandoff {
+        vendor,
+        target: origin_text(url),
+        detail: detail.to_owned(),
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(refuse("the URL carries credentials"));
+    }
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if is_loopback(url) => Ok(()),
+        "http" => Err(refuse("only https is fetched from another host")),
+        _ => Err(refuse("only https URLs are fetched")),
+    }
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        Some(Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
+        None => false,
+    }
+}
+
+/// `scheme://host[:port]`: what an error may say about a handed-out URL.
+fn origin_text(url: &Url) -> String {
+    url.origin().unicode_serialization()
+}
+
+fn without_query(url: &Url) -> Url {
+    let mut url = url.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V: Vendor = Vendor {
+        name: "Test",
+        base_setting: "TEST_API_BASE",
+        credential_setting: "TEST_TOKEN",
+        max_body_setting: "TEST_MAX_BODY_BYTES",
+    };
+
+    fn check(url: &str) -> Result<(), HttpError> {
+        check_target(V, &Url::parse(url).unwrap())
+    }
+
+    #[test]
+    fn targets() {
+        for ok in [
+            "https://pipelines.actions.githubusercontent.com/x?sig=abc",
+            "http://127.0.0.1:8080/x",
+            "http://127.9.9.9/x",
+            "http://[::1]:9/x",
+            "http://localhost:9/x",
+        ] {
+            assert!(check(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://example.com/x?sig=SECRET",
+            "http://10.0.0.1/x",
+            "ftp://127.0.0.1/x",
+            "https://user:pw@example.com/x",
+            "http://127.0.0.1.example.com/x",
+        ] {
+            let err = check(bad).unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, HttpError::RefusedHandoff { .. }), "{bad}");
+            assert!(!text.contains("SECRET") && !text.contains("pw"), "{text}");
+        }
+    }
+}
