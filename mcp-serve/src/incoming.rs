@@ -100,6 +100,77 @@ pub fn parse(bytes: &[u8], limit: usize) -> Result<Value, Rejection> {
     }
 }
 
+/// The `id` of a message that [`parse`] refused (too deep, not JSON, cut short), when it can still be read: the
+/// top-level object's `"id"` member, a string or a number, found by one pass over the text that counts nesting
+/// without recursing (so a value nested thousands of levels deep, before or after `id`, is no obstacle) and stops
+/// at the first syntax it cannot follow. `Value::Null` otherwise, as JSON-RPC 2.0 §5 asks when the id cannot be
+/// read: not an object, no `id` before the fault, or an `id` that is not a string or number.
+pub fn readable_id(bytes: &[u8]) -> Value {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(start) = start.filter(|&at| bytes[at] == b'{') else {
+        return Value::Null;
+    };
+    let mut depth = 0usize;
+    let mut at = start;
+    // At depth 1: the next string is a member name (after `{` or `,`), not a value (after `:`).
+    let mut name_next = false;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                let Some(end) = string_end(bytes, at) else {
+                    return Value::Null;
+                };
+                if depth == 1 && name_next && &bytes[at + 1..end] == b"id" {
+                    return id_after_name(&bytes[end + 1..]);
+                }
+                name_next = false;
+                at = end;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                name_next = depth == 1;
+            }
+            b'}' | b']' => match depth.checked_sub(1) {
+                Some(0) | None => return Value::Null,
+                Some(outer) => depth = outer,
+            },
+            b',' if depth == 1 => name_next = true,
+            _ => {}
+        }
+        at += 1;
+    }
+    Value::Null
+}
+
+/// Index of the `"` closing the string that opens at `open`, skipping escapes.
+fn string_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut at = open + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'"' => return Some(at),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// The string or number after `: ` at the start of `rest` (what follows an `"id"` name).
+fn id_after_name(rest: &[u8]) -> Value {
+    let rest = rest.trim_ascii_start();
+    let Some(value) = rest.strip_prefix(b":") else {
+        return Value::Null;
+    };
+    match serde_json::Deserializer::from_slice(value.trim_ascii_start())
+        .into_iter::<Value>()
+        .next()
+    {
+        Some(Ok(id @ (Value::String(_) | Value::Number(_)))) => id,
+        _ => Value::Null,
+    }
+}
+
 /// Whether rmcp can read `message` (one object's text) as a client message. rmcp logs the whole text of one it
 /// cannot read, so such a message is answered here instead ([`Rejection::Unrecognized`]).
 pub fn understood(message: &[u8]) -> bool {
@@ -158,6 +229,44 @@ mod tests {
         let response = Rejection::NotUtf8.response(Value::Null);
         assert_eq!(response["error"]["code"], json!(-32700));
         assert_eq!(response["id"], Value::Null);
+    }
+
+    #[test]
+    fn ids_are_read_from_refused_messages() {
+        let deep = "[".repeat(200);
+        let before = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"arguments":{deep}}}}}"#);
+        assert!(parse(before.as_bytes(), 1 << 20).is_err());
+        assert_eq!(readable_id(before.as_bytes()), json!(7));
+        let closed = format!(
+            r#"{{"params":{{"a":{deep}{}}},"method":"x", "id" : "abc\"d"}}"#,
+            "]".repeat(200)
+        );
+        assert_eq!(parse(closed.as_bytes(), 1 << 20), Err(Rejection::TooDeep));
+        assert_eq!(readable_id(closed.as_bytes()), json!("abc\"d"));
+        assert_eq!(
+            readable_id(br#"{"jsonrpc":"2.0","id":12,"method":"ping","params":{"#),
+            json!(12)
+        );
+        assert_eq!(
+            readable_id(br#"{"params":{"id":3},"method":"ping"#),
+            Value::Null,
+            "not the top level's id"
+        );
+        assert_eq!(readable_id(br#"{"x":"\"id\"","id":4,"#), json!(4));
+        assert_eq!(readable_id(br#"{"method":"id","x":1,"id":5}"#), json!(5));
+        assert_eq!(
+            readable_id(br#"{"id":{"a":1}}"#),
+            Value::Null,
+            "an id is a string or a number"
+        );
+        assert_eq!(readable_id(br#"[{"id":1}"#), Value::Null, "a batch");
+        assert_eq!(
+            readable_id(br#"{"a":[1,2]],"id":1}"#),
+            Value::Null,
+            "unbalanced before the id"
+        );
+        assert_eq!(readable_id(b"not json"), Value::Null);
+        assert_eq!(readable_id("\u{feff} {\"id\": 9,".as_bytes()), json!(9));
     }
 
     #[test]

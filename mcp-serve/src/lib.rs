@@ -27,6 +27,7 @@ pub mod http;
 pub mod incoming;
 pub mod principal;
 pub mod shutdown;
+pub mod stdin;
 pub mod stdio;
 pub mod stdio_framing;
 #[cfg(feature = "http")]

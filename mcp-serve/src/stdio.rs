@@ -37,7 +37,8 @@ pub enum StdioError {
 
 /// Serves `handler` over stdin/stdout until the client disconnects, or until `shutdown` resolves: then calls
 /// tracked in `in_flight` (the tracker the handler tracks its calls in) finish (at most
-/// [`StdioConfig::shutdown_grace`]), their answers are written, and it returns.
+/// [`StdioConfig::shutdown_grace`]), their answers are written, and it returns, whatever stdin is and even while the
+/// client keeps it open (it is read on a thread of its own: [`crate::stdin`]).
 ///
 /// # Errors
 /// [`StdioError`]: the session could not start, or its task failed.
@@ -50,7 +51,10 @@ pub async fn serve<S>(
 where
     S: ServerHandler + Send + 'static,
 {
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    // stdout through rmcp's non-blocking pipe when it is a FIFO; stdin on a thread of its own whatever it is
+    // (pipe, socket, tty), so that a shutdown never waits for a pending read (`crate::stdin`).
+    let (_, stdout) = rmcp::transport::stdio_pipes();
+    let stdin = crate::stdin::on_thread(std::io::stdin());
     let running = handler
         .serve(crate::stdio_framing::spawn(stdin, stdout, config.max_request_bytes))
         .await

@@ -4,8 +4,9 @@
 //! levels) with only a log line, drops an over-long line the same way, exits on a notification or response that
 //! arrives before `initialize`, and refuses every JSON-RPC batch. This layer reads stdin line by line and:
 //! - answers a line over the request-size limit, or one that is not UTF-8 / JSON / at most
-//!   128 levels deep / an object or array, with a JSON-RPC error (`id: null`) from [`crate::incoming`], without
-//!   buffering more than the limit;
+//!   128 levels deep / an object or array, with a JSON-RPC error from [`crate::incoming`] carrying the line's `id`
+//!   when it can be read ([`incoming::readable_id`], from the first 4 KiB of an over-long line), else `id: null`,
+//!   without buffering more than the limit;
 //! - drops a notification or response sent before `initialize` (logged at debug with its kind only);
 //! - at protocol revision `2025-03-26` (negotiated by the `initialize` exchange it watches) splits a batch into its
 //!   messages and answers with one array of their responses (JSON-RPC 2.0 §6); at any other revision answers a
@@ -27,18 +28,20 @@ use crate::incoming::{self, BATCH_REVISION, Kind, Rejection};
 
 /// Size of each in-memory pipe between this layer and rmcp, bytes.
 const PIPE_BYTES: usize = 256 * 1024;
+/// How much of an over-long line is kept to read its `id` from ([`incoming::readable_id`]), bytes.
+const ID_HEAD_BYTES: usize = 4096;
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
 enum Line {
     /// The line's bytes, without its newline.
     Text(Vec<u8>),
-    /// The line was longer than the limit; its bytes were skipped.
-    TooLong,
+    /// The line was longer than the limit; its bytes were skipped but for the first [`ID_HEAD_BYTES`].
+    TooLong(Vec<u8>),
 }
 
 /// Reads the next line into `buf` (cleared first), keeping at most `limit` bytes: a longer line is skipped to its
-/// newline and reported as [`Line::TooLong`]. `None` at end of input. A last line without a newline counts.
+/// newline and reported as [`Line::TooLong`] with its first bytes. `None` at end of input. A last line without a newline counts.
 async fn next_line(
     reader: &mut (impl AsyncBufRead + Unpin),
     buf: &mut Vec<u8>,
@@ -50,7 +53,7 @@ async fn next_line(
         let available = reader.fill_buf().await?;
         if available.is_empty() {
             return Ok(match (too_long, buf.is_empty()) {
-                (true, _) => Some(Line::TooLong),
+                (true, _) => Some(Line::TooLong(std::mem::take(buf))),
                 (false, true) => None,
                 (false, false) => Some(Line::Text(std::mem::take(buf))),
             });
@@ -59,18 +62,21 @@ async fn next_line(
             Some(newline) => (newline, true),
             None => (available.len(), false),
         };
-        if !too_long {
-            if buf.len().saturating_add(take) > limit {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(&available[..take]);
-            }
+        if !too_long && buf.len().saturating_add(take) > limit {
+            too_long = true;
+            buf.truncate(ID_HEAD_BYTES);
+        }
+        if too_long {
+            // Only the first bytes, to read the id from.
+            let room = ID_HEAD_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&available[..take.min(room)]);
+        } else {
+            buf.extend_from_slice(&available[..take]);
         }
         reader.consume(if ends { take + 1 } else { take });
         if ends {
             return Ok(Some(if too_long {
-                Line::TooLong
+                Line::TooLong(std::mem::take(buf))
             } else {
                 Line::Text(std::mem::take(buf))
             }));
@@ -146,15 +152,14 @@ async fn inbound(
                 break;
             }
         };
-        let forward = match line {
-            Line::TooLong => Err(Rejection::TooLarge { limit }),
+        let outcome = match line {
+            Line::TooLong(head) => Outcome::reply(reject(&Rejection::TooLarge { limit }, &head)),
             Line::Text(bytes) if bytes.trim_ascii().is_empty() => continue,
-            Line::Text(bytes) => incoming::parse(bytes.trim_ascii_end(), limit).map(|value| (bytes, value)),
-        };
-        let outcome = match forward {
-            Err(rejection) => Outcome::reply(reject(&rejection)),
-            Ok((_, Value::Array(items))) => batch(&state, items),
-            Ok((bytes, value)) => single(&state, bytes, &value),
+            Line::Text(bytes) => match incoming::parse(bytes.trim_ascii_end(), limit) {
+                Err(rejection) => Outcome::reply(reject(&rejection, &bytes)),
+                Ok(Value::Array(items)) => batch(&state, items),
+                Ok(value) => single(&state, bytes, &value),
+            },
         };
         if forward_lines(&mut to_rmcp, outcome.forward).await.is_err() {
             break;
@@ -197,9 +202,11 @@ fn unrecognized(id: Value) -> Value {
     rejection.response(id)
 }
 
-fn reject(rejection: &Rejection) -> Value {
+/// The error answering the refused message `bytes` (all or its first bytes), with its id when that can be read
+/// ([`incoming::readable_id`]), else `null`.
+fn reject(rejection: &Rejection, bytes: &[u8]) -> Value {
     tracing::warn!(code = rejection.code(), reason = %rejection, "answered an unusable message with an error");
-    rejection.response(Value::Null)
+    rejection.response(incoming::readable_id(bytes))
 }
 
 /// A single message: dropped before `initialize` unless it is a request, else passed on. A message rmcp cannot
@@ -239,10 +246,10 @@ fn batch(state: &Shared, items: Vec<Value>) -> Outcome {
             .revision
             .clone()
             .unwrap_or_else(|| "(none yet: initialize first)".to_string());
-        return Outcome::reply(reject(&Rejection::BatchUnsupported { revision }));
+        return Outcome::reply(reject(&Rejection::BatchUnsupported { revision }, b""));
     }
     if items.is_empty() {
-        return Outcome::reply(reject(&Rejection::EmptyBatch));
+        return Outcome::reply(reject(&Rejection::EmptyBatch, b""));
     }
     let mut waiting = HashSet::new();
     let mut responses = Vec::new();
@@ -258,7 +265,7 @@ fn batch(state: &Shared, items: Vec<Value>) -> Outcome {
                 }
                 lines.push(line);
             }
-            None => responses.push(reject(&Rejection::NotAMessage)),
+            None => responses.push(reject(&Rejection::NotAMessage, b"")),
         }
     }
     if waiting.is_empty() {
@@ -395,12 +402,17 @@ mod tests {
             got,
             vec![
                 Line::Text(b"abc".to_vec()),
-                Line::TooLong,
+                Line::TooLong(b"0123456789".to_vec()),
                 Line::Text(b"xy".to_vec()),
                 Line::Text(b"last".to_vec())
             ]
         );
-        assert_eq!(lines(b"0123456789", 5).await, vec![Line::TooLong]);
+        assert_eq!(
+            lines(b"0123456789", 5).await,
+            vec![Line::TooLong(b"0123456789".to_vec())]
+        );
+        let long = vec![b'x'; 3 * ID_HEAD_BYTES];
+        assert_eq!(lines(&long, 5).await, vec![Line::TooLong(vec![b'x'; ID_HEAD_BYTES])]);
         assert_eq!(lines(b"12345\n", 5).await, vec![Line::Text(b"12345".to_vec())]);
     }
 }

@@ -154,7 +154,9 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     let truncated = raw(br#"{"jsonrpc":"2.0","id":5,"#.to_vec()).await;
     assert_eq!(truncated.status, 400);
     assert_eq!(truncated.body["error"]["code"], json!(-32700), "{}", truncated.body);
-    assert_eq!(truncated.body["id"], Value::Null);
+    assert_eq!(truncated.body["id"], json!(5), "the id before the fault is read");
+    let no_id = raw(br#"{"jsonrpc":"2.0","method":"ping","#.to_vec()).await;
+    assert_eq!((no_id.status, no_id.body["id"].clone()), (400, Value::Null));
 
     let deep = format!(
         r#"{{"jsonrpc":"2.0","id":6,"method":"ping","params":{{"x":{}{}}}}}"#,
@@ -163,6 +165,15 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     );
     let deep = raw(deep.into_bytes()).await;
     assert_eq!(deep.status, 400);
+    assert_eq!(deep.body["id"], json!(6), "{}", deep.body);
+    let deeper = format!(
+        r#"{{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{{"name":"github_list_workflow_runs","arguments":{{"owner":{}1{}}}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let deeper = raw(deeper.into_bytes()).await;
+    assert_eq!((deeper.status, deeper.body["id"].clone()), (400, json!("deep-1")));
+    assert_eq!(deeper.body["error"]["code"], json!(-32600));
     assert!(
         deep.body["error"]["message"]
             .as_str()

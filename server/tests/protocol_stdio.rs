@@ -12,33 +12,62 @@ use std::time::Duration;
 use common::{repo_args, server_env};
 use recorded_upstream::RecordedUpstream;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Lines};
+use std::pin::Pin;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 use tokio::net::TcpListener;
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::process::{Child, ChildStdout};
 use tokio::sync::mpsc;
 
 const NO_UPSTREAM: &str = "http://127.0.0.1:9";
 
+/// What the server's stdin is.
+#[derive(Clone, Copy)]
+enum StdinKind {
+    /// A pipe (tokio's `Stdio::piped`).
+    Pipe,
+    /// One end of a Unix socket pair, the other end held open here: how Node (libuv) spawns its children.
+    Socket,
+}
+
 /// The server over stdio, spoken to in raw lines.
 struct Raw {
     child: Child,
-    stdin: Option<ChildStdin>,
+    stdin: Option<Pin<Box<dyn AsyncWrite + Send>>>,
     out: Lines<BufReader<ChildStdout>>,
     stderr: Arc<Mutex<String>>,
 }
 
 impl Raw {
     async fn start(env: Vec<(String, String)>) -> Raw {
+        Raw::start_with(env, StdinKind::Pipe).await
+    }
+
+    async fn start_with(env: Vec<(String, String)>, kind: StdinKind) -> Raw {
+        let (child_stdin, ours) = match kind {
+            StdinKind::Pipe => (Stdio::piped(), None),
+            StdinKind::Socket => {
+                let (theirs, ours) = std::os::unix::net::UnixStream::pair().unwrap();
+                ours.set_nonblocking(true).unwrap();
+                (Stdio::from(std::os::fd::OwnedFd::from(theirs)), Some(ours))
+            }
+        };
         let mut child = tokio::process::Command::new(common::BIN)
             .env_clear()
             .envs(env)
-            .stdin(Stdio::piped())
+            .stdin(child_stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("spawn the server");
-        let stdin = child.stdin.take();
+        let stdin: Option<Pin<Box<dyn AsyncWrite + Send>>> = match ours {
+            Some(socket) => Some(Box::pin(tokio::net::UnixStream::from_std(socket).unwrap())),
+            None => child
+                .stdin
+                .take()
+                .map(|pipe| Box::pin(pipe) as Pin<Box<dyn AsyncWrite + Send>>),
+        };
         let out = BufReader::new(child.stdout.take().unwrap()).lines();
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut err_lines = BufReader::new(child.stderr.take().unwrap()).lines();
@@ -115,13 +144,16 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
     let mut raw = Raw::start(server_env(NO_UPSTREAM, &[("MCP_MAX_REQUEST_BYTES", "1048576")])).await;
     raw.init("2025-06-18").await;
 
+    // A fault after a readable id is answered with that id (a client waits on it), else with `id: null`.
     raw.write(b"{\"jsonrpc\":\"2.0\",\"id\":5,\n").await;
     assert_error(
         &raw.next().await,
         -32700,
-        Value::Null,
+        json!(5),
         "Parse error: the message is not valid JSON",
     );
+    raw.write(b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\n").await;
+    assert_error(&raw.next().await, -32700, Value::Null, "not valid JSON");
     raw.write(b"\xff\xfe{\"jsonrpc\":\"2.0\"}\n").await;
     assert_error(&raw.next().await, -32700, Value::Null, "not UTF-8");
 
@@ -132,7 +164,15 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
         "]".repeat(130)
     );
     raw.write(format!("{deep}\n").as_bytes()).await;
-    assert_error(&raw.next().await, -32600, Value::Null, "deeper than 128 levels");
+    assert_error(&raw.next().await, -32600, json!(6), "deeper than 128 levels");
+    // 200 levels inside the arguments, the id a string.
+    let deeper = format!(
+        r#"{{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{{"name":"github_list_workflow_runs","arguments":{{"owner":{}1{}}}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    raw.write(format!("{deeper}\n").as_bytes()).await;
+    assert_error(&raw.next().await, -32600, json!("deep-1"), "deeper than 128 levels");
 
     // A line over the limit (2 MiB > 1 MiB) is skipped, answered, and the next line is read normally.
     let mut long = br#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":""#.to_vec();
@@ -142,7 +182,7 @@ async fn every_faulty_line_gets_an_error_and_the_session_goes_on() {
     assert_error(
         &raw.next().await,
         -32600,
-        Value::Null,
+        json!(7),
         "the message is larger than 1048576 bytes (the server's request-size limit)",
     );
     raw.write(b"42\n").await;
@@ -206,7 +246,7 @@ async fn debug_logs_never_echo_a_bad_line() {
     raw.init("2025-06-18").await;
     raw.write(format!("{{\"jsonrpc\":\"2.0\",\"id\":3,\"params\":{{\"token\":\"{SECRET}\"}},\n").as_bytes())
         .await;
-    assert_error(&raw.next().await, -32700, Value::Null, "Parse error");
+    assert_error(&raw.next().await, -32700, json!(3), "Parse error");
     raw.write(format!("{{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":7,\"token\":\"{SECRET}\"}}\n").as_bytes())
         .await;
     let _ = raw.next().await;
@@ -322,41 +362,64 @@ async fn a_cancelled_call_kills_its_jq_worker() {
     raw.ping(2).await;
 }
 
-#[tokio::test]
-async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
+/// SIGTERM (or SIGINT) while a call runs a jq worker: the server finishes or cancels it within the grace, exits
+/// cleanly and leaves no worker, with stdin a pipe or a socket the client keeps open (tokio's blocking-pool stdin
+/// once kept a socket-stdin server alive after `serve finished`, until SIGKILL).
+async fn signal_ends_the_server_and_its_workers(kind: StdinKind, signal: &str, memory_mib: u64) {
     let upstream = RecordedUpstream::github().await.unwrap();
+    let memory = memory_mib.to_string();
     let env = server_env(
         &upstream.uri(),
         &[
-            ("MCP_JQ_MAX_MEMORY_MIB", "317"),
+            ("MCP_JQ_MAX_MEMORY_MIB", memory.as_str()),
             ("MCP_JQ_TIMEOUT_SECONDS", "60"),
             ("MCP_HTTP_SHUTDOWN_GRACE_SECONDS", "1"),
         ],
     );
-    let mut raw = Raw::start(env).await;
+    let mut raw = Raw::start_with(env, kind).await;
     raw.init("2025-06-18").await;
     raw.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "github_list_workflow_runs",
         "arguments": repo_args("octo-repo", json!({"jq": "last(range(1e15))"}))}}),
     )
     .await;
-    assert!(!wait_for_workers(317, true, true).await.is_empty(), "a worker runs");
+    assert!(
+        !wait_for_workers(memory_mib, true, true).await.is_empty(),
+        "a worker runs"
+    );
     let status = tokio::process::Command::new("kill")
-        .args(["-TERM", &raw.pid().to_string()])
+        .args([signal, &raw.pid().to_string()])
         .status()
         .await
         .unwrap();
     assert!(status.success());
-    let exit = tokio::time::timeout(Duration::from_secs(20), raw.child.wait())
+    // The grace (1 s), the last answers' 0.2 s and rmcp's end: well under 10 s.
+    let exit = tokio::time::timeout(Duration::from_secs(10), raw.child.wait())
         .await
-        .expect("the server exits after SIGTERM")
+        .unwrap_or_else(|_| panic!("the server exits after {signal}; stderr:\n{}", raw.logs()))
         .unwrap();
     assert!(exit.success(), "a clean exit: {exit:?}\n{}", raw.logs());
     assert_eq!(
-        wait_for_workers(317, false, false).await,
+        wait_for_workers(memory_mib, false, false).await,
         Vec::<u32>::new(),
         "no orphaned worker"
     );
+    assert!(raw.stdin.is_some(), "stdin was held open all along");
+}
+
+#[tokio::test]
+async fn sigterm_ends_the_stdio_server_and_its_jq_workers() {
+    signal_ends_the_server_and_its_workers(StdinKind::Pipe, "-TERM", 317).await;
+}
+
+#[tokio::test]
+async fn sigterm_ends_the_stdio_server_whose_stdin_is_an_open_socket() {
+    signal_ends_the_server_and_its_workers(StdinKind::Socket, "-TERM", 321).await;
+}
+
+#[tokio::test]
+async fn sigint_ends_the_stdio_server_whose_stdin_is_an_open_socket() {
+    signal_ends_the_server_and_its_workers(StdinKind::Socket, "-INT", 323).await;
 }
 
 #[tokio::test]

@@ -4,8 +4,9 @@
 //! rmcp 3.11 answers a body that is not a JSON-RPC message with `415 Unsupported Media Type` and a plain-text
 //! reason, an over-long body with `413` and a different wording than stdio, and every batch with `415`. Here a
 //! faulty body gets `400 Bad Request` (`413 Payload Too Large` when over the limit) whose body is a JSON-RPC error
-//! response with `id: null`, the same text as on stdio (MCP "Streamable HTTP": the body MAY be a JSON-RPC error
-//! without id). A batch is answered per the session's protocol revision (the `MCP-Protocol-Version` header, absent
+//! response, the same text as on stdio, carrying the body's `id` when it can still be read
+//! ([`incoming::readable_id`]: a body too deep or malformed after its `id`), else `id: null` (MCP "Streamable
+//! HTTP": the body MAY be a JSON-RPC error without id). A batch is answered per the session's protocol revision (the `MCP-Protocol-Version` header, absent
 //! meaning `2025-03-26` as the specification says): at `2025-03-26` each message is passed to rmcp in turn and
 //! the responses come back as one `application/json` array (`202 Accepted` when it holds no request); at later
 //! revisions, which removed batches, one `-32600` error.
@@ -83,7 +84,13 @@ where
         }
     };
     match incoming::parse(&bytes, framing.limit) {
-        Err(rejection) => rejected(StatusCode::BAD_REQUEST, &rejection),
+        Err(rejection) => {
+            tracing::warn!(code = rejection.code(), reason = %rejection, "answered an unusable message with an error");
+            json_response(
+                StatusCode::BAD_REQUEST,
+                &rejection.response(incoming::readable_id(&bytes)),
+            )
+        }
         Ok(Value::Array(items)) => batch(&framing, parts, items).await,
         Ok(message) if !incoming::understood(&bytes) => {
             let id = match incoming::kind(&message) {
