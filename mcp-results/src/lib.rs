@@ -18,7 +18,7 @@ pub mod schema;
 pub mod view;
 
 pub use pipeline::MAX_RESULT_DEPTH;
-pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder};
+pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use view::{View, ViewArgs, WithView};
 
 use rmcp::model::CallToolResult;

@@ -221,31 +221,23 @@ impl Responder {
         }
     }
 
-    /// The text-only success result of a write tool (CONTRACT §3: no `structuredContent`, whatever the switch):
-    /// `data` projected by the optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare body.
-    ///
-    /// The write has already happened upstream (`status` is its 2xx HTTP status), so a `jq` that fails or runs
-    /// too long does not turn it into an error (a caller would retry and repeat the write): the result is then a
-    /// success whose text says the write succeeded and only the projection failed, followed by the unprojected
-    /// body.
-    pub async fn write_text(&self, data: Value, status: u16, view: &View) -> CallToolResult {
+    /// What a text-only result (CONTRACT §3: no `structuredContent`, whatever the switch) can show of `data`:
+    /// projected by the view's optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare value, on
+    /// a blocking thread. Never an error result: the caller words the outcome, e.g. a write tool whose write
+    /// already happened upstream must not report a failed projection as a failed call (a caller would retry and
+    /// repeat the write), so a `jq` that fails, runs too long or finds no permit gives the unprojected value.
+    pub async fn text(&self, data: Value, view: &View) -> TextOutcome {
         let format = view.format;
         let timeout = self.timeout;
-        let shown = |reason: String| {
-            success_result(
-                format!("The write succeeded (HTTP {status}); its response could not be shown: {reason}"),
-                None,
-            )
-        };
         if view.jq.as_deref().is_none_or(|jq| jq.trim().is_empty()) {
-            // No projection: nothing here can turn the finished write into an error.
+            // No projection: nothing here can turn the value into an error.
             let data = match check_depth(data) {
                 Ok(data) => data,
-                Err(too_deep) => return shown(too_deep),
+                Err(too_deep) => return TextOutcome::NotShown(too_deep),
             };
             return match render_data(data, format, timeout).await {
-                Ok(text) => success_result(text, None),
-                Err(render) => shown(render),
+                Ok(text) => TextOutcome::Shown(text),
+                Err(render) => TextOutcome::NotShown(render),
             };
         }
         let (reason, unprojected) = match self.permit().await {
@@ -253,8 +245,8 @@ impl Responder {
             Ok(_permit) => match self.project(data, view).await {
                 Ok(projected) => {
                     return match render_data(projected, format, timeout).await {
-                        Ok(text) => success_result(text, None),
-                        Err(render) => shown(render),
+                        Ok(text) => TextOutcome::Shown(text),
+                        Err(render) => TextOutcome::NotShown(render),
                     };
                 }
                 Err(failed) => (failed.error.to_string(), failed.data),
@@ -262,36 +254,18 @@ impl Responder {
         };
         let unprojected = match check_depth(unprojected) {
             Ok(data) => data,
-            Err(too_deep) => return shown(format!("{reason}; {too_deep}")),
+            Err(too_deep) => return TextOutcome::NotShown(format!("{reason}; {too_deep}")),
         };
         match render_data(unprojected, format, timeout).await {
-            Ok(body) => success_result(
-                format!(
-                    "The write succeeded (HTTP {status}); only the jq projection of its response failed: {reason}. \
-                     Do not repeat the write. The unprojected response follows.\n{body}"
-                ),
-                None,
-            ),
-            Err(render) => shown(format!("{reason}; {render}")),
+            Ok(text) => TextOutcome::Unprojected { reason, text },
+            Err(render) => TextOutcome::NotShown(format!("{reason}; {render}")),
         }
     }
 
-    /// The text-only result of a write whose response body is binary: the write succeeded (`status`); the body was
-    /// put into the store (never turned into a string) and the text names its id, media type and size.
-    pub async fn write_binary(&self, owner: &str, media_type: String, bytes: Bytes, status: u16) -> CallToolResult {
-        let len = bytes.len();
-        let saved = self.save(owner, &media_type, bytes, "a binary upstream body").await;
-        let where_ = match saved {
-            Some(id) => format!("saved as artifact {id} (read it with artifact_read)"),
-            None => "could not be saved".to_owned(),
-        };
-        success_result(
-            format!(
-                "The write succeeded (HTTP {status}); its response body is binary ({media_type}, {len} bytes) and \
-                 was {where_}."
-            ),
-            None,
-        )
+    /// Puts `bytes` (e.g. a binary response body, never turned into a string) into the store as an artifact of
+    /// `media_type` owned by `owner`: its id, or `None` when the put failed (a warning in the log).
+    pub async fn put_artifact(&self, owner: &str, media_type: &str, bytes: Bytes) -> Option<String> {
+        self.save(owner, media_type, bytes, "a binary body").await
     }
 
     /// `data` projected by the view's `jq` (unchanged when there is none) through the runner.
@@ -323,6 +297,24 @@ impl Responder {
             )),
         }
     }
+}
+
+/// What [`Responder::text`] could show of a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TextOutcome {
+    /// The (projected) value, rendered.
+    Shown(String),
+    /// The `jq` projection failed, ran too long or found no pipeline permit (`reason`, the text to report);
+    /// `text` is the unprojected value, rendered.
+    Unprojected {
+        /// Why the projection did not run or failed.
+        reason: String,
+        /// The unprojected value, rendered.
+        text: String,
+    },
+    /// Nothing could be rendered (nested too deep, rendering too slow): why, as text to report.
+    NotShown(String),
 }
 
 impl std::fmt::Debug for Responder {

@@ -57,6 +57,11 @@ impl ViewArgs {
     /// The names of the two arguments on the wire.
     pub const NAMES: [&'static str; 2] = ["jq", "outputFormat"];
 
+    /// The two arguments as given (`None`: not sent).
+    pub fn new(jq: Option<String>, output_format: Option<OutputFormat>) -> Self {
+        ViewArgs { jq, output_format }
+    }
+
     /// The [`View`] these arguments ask for, the text rendered from the envelope.
     pub fn into_view(self) -> View {
         View::new(self.jq, self.output_format.unwrap_or_default())

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use mcp_artifacts::{ArtifactError, ArtifactId, ArtifactStore, Chunk, MemoryStore, StoreConfig};
 use mcp_envelope::{NoMeta, OutputFormat, PageMeta, SizeBound, TextSource};
 use mcp_projection::{InProcess, ProjectionRunner, Unprojected};
-use mcp_results::{Responder, View, artifact_read};
+use mcp_results::{Responder, TextOutcome, View, artifact_read};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
@@ -184,28 +184,18 @@ async fn bad_jq_and_too_deep_values_are_error_results() {
 }
 
 #[tokio::test]
-async fn a_write_whose_jq_fails_still_says_it_succeeded() {
+async fn text_only_results_fall_back_to_the_unprojected_value() {
     let results = responder(store(), 16_384);
     let view = View::new(Some(".[]".into()), OutputFormat::Json);
-    let result = results.write_text(json!([1, 2]), 201, &view).await;
-    assert_ne!(result.is_error, Some(true));
-    assert!(result.structured_content.is_none());
-    let text = text(&result);
-    assert!(
-        text.starts_with("The write succeeded (HTTP 201); only the jq projection"),
-        "{text}"
-    );
-    assert!(text.contains("Do not repeat the write"), "{text}");
+    let TextOutcome::Unprojected { reason, text } = results.text(json!([1, 2]), &view).await else {
+        panic!("a jq with two outputs is a failed projection");
+    };
+    assert!(reason.contains("one value"), "{reason}");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), json!([1, 2]));
 
-    let ok = results
-        .write_text(
-            json!({"key": "PLAT-1"}),
-            201,
-            &View::new(Some(".key".into()), OutputFormat::Json),
-        )
-        .await;
-    assert_eq!(self::text(&ok), "\"PLAT-1\"");
-    assert!(ok.structured_content.is_none());
+    let view = View::new(Some(".key".into()), OutputFormat::Json);
+    let shown = results.text(json!({"key": "PLAT-1"}), &view).await;
+    assert_eq!(shown, TextOutcome::Shown("\"PLAT-1\"".into()));
 }
 
 /// A runner that waits until told, holding the caller's pipeline permit.

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only, writes};
 use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
@@ -307,11 +307,7 @@ fn parse<T: DeserializeOwned + schemars::JsonSchema>(
 }
 
 fn call_args(def: &Def, arguments: Option<JsonObject>) -> Result<Call, ArgumentError> {
-    let view = |jq: Option<String>, format: Option<OutputFormat>| View {
-        jq,
-        format: format.unwrap_or_default(),
-        text_from: TextSource::Data,
-    };
+    let view = |jq, format| super::view(jq, format, TextSource::Data);
     Ok(match def.verb {
         Verb::Get | Verb::Delete => {
             let a = parse::<PathArgs>(def.name, arguments)?;
@@ -364,11 +360,10 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
                         .binary(principal.as_str(), body.media_type, body.bytes, NoMeta {}, &call.view)
                         .await
                 }
-                (false, Payload::Data(data)) => app.results.write_text(data, response.status, &call.view).await,
+                (false, Payload::Data(data)) => writes::text(&app.results, data, response.status, &call.view).await,
                 (false, Payload::Binary(body)) => {
-                    app.results
-                        .write_binary(principal.as_str(), body.media_type, body.bytes, response.status)
-                        .await
+                    let owner = principal.as_str();
+                    writes::binary(&app.results, owner, body.media_type, body.bytes, response.status).await
                 }
             }
         }

@@ -15,7 +15,6 @@ use crate::Principal;
 use crate::app::App;
 use crate::args;
 use adapters_http::Payload;
-use mcp_results::View;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";
@@ -119,11 +118,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                     fetched_at: response.cache.fetched_at_rfc3339(),
                 },
             };
-            let view = View {
-                jq: args.jq,
-                format: args.output_format.unwrap_or_default(),
-                text_from: TextSource::Envelope,
-            };
+            let view = super::view(args.jq, args.output_format, TextSource::Envelope);
             match response.body {
                 Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, &view).await,
                 Payload::Binary(body) => {

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::paging::Paged;
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
@@ -32,7 +33,7 @@ pub enum WorkflowIdArg {
     FileName(String),
 }
 
-/// Arguments of `github_list_workflow_runs`.
+/// Arguments of `github_list_workflow_runs` (with `perPage` and `page`: [`Paged`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
@@ -57,14 +58,6 @@ pub struct ListWorkflowRunsArgs {
     /// Only runs started by this user login.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
-    /// Runs per page, 1..=100 (GitHub's default 30).
-    #[schemars(range(min = 1, max = 100))]
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub per_page: Option<u64>,
-    /// Page number, from 1. Pass the previous result's `nextPage` to continue.
-    #[schemars(range(min = 1))]
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub page: Option<u64>,
     /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
@@ -72,7 +65,7 @@ pub struct ListWorkflowRunsArgs {
     pub output_format: Option<OutputFormat>,
 }
 
-/// Arguments of `github_list_workflow_jobs`.
+/// Arguments of `github_list_workflow_jobs` (with `perPage` and `page`: [`Paged`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
@@ -87,14 +80,6 @@ pub struct ListWorkflowJobsArgs {
     pub run_id: u64,
     /// `latest` (default): jobs of the latest attempt; `all`: jobs of every attempt.
     pub filter: Option<JobFilterArg>,
-    /// Jobs per page, 1..=100 (GitHub's default 30).
-    #[schemars(range(min = 1, max = 100))]
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub per_page: Option<u64>,
-    /// Page number, from 1. Pass the previous result's `nextPage` to continue.
-    #[schemars(range(min = 1))]
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub page: Option<u64>,
     /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
@@ -120,7 +105,7 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
                       and filtered by branch, status, event or actor. Returns GitHub's response body \
                       ({total_count, workflow_runs}) and nextPage (the page to request next, or null). Use jq to \
                       keep only the fields you need.",
-        input_schema: input_schema::<ListWorkflowRunsArgs>(),
+        input_schema: input_schema::<Paged<ListWorkflowRunsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
         vendor: crate::Vendor::Github,
@@ -135,7 +120,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
         description: "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner. \
                       Returns GitHub's response body ({total_count, jobs}) and nextPage (the page to request next, \
                       or null). Use jq to keep only the fields you need.",
-        input_schema: input_schema::<ListWorkflowJobsArgs>(),
+        input_schema: input_schema::<Paged<ListWorkflowJobsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),
         vendor: crate::Vendor::Github,
@@ -168,14 +153,8 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         Err(unusable) => return mcp_results::error(unusable),
     };
     let page = github.list_workflow_runs(&params).await;
-    finish(
-        app,
-        principal,
-        LIST_WORKFLOW_RUNS,
-        page,
-        &view(args.jq, args.output_format),
-    )
-    .await
+    let view = super::view(args.jq, args.output_format, TextSource::Envelope);
+    finish(app, principal, LIST_WORKFLOW_RUNS, page, &view).await
 }
 
 /// Runs `github_list_workflow_jobs`.
@@ -200,14 +179,8 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         Err(unusable) => return mcp_results::error(unusable),
     };
     let page = github.list_workflow_jobs(&params).await;
-    finish(
-        app,
-        principal,
-        LIST_WORKFLOW_JOBS,
-        page,
-        &view(args.jq, args.output_format),
-    )
-    .await
+    let view = super::view(args.jq, args.output_format, TextSource::Envelope);
+    finish(app, principal, LIST_WORKFLOW_JOBS, page, &view).await
 }
 
 /// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
@@ -215,65 +188,34 @@ fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, String> {
     app.github.as_ref().map_err(|setup| format!("{tool} failed: {setup}"))
 }
 
-/// The arguments both paged tools share.
-trait PagedArgs {
-    /// `perPage` and `page` as given.
-    fn paging(&self) -> (Option<u64>, Option<u64>);
+/// The `jq` argument of a paged tool's own arguments (checked before anything is sent upstream).
+trait JqArg {
     /// The `jq` expression, if any.
     fn jq(&self) -> Option<&str>;
 }
 
-impl PagedArgs for ListWorkflowRunsArgs {
-    fn paging(&self) -> (Option<u64>, Option<u64>) {
-        (self.per_page, self.page)
-    }
+impl JqArg for ListWorkflowRunsArgs {
     fn jq(&self) -> Option<&str> {
         self.jq.as_deref()
     }
 }
 
-impl PagedArgs for ListWorkflowJobsArgs {
-    fn paging(&self) -> (Option<u64>, Option<u64>) {
-        (self.per_page, self.page)
-    }
+impl JqArg for ListWorkflowJobsArgs {
     fn jq(&self) -> Option<&str> {
         self.jq.as_deref()
     }
 }
 
 /// Parses a paged tool's arguments, validates `perPage`/`page` and compiles `jq`, so that nothing is sent upstream
-/// for bad arguments. Returns the arguments with `perPage` and `page` narrowed to the adapter's types.
-async fn parse_paged<T: DeserializeOwned + JsonSchema + PagedArgs>(
+/// for bad arguments. Returns the tool's own arguments with `perPage` and `page` narrowed to the adapter's types.
+async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
     tool: &'static str,
     arguments: Option<JsonObject>,
 ) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
-    let parsed = args::parse::<T>(tool, arguments)?;
-    let (per_page, page) = parsed.paging();
-    let (per_page, page) = paging(tool, per_page, page)?;
+    let Paged { args: parsed, paging } = args::parse::<Paged<T>>(tool, arguments)?;
+    let (per_page, page) = paging.check(tool)?;
     args::check_jq(tool, parsed.jq()).await?;
     Ok((parsed, per_page, page))
-}
-
-/// Validates `perPage` (1..=100) and `page` (>= 1) and narrows them to the adapter's types.
-fn paging(
-    tool: &'static str,
-    per_page: Option<u64>,
-    page: Option<u64>,
-) -> Result<(Option<u8>, Option<u32>), ArgumentError> {
-    args::check_range(tool, "perPage", per_page, 1, 100)?;
-    args::check_range(tool, "page", page, 1, u64::from(u32::MAX))?;
-    Ok((
-        per_page.and_then(|p| u8::try_from(p).ok()),
-        page.and_then(|p| u32::try_from(p).ok()),
-    ))
-}
-
-fn view(jq: Option<String>, format: Option<OutputFormat>) -> View {
-    View {
-        jq,
-        format: format.unwrap_or_default(),
-        text_from: TextSource::Envelope,
-    }
 }
 
 async fn finish(

@@ -5,13 +5,17 @@ mod artifact_read;
 mod atlassian;
 mod circleci;
 mod github;
+mod paging;
+mod writes;
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use mcp_envelope::{OutputFormat, TextSource};
 use mcp_policy::ToolFacts;
+use mcp_results::{View, ViewArgs};
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
@@ -116,6 +120,12 @@ impl ToolSpec {
 /// parsing checks `maxLength` against).
 pub(crate) fn input_schema<T: JsonSchema>() -> JsonObject {
     mcp_results::schema::input_schema::<T>()
+}
+
+/// The caller's [`View`] from a tool's `jq` and `outputFormat` arguments (the front door's
+/// [`mcp_results::ViewArgs`]), the text rendered from `text_from`.
+pub(crate) fn view(jq: Option<String>, output_format: Option<OutputFormat>, text_from: TextSource) -> View {
+    ViewArgs::new(jq, output_format).into_view().text_from(text_from)
 }
 
 /// Annotations of a read-only tool; `open_world` when it talks to an upstream service.
