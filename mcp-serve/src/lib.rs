@@ -4,7 +4,8 @@
 //!   [`incoming`]); graceful drain on SIGINT/SIGTERM.
 //! - [`http`]: streamable HTTP at `/mcp` with bearer tokens ([`tokens`]) mapped to a [`Principal`], `Host`/`Origin`
 //!   validation, sessions owned by their principal and capped, checked `POST` bodies, a connection cap and client
-//!   timeouts, a fair share per principal, `TCP_NODELAY`, graceful drain.
+//!   timeouts, a fair share per principal, `TCP_NODELAY`, graceful drain; or as an OAuth 2.1 resource server
+//!   ([`oauth`]: protected-resource metadata, JWT or introspected access tokens, scopes per tool).
 //!
 //! Configuration is typed ([`http::HttpConfig`]); this crate reads no environment variables: the host program maps
 //! its own settings onto these types.
@@ -25,6 +26,8 @@
 #[cfg(feature = "http")]
 pub mod http;
 pub mod incoming;
+#[cfg(feature = "http")]
+pub mod oauth;
 pub mod principal;
 pub mod shutdown;
 pub mod stdin;

@@ -267,10 +267,19 @@ impl Settings {
                 None
             }
         });
+        let no_auth = r.switch(HTTP_NO_AUTH, false);
+        let oauth = oauth_settings(&mut r, &mut errors);
+        if no_auth && oauth.is_some() {
+            errors.push(format!(
+                "{HTTP_NO_AUTH} and {OAUTH_ISSUER} exclude each other: unset one (OAuth protects the server; --no-auth \
+                 opens it)"
+            ));
+        }
         let deploy = DeploySettings {
             http_addr,
-            no_auth: r.switch(HTTP_NO_AUTH, false),
+            no_auth,
             tokens_file: r.text(HTTP_TOKENS_FILE).map(PathBuf::from),
+            oauth,
             allowed_hosts: r.list(HTTP_ALLOWED_HOSTS),
             allowed_origins: r.list(HTTP_ALLOWED_ORIGINS),
             stateless: r.switch(HTTP_STATELESS, false),
@@ -343,8 +352,8 @@ impl Settings {
         (settings, r.warnings)
     }
 
-    /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache and
-    /// HTTP sessions.
+    /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache,
+    /// HTTP sessions and HTTP authentication.
     pub fn backends(&self) -> Vec<String> {
         let cache = match (&self.tools.http_cache_redis, self.tools.http_cache.enabled) {
             (_, false) => "off".to_owned(),
@@ -363,13 +372,88 @@ impl Settings {
             format!("artifacts: {}", self.tools.artifact_backend.describe()),
             format!("http cache: {cache}"),
             format!("http sessions: {sessions}"),
+            format!("http auth: {}", self.auth_mode()),
         ]
+    }
+
+    /// How HTTP callers authenticate, for `--print-config`: OAuth (issuer, resource, scopes) and/or the tokens
+    /// file, or none.
+    pub fn auth_mode(&self) -> String {
+        let deploy = &self.deploy;
+        let tokens = deploy
+            .tokens_file
+            .as_ref()
+            .map(|path| format!("tokens file {}", path.display()));
+        if deploy.no_auth {
+            return "none (--no-auth: loopback only)".to_owned();
+        }
+        match (&deploy.oauth, tokens) {
+            (Some(oauth), tokens) => format!(
+                "oauth (issuer {}, resource {}, principal claim {}, scopes {} / {}{}){}",
+                oauth.issuer,
+                oauth.resource.as_deref().unwrap_or("http://<bound address>/mcp"),
+                oauth.principal_claim,
+                oauth.read_scope,
+                oauth.write_scope,
+                if oauth.introspection.is_some() {
+                    ", introspection"
+                } else {
+                    ""
+                },
+                tokens.map(|t| format!(" + {t}")).unwrap_or_default()
+            ),
+            (None, Some(tokens)) => tokens,
+            (None, None) => "not configured (HTTP needs a tokens file, an OAuth issuer or --no-auth)".to_owned(),
+        }
     }
 
     /// Reads every setting from the process environment alone (no flags, `.env` or config file).
     pub fn from_env() -> (Settings, Vec<String>) {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
+}
+
+/// The `MCP_OAUTH_*` settings when [`OAUTH_ISSUER`] is set; an unknown or symmetric algorithm, or introspection
+/// credentials given by halves, stop start-up.
+fn oauth_settings(r: &mut Reader<'_>, errors: &mut Vec<String>) -> Option<deploy::OAuthSettings> {
+    let issuer = r.text(OAUTH_ISSUER)?;
+    let algorithms = match r.list(OAUTH_ALGORITHMS) {
+        given if given.is_empty() => deploy::OAUTH_ALGORITHM_NAMES.iter().map(|n| n.to_string()).collect(),
+        given => given,
+    };
+    for name in &algorithms {
+        if !deploy::OAUTH_ALGORITHM_NAMES.contains(&name.as_str()) {
+            errors.push(format!(
+                "{OAUTH_ALGORITHMS}: {name:?} is not accepted; choose among {} (HS* and none never verify an \
+                 authorization server's token)",
+                deploy::OAUTH_ALGORITHM_NAMES.join(", ")
+            ));
+        }
+    }
+    let introspection = match (
+        r.text(OAUTH_INTROSPECTION_CLIENT_ID),
+        r.text(OAUTH_INTROSPECTION_CLIENT_SECRET),
+    ) {
+        (Some(id), Some(secret)) => Some((id, Secret::new(secret))),
+        (None, None) => None,
+        _ => {
+            errors.push(format!(
+                "{OAUTH_INTROSPECTION_CLIENT_ID} and {OAUTH_INTROSPECTION_CLIENT_SECRET} go together: set both \
+                 (introspection of opaque tokens) or neither"
+            ));
+            None
+        }
+    };
+    Some(deploy::OAuthSettings {
+        issuer,
+        resource: r.text(OAUTH_RESOURCE),
+        principal_claim: r.text(OAUTH_PRINCIPAL_CLAIM).unwrap_or_else(|| "sub".to_owned()),
+        read_scope: r.text(OAUTH_READ_SCOPE).unwrap_or_else(|| "devtools:read".to_owned()),
+        write_scope: r.text(OAUTH_WRITE_SCOPE).unwrap_or_else(|| "devtools:write".to_owned()),
+        algorithms,
+        leeway_seconds: r.whole(OAUTH_LEEWAY, deploy::DEFAULT_OAUTH_LEEWAY_SECONDS, 0..=300),
+        introspection,
+    })
 }
 
 fn secs(seconds: u64) -> Duration {
@@ -699,6 +783,50 @@ mod tests {
             s.deploy.allowed_origins,
             vec!["https://app.example.com", "http://localhost:*"]
         );
+    }
+
+    #[test]
+    fn oauth_settings_and_the_auth_mode() {
+        let (s, warnings) = settings(&[]);
+        assert!(s.deploy.oauth.is_none() && warnings.is_empty());
+        assert!(s.auth_mode().starts_with("not configured"), "{}", s.auth_mode());
+        let (s, warnings) = settings(&[
+            (OAUTH_ISSUER, "https://login.example.com/realms/acme"),
+            (OAUTH_RESOURCE, "https://mcp.example.com/mcp"),
+            (OAUTH_INTROSPECTION_CLIENT_ID, "mcp"),
+            (OAUTH_INTROSPECTION_CLIENT_SECRET, "s3cr3t-introspection"),
+            (HTTP_TOKENS_FILE, "/etc/mcp/tokens.toml"),
+        ]);
+        assert!(
+            warnings.is_empty() && s.errors.is_empty(),
+            "{warnings:?} {:?}",
+            s.errors
+        );
+        let oauth = s.deploy.oauth.as_ref().unwrap();
+        assert_eq!(oauth.principal_claim, "sub");
+        assert_eq!(
+            (oauth.read_scope.as_str(), oauth.write_scope.as_str()),
+            ("devtools:read", "devtools:write")
+        );
+        assert_eq!(oauth.algorithms.len(), deploy::OAUTH_ALGORITHM_NAMES.len());
+        assert_eq!(oauth.leeway_seconds, 30);
+        let mode = s.auth_mode();
+        assert!(
+            mode.starts_with(
+                "oauth (issuer https://login.example.com/realms/acme, resource https://mcp.example.com/mcp"
+            ) && mode.contains("introspection")
+                && mode.ends_with(" + tokens file /etc/mcp/tokens.toml"),
+            "{mode}"
+        );
+        assert!(!format!("{s:?} {mode}").contains("s3cr3t-introspection"));
+        let (s, _) = settings(&[
+            (OAUTH_ISSUER, "https://login.example.com"),
+            (OAUTH_ALGORITHMS, "RS256,HS256"),
+            (OAUTH_INTROSPECTION_CLIENT_ID, "mcp"),
+            (HTTP_NO_AUTH, "true"),
+        ]);
+        assert_eq!(s.errors.len(), 3, "{:?}", s.errors);
+        assert!(s.errors[0].contains("\"HS256\" is not accepted"), "{:?}", s.errors);
     }
 
     #[test]

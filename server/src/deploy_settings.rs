@@ -8,8 +8,10 @@ pub use crate::registry::{
     HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_BODY_READ_TIMEOUT, HTTP_HEADER_READ_TIMEOUT,
     HTTP_MAX_CALLS_PER_PRINCIPAL, HTTP_MAX_CONNECTIONS, HTTP_MAX_SESSIONS, HTTP_MAX_SESSIONS_PER_PRINCIPAL,
     HTTP_NO_AUTH, HTTP_RATE_PER_PRINCIPAL, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE, HTTP_STATELESS, HTTP_TOKENS_FILE,
-    LOG_FILTER, MAX_REQUEST_BYTES,
+    LOG_FILTER, MAX_REQUEST_BYTES, OAUTH_ALGORITHMS, OAUTH_INTROSPECTION_CLIENT_ID, OAUTH_INTROSPECTION_CLIENT_SECRET,
+    OAUTH_ISSUER, OAUTH_LEEWAY, OAUTH_PRINCIPAL_CLAIM, OAUTH_READ_SCOPE, OAUTH_RESOURCE, OAUTH_WRITE_SCOPE,
 };
+use adapters_http::Secret;
 
 /// Default of [`HTTP_SHUTDOWN_GRACE`], seconds.
 pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -29,6 +31,12 @@ pub const DEFAULT_HEADER_READ_TIMEOUT_SECONDS: u64 = 10;
 pub const DEFAULT_BODY_READ_TIMEOUT_SECONDS: u64 = 30;
 /// Default of [`HTTP_MAX_CALLS_PER_PRINCIPAL`].
 pub const DEFAULT_MAX_CALLS_PER_PRINCIPAL: u64 = 32;
+/// Default of [`OAUTH_LEEWAY`], seconds.
+pub const DEFAULT_OAUTH_LEEWAY_SECONDS: u64 = 30;
+/// The JWS algorithm names [`OAUTH_ALGORITHMS`] may list (and its default): the asymmetric ones.
+pub const OAUTH_ALGORITHM_NAMES: &[&str] = &[
+    "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA",
+];
 /// Range [`MAX_REQUEST_BYTES`] is clamped to, bytes.
 pub const MAX_REQUEST_BYTES_RANGE: std::ops::RangeInclusive<u64> = 1024..=16 * 1024 * 1024;
 
@@ -39,8 +47,10 @@ pub struct DeploySettings {
     pub http_addr: Option<SocketAddr>,
     /// Serve HTTP without authentication (only accepted on a loopback address; see [`crate::http`]).
     pub no_auth: bool,
-    /// The tokens file (required for HTTP unless `no_auth`).
+    /// The tokens file (required for HTTP unless `no_auth` or `oauth`; accepted beside `oauth`).
     pub tokens_file: Option<PathBuf>,
+    /// OAuth 2.1 access tokens ([`OAUTH_ISSUER`] set).
+    pub oauth: Option<OAuthSettings>,
     /// Extra accepted `Host` values (empty: loopback names plus the bound address).
     pub allowed_hosts: Vec<String>,
     /// Extra accepted `Origin` values (empty: loopback origins on a loopback bind, none otherwise).
@@ -61,6 +71,27 @@ pub struct DeploySettings {
     pub fair: FairShare,
     /// The log filter (default `info`).
     pub log_filter: String,
+}
+
+/// The OAuth resource server's settings ([`OAUTH_ISSUER`] and the other `MCP_OAUTH_*`); see `mcp_serve::oauth`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthSettings {
+    /// The authorization server's issuer identifier.
+    pub issuer: String,
+    /// This server's resource URI; `None`: `http://<bound address>/mcp`, accepted on a loopback bind only.
+    pub resource: Option<String>,
+    /// The claim naming the principal.
+    pub principal_claim: String,
+    /// The scope read tools need.
+    pub read_scope: String,
+    /// The scope write tools need.
+    pub write_scope: String,
+    /// The JWS algorithms accepted, names of [`OAUTH_ALGORITHM_NAMES`].
+    pub algorithms: Vec<String>,
+    /// Clock skew tolerated on `exp`/`nbf`, seconds.
+    pub leeway_seconds: u64,
+    /// RFC 7662 introspection credentials (client id, secret), for opaque access tokens.
+    pub introspection: Option<(String, Secret)>,
 }
 
 /// Bounds on live streamable-HTTP sessions (CONTRACT §9.1).

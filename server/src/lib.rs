@@ -127,12 +127,16 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
 /// Serves streamable HTTP on `addr` until SIGINT/SIGTERM.
 #[cfg(feature = "http")]
 async fn serve_http(settings: Settings, addr: std::net::SocketAddr) -> anyhow::Result<()> {
-    let auth = http::auth(&settings.deploy, addr)?;
+    if settings.deploy.no_auth && !addr.ip().is_loopback() {
+        return Err(http::HttpSetupError::NoAuthOffLoopback(addr).into());
+    }
     let app = app(settings.tools).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| anyhow::anyhow!("cannot listen on {addr}: {err}"))?;
     let bound = listener.local_addr()?;
+    // After binding: OAuth's default resource URI is the bound address, and its scopes come from the tools offered.
+    let auth = http::auth(&settings.deploy, bound, &DevtoolsServer::new(app.clone()).tools()).await?;
     eprintln!("mcp-devtools: serving streamable HTTP at http://{bound}/mcp");
     tracing::info!(%bound, structured_output = app.config.structured_output, "starting mcp-devtools on HTTP");
     http::serve(app, listener, auth, &settings.deploy).await

@@ -83,7 +83,14 @@ where
             return (StatusCode::BAD_REQUEST, "the request body could not be read").into_response();
         }
     };
-    match incoming::parse(&bytes, framing.limit) {
+    let parsed = incoming::parse(&bytes, framing.limit);
+    // An OAuth token's scopes: a tools/call (alone or in a batch) it does not cover gets 403 before anything runs.
+    if let (Ok(message), Some(granted)) = (&parsed, parts.extensions.get::<crate::oauth::Granted>())
+        && let Some(refusal) = granted.refuse(message)
+    {
+        return refusal;
+    }
+    match parsed {
         Err(rejection) => {
             tracing::warn!(code = rejection.code(), reason = %rejection, "answered an unusable message with an error");
             json_response(

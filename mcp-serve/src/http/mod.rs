@@ -2,7 +2,8 @@
 //! `StreamableHttpService` mounted at `/mcp` on axum, behind the protections below. [`serve`] runs it on a listener;
 //! [`router`] gives the axum router alone (to mount beside other routes).
 //!
-//! - Authentication ([`Auth`], [`auth`]): every request carries `Authorization: Bearer <token>` of the tokens table,
+//! - Authentication ([`Auth`], [`auth`]): every request carries `Authorization: Bearer <token>` of the tokens table
+//!   or an OAuth access token ([`crate::oauth`], whose metadata is served at `/.well-known/oauth-protected-resource`),
 //!   or gets `401`; the [`Principal`](crate::Principal) goes into the request's extensions ([`principal_of`] reads it in a handler)
 //!   and the `Authorization` header is removed before rmcp sees the request.
 //! - Sessions ([`sessions`]): a session belongs to the principal that opened it; idle expiry and caps
@@ -177,6 +178,10 @@ where
         service: Arc::new(service.clone()),
     };
     let owners = SessionOwners::new(manager, states, limits, config.stateless);
+    // The protected-resource metadata is public: served beside `/mcp`, outside authentication.
+    let metadata = auth
+        .resource_server()
+        .map(|server| crate::oauth::metadata::router(server.clone(), "/mcp"));
     // Outermost last: POST tracking, authentication, fair share, session ownership, message checks, rmcp.
     let router = Router::new()
         .nest_service("/mcp", service)
@@ -191,6 +196,10 @@ where
             drain.requests.clone(),
             drain::track_posts,
         ));
+    let router = match metadata {
+        Some(metadata) => router.merge(metadata),
+        None => router,
+    };
     (router, owners)
 }
 

@@ -92,7 +92,7 @@ impl HttpServer {
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.clone()).auth_header(token.to_string());
         ().serve(StreamableHttpClientTransport::from_config(config))
             .await
-            .expect("MCP handshake over HTTP")
+            .unwrap_or_else(|err| panic!("MCP handshake over HTTP: {err:?}\nserver log:\n{}", self.logs()))
     }
 
     /// Sends SIGTERM and waits (at most 30 s) for the exit status.

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod http;
+pub mod oauth;
 pub mod raw;
 pub mod workers;
 

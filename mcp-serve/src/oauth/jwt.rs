@@ -1,0 +1,95 @@
+//! JWT access tokens (RFC 9068): the signature against the authorization server's keys, then `iss`, `aud` (this
+//! server's resource URI, RFC 8707), `exp` and `nbf` with the configured leeway, with jsonwebtoken. The header's
+//! algorithm must be on the allow-list and fit the key; `typ`, when present, must be `at+jwt` or `JWT` (an ID token
+//! or another kind of JWT is refused even when its audience would fit).
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Validation, decode, decode_header};
+use serde_json::{Map, Value};
+
+use super::{Refusal, ResourceServer, Verified, granted_scopes};
+
+/// Three non-empty base64url segments separated by dots (a JWS compact serialization).
+pub(super) fn looks_like_jwt(token: &str) -> bool {
+    let segments: Vec<&str> = token.split('.').collect();
+    segments.len() == 3
+        && segments.iter().all(|segment| {
+            !segment.is_empty()
+                && segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+}
+
+/// The `typ` values accepted: RFC 9068's `at+jwt` (with or without `application/`), and the generic `JWT` many
+/// authorization servers put on access tokens.
+fn typ_accepted(typ: Option<&str>) -> bool {
+    match typ.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("at+jwt" | "application/at+jwt" | "jwt") => true,
+        Some(_) => false,
+    }
+}
+
+fn refusal(kind: &ErrorKind) -> Refusal {
+    match kind {
+        ErrorKind::ExpiredSignature => Refusal::Expired,
+        ErrorKind::ImmatureSignature => Refusal::NotYetValid,
+        ErrorKind::InvalidAudience => Refusal::WrongAudience,
+        ErrorKind::InvalidIssuer => Refusal::WrongIssuer,
+        ErrorKind::InvalidSignature => Refusal::BadSignature,
+        ErrorKind::InvalidAlgorithm | ErrorKind::MissingAlgorithm => Refusal::Algorithm,
+        ErrorKind::MissingRequiredClaim(claim) | ErrorKind::InvalidClaimFormat(claim) => Refusal::Claim(claim.clone()),
+        _ => Refusal::Malformed,
+    }
+}
+
+/// Verifies the JWT `token`.
+pub(super) async fn verify(server: &ResourceServer, token: &str) -> Result<Verified, Refusal> {
+    let config = &server.config;
+    let header = decode_header(token).map_err(|_| Refusal::Malformed)?;
+    if !config.algorithms.contains(&header.alg) {
+        return Err(Refusal::Algorithm);
+    }
+    if !typ_accepted(header.typ.as_deref()) {
+        return Err(Refusal::Malformed);
+    }
+    let key = server
+        .keys
+        .key(&server.http, header.kid.as_deref(), header.alg)
+        .await
+        .ok_or(Refusal::UnknownKey)?;
+    let mut validation = Validation::new(header.alg);
+    validation.leeway = config.leeway.as_secs();
+    validation.validate_nbf = true;
+    validation.set_audience(&[&config.resource]);
+    validation.set_issuer(&[&config.issuer]);
+    validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+    let data = decode::<Map<String, Value>>(token, &key, &validation).map_err(|err| refusal(err.kind()))?;
+    let principal = server.principal(&data.claims)?;
+    Ok(Verified {
+        principal,
+        scopes: granted_scopes(&data.claims),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jwt_shape() {
+        assert!(looks_like_jwt("eyJh.eyJz.c2ln"));
+        assert!(!looks_like_jwt("opaque-token"));
+        assert!(!looks_like_jwt("a..b"));
+        assert!(!looks_like_jwt("a.b.c.d"));
+        assert!(!looks_like_jwt("a.b.c d"));
+    }
+
+    #[test]
+    fn typ() {
+        assert!(typ_accepted(Some("at+jwt")));
+        assert!(typ_accepted(Some("application/at+JWT")));
+        assert!(typ_accepted(None));
+        assert!(!typ_accepted(Some("logout+jwt")));
+    }
+}

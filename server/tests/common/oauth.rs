@@ -1,0 +1,98 @@
+//! The real authorization server of the OAuth tests: `tests/clients/oauth/server.mjs` (oidc-provider, three
+//! instances on 127.0.0.1 random ports; see that file), run with node, and its token endpoint.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Child;
+
+/// The running authorization servers (killed on drop).
+pub struct AuthServer {
+    child: Child,
+    /// The issuer the MCP server trusts.
+    pub issuer: String,
+    /// Another issuer signing with the same keys.
+    pub other: String,
+    /// Claims `issuer` but signs with keys `issuer` does not publish.
+    pub rogue: String,
+}
+
+/// The directory of the authorization server's node program.
+pub fn dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/oauth")
+}
+
+/// `value` percent-encoded for a form body.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+impl AuthServer {
+    /// Starts the program (its node_modules must be installed: scripts/test runs npm ci there).
+    pub async fn start() -> AuthServer {
+        let dir = dir();
+        assert!(
+            dir.join("node_modules/oidc-provider").exists(),
+            "run scripts/test first: it runs npm ci in {}",
+            dir.display()
+        );
+        let mut child = tokio::process::Command::new("node")
+            .arg(dir.join("server.mjs"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("run node");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the authorization server started within 60 s")
+            .unwrap()
+            .expect("the authorization server printed its issuers");
+        let issuers: Value = serde_json::from_str(&line).unwrap();
+        let text = |name: &str| issuers[name].as_str().unwrap().to_string();
+        AuthServer {
+            issuer: text("issuer"),
+            other: text("other"),
+            rogue: text("rogue"),
+            child,
+        }
+    }
+
+    /// A `client_credentials` access token from the authorization server at `issuer` for `client` (secret
+    /// `<client>-secret`), with `scope`, for `resource`.
+    pub async fn token(&self, issuer: &str, client: &str, scope: &str, resource: &str) -> String {
+        let body = format!(
+            "grant_type=client_credentials&scope={}&resource={}",
+            encode(scope),
+            encode(resource)
+        );
+        let response = reqwest::Client::new()
+            .post(format!("{issuer}/token"))
+            .basic_auth(client, Some(format!("{client}-secret")))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let doc: Value = response.json().await.unwrap();
+        assert_eq!(status, 200, "token request for {client}: {doc}");
+        doc["access_token"].as_str().unwrap().to_string()
+    }
+
+    /// Stops the authorization servers (a test of an unreachable issuer).
+    pub fn kill(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
