@@ -20,6 +20,12 @@ const BOTH: &str = "devtools:read devtools:write";
 async fn start(auth: &AuthServer, upstream: &RecordedUpstream) -> HttpServer {
     let dir = tempfile::tempdir().unwrap();
     let tokens = tokens_file(&dir, &[(CI_BOT, "ci-bot")]);
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(
+        &policy,
+        "version = \"1\"\n[[rules]]\nid = \"b-no-circleci\"\nprincipal = \"oauth:machine-b\"\ntool = \"circleci_*\"\neffect = \"deny\"\n",
+    )
+    .unwrap();
     let env = common::server_env(
         &upstream.uri(),
         &[
@@ -29,6 +35,7 @@ async fn start(auth: &AuthServer, upstream: &RecordedUpstream) -> HttpServer {
             ("MCP_OAUTH_INTROSPECTION_CLIENT_SECRET", "mcp-devtools-secret"),
             ("MCP_STRUCTURED_OUTPUT", "true"),
             ("RUST_LOG", "info"),
+            ("MCP_POLICY_FILE", policy.to_str().unwrap()),
         ],
     );
     HttpServer::start(env, &["--tokens-file", tokens.to_str().unwrap()], dir).await
@@ -164,8 +171,15 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
     let at = full.len() - 10;
     let swapped = if &full[at..=at] == "A" { "B" } else { "A" };
     let tampered = format!("{}{swapped}{}", &full[..at], &full[at + 1..]);
+    let (alg_none, hmac_with_public_key) = forged(&auth, &full).await;
     tokio::time::sleep(Duration::from_millis(2100)).await;
     let bad = [
+        ("alg none", alg_none.as_str(), "signing algorithm is not accepted"),
+        (
+            "HS256 keyed with the public key",
+            hmac_with_public_key.as_str(),
+            "signing algorithm is not accepted",
+        ),
         ("expired", short.as_str(), "expired"),
         (
             "wrong audience",
@@ -228,6 +242,14 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
         assert_ne!(result.is_error, Some(true), "{who}: {result:?}");
     }
 
+    // OAuth principals feed the policy rules: machine-b is denied the CircleCI tools, machine-a is not.
+    let b_client = server.client(&reader).await;
+    let denied = common::call(&b_client, "circleci_get", json!({"path": "/me"})).await;
+    assert_eq!(denied.is_error, Some(true));
+    let meta = serde_json::to_value(&denied.meta).unwrap();
+    assert_eq!(meta["code"], "policy_denied", "{denied:?}");
+    assert_eq!(meta["decision"]["rule"], "b-no-circleci");
+
     // Per principal: machine-b cannot use machine-a's session nor read machine-a's artifact.
     let a_session = open(&url, &full).await;
     let stolen = post(
@@ -255,7 +277,6 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
     )
     .await;
     assert_ne!(own.is_error, Some(true), "{own:?}");
-    let b_client = server.client(&reader).await;
     let other = common::call(&b_client, "artifact_read", json!({"artifactId": artifact})).await;
     assert_eq!(other.is_error, Some(true));
     assert!(
@@ -284,6 +305,32 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
         !logs.contains(CI_BOT) && !logs.contains("not-a-token-the-server-knows"),
         "{logs}"
     );
+}
+
+/// Two forgeries from `real`'s claims: `alg: none` with an empty signature, and `alg: HS256` keyed with the
+/// authorization server's public RSA key (its JWKS modulus), the classic algorithm-confusion attack.
+async fn forged(auth: &AuthServer, real: &str) -> (String, String) {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let payload = real.split('.').nth(1).unwrap();
+    let claims: Value = serde_json::from_slice(&b64.decode(payload).unwrap()).unwrap();
+    let none = format!("{}.{payload}.", b64.encode(br#"{"alg":"none","typ":"at+jwt"}"#));
+    let jwks: Value = reqwest::get(format!("{}/jwks", auth.issuer))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let modulus = b64.decode(jwks["keys"][0]["n"].as_str().unwrap()).unwrap();
+    let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
+    header.kid = jwks["keys"][0]["kid"].as_str().map(String::from);
+    let hmac = jsonwebtoken::encode(
+        &header,
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(&modulus).unwrap(),
+    )
+    .unwrap();
+    (none, hmac)
 }
 
 async fn start_up(env: Vec<(String, String)>, args: &[&str]) -> (bool, String, String) {

@@ -9,16 +9,34 @@ use serde_json::{Map, Value};
 
 use super::{Refusal, ResourceServer, Verified, granted_scopes};
 
-/// Three non-empty base64url segments separated by dots (a JWS compact serialization).
+/// Three base64url segments separated by dots, the first two non-empty (a JWS compact serialization; an unsecured
+/// `alg: none` JWT has an empty signature, and is refused as such).
 pub(super) fn looks_like_jwt(token: &str) -> bool {
     let segments: Vec<&str> = token.split('.').collect();
     segments.len() == 3
+        && !segments[0].is_empty()
+        && !segments[1].is_empty()
         && segments.iter().all(|segment| {
-            !segment.is_empty()
-                && segment
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         })
+}
+
+/// Why a header jsonwebtoken cannot read is refused: an `alg` it does not know (`none`, ...) is an algorithm
+/// refusal, anything else a malformed token.
+fn unreadable_header(token: &str) -> Refusal {
+    use base64::Engine;
+    let alg = token
+        .split('.')
+        .next()
+        .and_then(|header| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(header).ok())
+        .and_then(|json| serde_json::from_slice::<Value>(&json).ok())
+        .and_then(|header| header.get("alg").and_then(Value::as_str).map(String::from));
+    match alg {
+        Some(_) => Refusal::Algorithm,
+        None => Refusal::Malformed,
+    }
 }
 
 /// The `typ` values accepted: RFC 9068's `at+jwt` (with or without `application/`), and the generic `JWT` many
@@ -46,7 +64,7 @@ fn refusal(kind: &ErrorKind) -> Refusal {
 /// Verifies the JWT `token`.
 pub(super) async fn verify(server: &ResourceServer, token: &str) -> Result<Verified, Refusal> {
     let config = &server.config;
-    let header = decode_header(token).map_err(|_| Refusal::Malformed)?;
+    let header = decode_header(token).map_err(|_| unreadable_header(token))?;
     if !config.algorithms.contains(&header.alg) {
         return Err(Refusal::Algorithm);
     }
@@ -81,8 +99,22 @@ mod tests {
         assert!(looks_like_jwt("eyJh.eyJz.c2ln"));
         assert!(!looks_like_jwt("opaque-token"));
         assert!(!looks_like_jwt("a..b"));
+        assert!(
+            looks_like_jwt("eyJh.eyJz."),
+            "an unsecured JWT is still a JWT, refused for its alg"
+        );
         assert!(!looks_like_jwt("a.b.c.d"));
         assert!(!looks_like_jwt("a.b.c d"));
+    }
+
+    #[test]
+    fn an_unknown_alg_is_an_algorithm_refusal() {
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let none = format!("{}.e30.", b64.encode(br#"{"alg":"none"}"#));
+        assert!(decode_header(&none).is_err());
+        assert_eq!(unreadable_header(&none), Refusal::Algorithm);
+        assert_eq!(unreadable_header("bm90IGpzb24.e30.c2ln"), Refusal::Malformed);
     }
 
     #[test]
