@@ -130,6 +130,13 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     };
     let mut default_headers = HeaderMap::new();
     default_headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
+    let names = &config.setting_names;
+    let credential = resolved.vendor.credential_setting;
+    let user = if credential == names.bitbucket_app_password {
+        names.bitbucket_username
+    } else {
+        names.user_email
+    };
     let http = HttpClient::new(HttpConfig {
         auth: resolved.auth,
         user_agent: config.user_agent.clone(),
@@ -138,6 +145,8 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
         max_body_bytes: config.max_body_bytes,
         redirects: RedirectPolicy::default(),
         error_message: error_body,
+        redact: config.redact.clone(),
+        login_check: crate::login::login_check(product, user, credential),
         ..HttpConfig::new(resolved.vendor, resolved.base)
     })?;
     Ok(http)

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Secret, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Redactor, Secret, default_user_agent};
 
 use crate::product::Product;
 
@@ -40,6 +40,10 @@ pub struct AtlassianConfig {
     /// What the host calls each of these settings, for error texts and
     /// [`ProductClient::credential_label`](crate::ProductClient::credential_label) (default: the field names).
     pub setting_names: SettingNames,
+    /// Secrets to take out of every answer besides this client's own credential (always taken out): a host
+    /// gives every credential it holds, so another vendor's token quoted in a body never comes back
+    /// ([`adapters_http::redact`]). Default: none.
+    pub redact: Redactor,
 }
 
 /// The names a host gives the settings of [`AtlassianConfig`], used in error texts ("`api_token` not set") and as
@@ -110,6 +114,7 @@ impl Default for AtlassianConfig {
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             setting_names: SettingNames::default(),
+            redact: Redactor::default(),
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod config;
 pub mod confluence;
 pub mod error;
 pub mod jira;
+pub mod login;
 pub mod product;
 pub mod site;
 

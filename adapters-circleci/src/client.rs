@@ -64,6 +64,7 @@ impl CircleciClient {
             default_headers,
             max_body_bytes: config.max_body_bytes,
             redirects: RedirectPolicy::default(),
+            redact: config.redact,
             ..HttpConfig::new(vendor, config.api_base)
         })?;
         let http = match cache {

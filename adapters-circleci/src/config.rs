@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Secret, SettingNames, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Redactor, Secret, SettingNames, default_user_agent};
 
 /// Default API base URL.
 pub const DEFAULT_API_BASE: &str = "https://circleci.com/api/v2";
@@ -28,6 +28,10 @@ pub struct CircleciConfig {
     pub max_body_bytes: u64,
     /// What the host calls `api_base`, `token` and `max_body_bytes` in error texts (default: those field names).
     pub setting_names: SettingNames,
+    /// Secrets to take out of every answer besides this client's own credential (always taken out): a host
+    /// gives every credential it holds, so another vendor's token quoted in a body never comes back
+    /// ([`adapters_http::redact`]). Default: none.
+    pub redact: Redactor,
 }
 
 impl Default for CircleciConfig {
@@ -40,6 +44,7 @@ impl Default for CircleciConfig {
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             setting_names: SettingNames::default(),
+            redact: Redactor::default(),
         }
     }
 }

@@ -87,6 +87,8 @@ impl GithubClient {
                 timer: config.retry_timer,
                 ..RetryPolicy::default()
             },
+            redact: config.redact,
+            login_check: crate::sso::sso_check(config.setting_names.credential),
             ..HttpConfig::new(Vendor::new(VENDOR_NAME, config.setting_names), config.api_base)
         })
         .map_err(GithubError::from_http)?;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, RetryTimer, Secret, SettingNames, default_user_agent};
+use adapters_http::{DEFAULT_MAX_BODY_BYTES, Redactor, RetryTimer, Secret, SettingNames, default_user_agent};
 
 /// Default GitHub REST API base URL (github.com). GitHub Enterprise Server uses
 /// `https://<host>/api/v3`.
@@ -79,6 +79,10 @@ pub struct GithubConfig {
     /// What the host calls `api_base`, `token` and `max_body_bytes` in error texts (default: those field names;
     /// the bundled server gives its setting names).
     pub setting_names: SettingNames,
+    /// Secrets to take out of every answer besides this client's own credential (always taken out): a host
+    /// gives every credential it holds, so another vendor's token quoted in a body never comes back
+    /// ([`adapters_http::redact`]). Default: none.
+    pub redact: Redactor,
 }
 
 impl Default for GithubConfig {
@@ -91,6 +95,7 @@ impl Default for GithubConfig {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             retry_timer: RetryTimer::tokio(),
             setting_names: SettingNames::default(),
+            redact: Redactor::default(),
         }
     }
 }

@@ -90,6 +90,17 @@ pub enum GithubError {
         setting: &'static str,
     },
 
+    /// GitHub answered, but the answer says the login failed: `X-GitHub-SSO: required` (the token is not
+    /// authorized for the organization's SAML single sign-on; `cause` names the URL to authorize it at), or an
+    /// HTML login page where JSON was asked for. Nothing was cached.
+    #[error("the GitHub API did not accept the login: {cause}")]
+    LoginFailed {
+        /// HTTP status of the answer.
+        status: u16,
+        /// Why, what to do, and the token's setting.
+        cause: String,
+    },
+
     /// A successful response whose body is not valid JSON.
     #[error("GitHub API {status} returned a body that is not valid JSON: {detail}")]
     InvalidBody {
@@ -130,7 +141,9 @@ impl GithubError {
             Self::Unauthorized { .. } => Some(401),
             Self::Forbidden { .. } => Some(403),
             Self::NotFound { .. } => Some(404),
-            Self::Upstream { status, .. } | Self::InvalidBody { status, .. } => Some(*status),
+            Self::Upstream { status, .. } | Self::InvalidBody { status, .. } | Self::LoginFailed { status, .. } => {
+                Some(*status)
+            }
             Self::MissingToken { .. }
             | Self::RateLimited { .. }
             | Self::BodyTooLarge { .. }
@@ -184,6 +197,7 @@ impl GithubError {
                 retry_after_secs: status.retry_after_secs,
             },
             HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
+            HttpError::LoginFailed { status, cause, .. } => Self::LoginFailed { status, cause },
             // GitHub is only read (GET), so this never happens; kept as the upstream's answer.
             err @ HttpError::WriteRedirected { status, .. } => Self::Upstream {
                 status,

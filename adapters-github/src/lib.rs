@@ -30,6 +30,7 @@ mod error;
 mod pagination;
 mod params;
 mod retry;
+mod sso;
 
 pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};

@@ -11,6 +11,8 @@ use crate::body::read_capped;
 use crate::cache::{CacheRequest, CacheStatus, HttpCache};
 use crate::config::{HttpConfig, RedirectPolicy};
 use crate::error::HttpError;
+use crate::login::{LoginCheck, html_login_page};
+use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, with_retries};
 use crate::status::StatusError;
@@ -55,6 +57,10 @@ pub struct HttpClient {
     error_message: fn(&serde_json::Value) -> Option<String>,
     cache: Option<HttpCache>,
     retry: RetryPolicy,
+    redactor: Redactor,
+    login_check: LoginCheck,
+    /// The default `Accept` sent, for [`html_login_page`].
+    accept: String,
 }
 
 impl fmt::Debug for HttpClient {
@@ -111,6 +117,17 @@ impl HttpClient {
             error_message: config.error_message,
             cache: None,
             retry: config.retry,
+            redactor: Redactor::builder()
+                .auth(vendor.credential_setting, &config.auth)
+                .redactor(&config.redact)
+                .build(),
+            login_check: config.login_check,
+            accept: config
+                .default_headers
+                .get(http::header::ACCEPT)
+                .and_then(|accept| accept.to_str().ok())
+                .unwrap_or_default()
+                .to_owned(),
         })
     }
 
@@ -159,7 +176,9 @@ impl HttpClient {
     /// answer); a 307 or 308 on the same origin is followed with the same method and body, as RFC 9110 §15.4
     /// requires.
     ///
-    /// Errors: [`HttpError::ForeignHost`] when `url` is not on the base's origin (nothing sent);
+    /// Errors: [`HttpError::LoginFailed`] when the answer says the login failed (the vendor's
+    /// [`crate::HttpConfig::login_check`], or an HTML login page where JSON was asked for; never retried);
+    /// [`HttpError::ForeignHost`] when `url` is not on the base's origin (nothing sent);
     /// [`HttpError::WriteRedirected`] for a write answered by 301/302/303 (nothing re-sent);
     /// [`HttpError::BodyTooLarge`]; [`HttpError::Transport`] (connect, TLS, timeout, reset; never retried).
     pub async fn send(
@@ -232,6 +251,12 @@ impl HttpClient {
         let headers = response.headers().clone();
         let url = response.url().clone();
         let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
+        // Before anything reads the answer (errors, decoding, the cache): no secret comes back in any form.
+        let body = match self.redactor.redact_bytes(&body) {
+            std::borrow::Cow::Borrowed(_) => body,
+            std::borrow::Cow::Owned(redacted) => bytes::Bytes::from(redacted),
+        };
+        let headers = self.redact_headers(headers);
         tracing::debug!(
             target: "adapters_http",
             vendor = self.vendor.name,
@@ -240,12 +265,46 @@ impl HttpClient {
             bytes = body.len(),
             "upstream response"
         );
-        Ok(RawResponse {
+        let response = RawResponse {
             status,
             headers,
             body,
             url,
-        })
+        };
+        // An answer that says the login failed is an error whatever its status, and is never retried or cached.
+        let failed = self
+            .login_check
+            .failure(&response)
+            .or_else(|| html_login_page(self.vendor, &self.accept, &response));
+        if let Some(cause) = failed {
+            tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %path, "upstream login failed");
+            return Err(HttpError::LoginFailed {
+                vendor: self.vendor,
+                status: response.status.as_u16(),
+                cause,
+            });
+        }
+        Ok(response)
+    }
+
+    /// The secrets this client takes out of every answer (its own credential and [`HttpConfig::redact`]'s), for
+    /// texts a vendor adapter builds from anything else the upstream sent.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    /// `headers` with every secret taken out of their values (a value that would no longer be a valid header
+    /// becomes `[redacted]`).
+    fn redact_headers(&self, mut headers: http::HeaderMap) -> http::HeaderMap {
+        if self.redactor.is_empty() {
+            return headers;
+        }
+        for value in headers.values_mut() {
+            if let std::borrow::Cow::Owned(redacted) = self.redactor.redact_bytes(value.as_bytes()) {
+                *value = HeaderValue::from_bytes(&redacted).unwrap_or(HeaderValue::from_static("[redacted]"));
+            }
+        }
+        headers
     }
 
     /// A GET through the cache: a fresh entry is served as a hit; otherwise the body is fetched, and stored when

@@ -5,6 +5,8 @@ use std::time::Duration;
 use http::HeaderMap;
 
 use crate::auth::Auth;
+use crate::login::LoginCheck;
+use crate::redact::Redactor;
 use crate::retry::RetryPolicy;
 use crate::vendor::Vendor;
 
@@ -64,12 +66,21 @@ pub struct HttpConfig {
     pub error_message: fn(&serde_json::Value) -> Option<String>,
     /// Which `GET`/`HEAD` answers are retried, how often and how waits are spent (see [`crate::retry`]).
     pub retry: RetryPolicy,
+    /// Secrets to take out of this upstream's answers besides [`HttpConfig::auth`]'s own, which is always taken
+    /// out (named by `vendor.credential_setting`): a host gives every credential it holds (the other vendors'
+    /// tokens, a store's keys), so none comes back through any vendor. Default: none.
+    pub redact: Redactor,
+    /// The vendor's rule for answers that say the login failed (see [`crate::login`]); such an answer is
+    /// [`crate::HttpError::LoginFailed`], never cached. The HTML-login-page rule applies to every vendor besides.
+    /// Default: none.
+    pub login_check: LoginCheck,
 }
 
 impl HttpConfig {
     /// A configuration for `vendor` at `api_base` with defaults: no auth, user agent
     /// [`default_user_agent`], timeout 30 s, no default headers, body cap 32 MiB, same-origin redirects,
-    /// error message from the body's `message` string, the standard retry policy ([`RetryPolicy::default`]).
+    /// error message from the body's `message` string, the standard retry policy ([`RetryPolicy::default`]), no
+    /// further secrets to redact, no vendor login rule.
     pub fn new(vendor: Vendor, api_base: impl Into<String>) -> Self {
         Self {
             vendor,
@@ -82,6 +93,8 @@ impl HttpConfig {
             redirects: RedirectPolicy::default(),
             error_message: message_field,
             retry: RetryPolicy::default(),
+            redact: Redactor::default(),
+            login_check: LoginCheck::default(),
         }
     }
 }

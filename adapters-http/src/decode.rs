@@ -3,8 +3,8 @@
 //!
 //! | body | result |
 //! |---|---|
-//! | empty or white space only (a `204`, a `201` without content) | `Data({})` |
-//! | a JSON media type (`application/json`, any `+json`) | `Data(value)`, parsed as UTF-8 JSON whatever `charset` says (RFC 8259 §8.1) |
+//! | empty or white space only (a `204`, a `201` without content; a byte-order mark aside) | `Data({})` |
+//! | a JSON media type (`application/json`, any `+json`) | `Data(value)`, parsed as UTF-8 JSON whatever `charset` says, a leading byte-order mark skipped (RFC 8259 §8.1) |
 //! | a text media type ([`is_text`]: `text/*`, XML, YAML, JavaScript, …) | `Data(string)`, decoded with `encoding_rs` per the `charset` parameter (default UTF-8; a byte-order mark wins, as in the WHATWG Encoding standard) |
 //! | text that is invalid in its charset, or whose charset is unknown | `Binary` |
 //! | any other media type (`image/*`, `application/octet-stream`, archives, PDF, …) | `Binary` with that media type |
@@ -53,13 +53,23 @@ pub struct Binary {
     pub media_type: String,
 }
 
+/// The UTF-8 byte-order mark (`EF BB BF`).
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `bytes` without a leading UTF-8 byte-order mark. RFC 8259 §8.1 lets a JSON parser ignore one (jq does, and
+/// some Windows-hosted servers and proxies send it); a mark anywhere else (inside a string) is data and stays.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
 /// Parses UTF-8 JSON of any nesting depth (serde_json without its 128-level recursion limit, on a stack that
 /// `serde_stacker` grows on the heap as needed), so a valid body never overflows the stack or fails for its depth.
-/// Integers keep their digits; object keys keep their order.
+/// Integers keep their digits; object keys keep their order. A leading byte-order mark is skipped
+/// ([`without_bom`]).
 ///
 /// Errors: the parser's error (line and column) for anything that is not one JSON value.
 pub fn parse_json(bytes: &[u8]) -> Result<Value, serde_json::Error> {
-    from_slice_any_depth(bytes)
+    from_slice_any_depth(without_bom(bytes))
 }
 
 /// [`parse_json`] into any `T`: `serde_json::from_slice` without the recursion limit, on a growing stack.
@@ -77,7 +87,7 @@ pub fn from_slice_any_depth<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Res
 ///
 /// Errors: the JSON parser's error when a JSON media type carries a body that does not parse.
 pub fn payload(content_type: Option<&str>, body: &Bytes) -> Result<Payload, serde_json::Error> {
-    if body.iter().all(u8::is_ascii_whitespace) {
+    if without_bom(body).iter().all(u8::is_ascii_whitespace) {
         return Ok(Payload::Data(Value::Object(serde_json::Map::new())));
     }
     let media = content_type.and_then(|ct| ct.parse::<mime::Mime>().ok());
@@ -265,5 +275,25 @@ mod tests {
         }
         assert!(parse_json(b"[[1]").is_err());
         assert!(parse_json(b"[1] x").is_err());
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_one_inside_a_string_kept() {
+        let body = b"\xEF\xBB\xBF{\"key\":\"\xEF\xBB\xBFEX-1\"}";
+        let expected = serde_json::json!({"key": "\u{feff}EX-1"});
+        assert_eq!(data(Some("application/json"), body), expected);
+        assert_eq!(data(None, body), expected, "no content type: still JSON");
+        assert_eq!(
+            data(Some("application/json"), b"\xEF\xBB\xBF \n"),
+            serde_json::json!({})
+        );
+        assert!(
+            parse_json(b"\xEF\xBB\xBF\xEF\xBB\xBF[1]").is_err(),
+            "only one mark, at the start"
+        );
+        assert!(
+            parse_json(b" \xEF\xBB\xBF[1]").is_err(),
+            "a mark after white space is not a BOM"
+        );
     }
 }

@@ -82,6 +82,19 @@ pub enum HttpError {
         detail: String,
     },
 
+    /// The upstream answered, but the answer says the login failed (whatever its status): a vendor's header (Jira's
+    /// `X-Seraph-LoginReason: AUTHENTICATED_FAILED`, GitHub's `X-GitHub-SSO: required`) or an HTML login page where
+    /// JSON was asked for (see [`crate::login`]). Nothing was cached.
+    #[error("the {} API did not accept the login: {cause}", .vendor.name)]
+    LoginFailed {
+        /// The upstream.
+        vendor: Vendor,
+        /// HTTP status of the answer (often 200: the upstream answered anonymously).
+        status: u16,
+        /// Why, and which setting to fix.
+        cause: String,
+    },
+
     /// A 2xx body that is not the JSON it should be.
     #[error("{} API {status} returned a body that is not valid JSON: {detail}", .vendor.name)]
     InvalidJson {
@@ -123,12 +136,14 @@ pub enum HttpError {
 }
 
 impl HttpError {
-    /// The upstream status when it answered ([`HttpError::Status`], [`HttpError::InvalidJson`]), else `None`.
+    /// The upstream status when it answered ([`HttpError::Status`], [`HttpError::WriteRedirected`],
+    /// [`HttpError::InvalidJson`], [`HttpError::LoginFailed`]), else `None`.
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Status(err) => Some(err.status),
             Self::WriteRedirected { status, .. } => Some(*status),
             Self::InvalidJson { status, .. } => Some(*status),
+            Self::LoginFailed { status, .. } => Some(*status),
             _ => None,
         }
     }

@@ -8,6 +8,7 @@
 //! | module | concern |
 //! |---|---|
 //! | [`secret`] | [`Secret`]: a credential that prints as `***` |
+//! | [`redact`] | [`Redactor`]: every configured secret, in every form a vendor may echo, taken out of each answer |
 //! | [`vendor`] | [`Vendor`]: the upstream's name and setting names, for error texts and cache keys |
 //! | [`auth`] | [`Auth`]: none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
 //! | [`config`] | [`HttpConfig`], the body-size cap's bounds, [`RedirectPolicy`] |
@@ -16,6 +17,7 @@
 //! | [`decode`] | [`Payload`]: a body as the vendor sent it: JSON of any depth, text per its charset, or bytes |
 //! | [`response`] | [`RawResponse`]: status, headers, body bytes, content type; JSON with exact integers |
 //! | [`status`] | [`StatusClass`] and [`StatusError`]: the classification of non-2xx answers, vendor message kept |
+//! | [`login`] | [`LoginCheck`]: answers that say the login failed (vendor headers, HTML login pages) are errors, never cached |
 //! | [`error`] | [`HttpError`]: everything this layer reports |
 //! | [`retry`] | [`RetryPolicy`]: the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
 //! | [`client`] | [`HttpClient`]: one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
@@ -29,7 +31,9 @@
 //! another host. The one way to another host is a handoff ([`HttpClient::get_handoff`]), sent without any
 //! credential.
 //!
-//! No secret ever appears in an error, a `Debug` output or a log line.
+//! No secret ever appears in an error, a `Debug` output or a log line, even when the upstream echoes it: every
+//! answer's body and header values go through the client's [`Redactor`] (its own credential, plus any the host
+//! adds in [`HttpConfig::redact`]) as soon as they are read.
 
 pub mod auth;
 pub mod body;
@@ -38,6 +42,8 @@ pub mod client;
 pub mod config;
 pub mod decode;
 pub mod error;
+pub mod login;
+pub mod redact;
 pub mod response;
 pub mod retry;
 pub mod retry_after;
@@ -56,6 +62,8 @@ pub use config::{
 };
 pub use decode::{Binary, Payload};
 pub use error::HttpError;
+pub use login::LoginCheck;
+pub use redact::{MIN_SECRET_BYTES, Redactor, RedactorBuilder};
 pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{
     Classifier, MAX_ATTEMPTS, MIN_WAIT, RetryPolicy, RetryTimer, Verdict, requested_wait, standard_verdict,

@@ -134,11 +134,11 @@ impl std::fmt::Display for StatusError {
     }
 }
 
-/// The vendor's message from an error body: what `extract` finds in a JSON body, else the body's text (trimmed,
+/// The vendor's message from an error body: what `extract` finds in a JSON body (a leading byte-order mark skipped), else the body's text (trimmed,
 /// at most [`MAX_MESSAGE_BYTES`], cut on a UTF-8 boundary and followed by `… (N bytes in all)` when cut), else the
 /// status's reason phrase (`Bad Gateway`), else `(empty body)`.
 pub fn vendor_message(status: u16, body: &[u8], extract: fn(&serde_json::Value) -> Option<String>) -> String {
-    if let Ok(json) = serde_json::from_slice::<serde_json::Value>(body)
+    if let Ok(json) = serde_json::from_slice::<serde_json::Value>(crate::decode::without_bom(body))
         && let Some(message) = extract(&json)
     {
         return bounded(&message);
@@ -233,6 +233,10 @@ mod tests {
             "<html>bad</html>"
         );
         assert_eq!(vendor_message(502, b"", message), "Bad Gateway");
+        assert_eq!(
+            vendor_message(404, b"\xEF\xBB\xBF{\"message\":\"gone\"}", message),
+            "gone"
+        );
         assert_eq!(vendor_message(599, b"", message), "(empty body)");
         let long = "é".repeat(3000);
         let msg = vendor_message(500, long.as_bytes(), message);

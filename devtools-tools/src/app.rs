@@ -84,14 +84,27 @@ impl App {
         };
         tracing::info!(backend = %config.artifact_backend.describe(), "artifact store open");
         spawn_sweeper(store.clone(), config.artifact_store.sweep_interval);
-        let github = GithubClient::new(config.github.clone()).map_err(|err| unusable("GitHub", err));
+        // Every credential held, taken out of every vendor's answers (adapters-http `redact`).
+        let redact = config.redactor();
+        let github = GithubClient::new(adapters_github::GithubConfig {
+            redact: redact.clone(),
+            ..config.github.clone()
+        })
+        .map_err(|err| unusable("GitHub", err));
         let mut http_cache = HttpCache::new(config.http_cache);
         if let Some(redis) = &config.http_cache_redis {
             http_cache = http_cache.with_redis(redis)?;
         }
-        let circleci = CircleciClient::new(config.circleci.clone(), Some(http_cache.clone()))
-            .map_err(|err| unusable("CircleCI", err));
-        let atlassian = Atlassian::new(&config.atlassian, Some(http_cache.clone()));
+        let circleci = adapters_circleci::CircleciConfig {
+            redact: redact.clone(),
+            ..config.circleci.clone()
+        };
+        let circleci = CircleciClient::new(circleci, Some(http_cache.clone())).map_err(|err| unusable("CircleCI", err));
+        let atlassian = adapters_atlassian::AtlassianConfig {
+            redact,
+            ..config.atlassian.clone()
+        };
+        let atlassian = Atlassian::new(&atlassian, Some(http_cache.clone()));
         let policy = config
             .policy_file
             .as_deref()

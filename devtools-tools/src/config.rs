@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
-use adapters_http::{CacheConfig, RedisCacheConfig};
+use adapters_http::{CacheConfig, Redactor, RedisCacheConfig};
 use mcp_artifacts::{S3Config, StoreConfig};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
@@ -107,6 +107,41 @@ impl Default for ToolsConfig {
 }
 
 impl ToolsConfig {
+    /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub and CircleCI tokens, the
+    /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key and the
+    /// Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
+    /// the store's two as `S3 secret access key` and `Redis password`. [`crate::App::new`] gives it to every
+    /// vendor client, so no vendor's answer carries any of them back (values under 8 bytes are not secrets, see
+    /// [`adapters_http::MIN_SECRET_BYTES`]).
+    pub fn redactor(&self) -> Redactor {
+        let mut secrets = Redactor::builder();
+        if let Some(token) = &self.github.token {
+            secrets = secrets.secret(self.github.setting_names.credential, token.expose());
+        }
+        if let Some(token) = &self.circleci.token {
+            secrets = secrets.secret(self.circleci.setting_names.credential, token.expose());
+        }
+        let atlassian = &self.atlassian;
+        let names = &atlassian.setting_names;
+        if let Some(token) = &atlassian.api_token {
+            let user = atlassian.user_email.as_deref().unwrap_or_default().trim();
+            secrets = secrets.basic(names.api_token, user, token.expose());
+        }
+        if let Some(password) = &atlassian.bitbucket_app_password {
+            let user = atlassian.bitbucket_username.as_deref().unwrap_or_default().trim();
+            secrets = secrets.basic(names.bitbucket_app_password, user, password.expose());
+        }
+        if let ArtifactBackend::S3(s3) = &self.artifact_backend
+            && let Some(key) = &s3.secret_access_key
+        {
+            secrets = secrets.secret("S3 secret access key", key);
+        }
+        if let Some(password) = self.http_cache_redis.as_ref().and_then(RedisCacheConfig::password) {
+            secrets = secrets.secret("Redis password", &password);
+        }
+        secrets.build()
+    }
+
     /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for a start-up
     /// log line; a vendor without them answers every call "no request sent: set ...".
     pub fn configured_vendors(&self) -> Vec<&'static str> {

@@ -21,6 +21,7 @@
 //! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |
 //! | [`render`](mod@render) | TOON / pretty JSON text |
 //! | [`truncate`] | head + tail text truncation |
+//! | [`sanitize`] | control characters and bidi overrides in text blocks shown as `\uXXXX` |
 //! | [`compact`] | compact tool schemas for `tools/list` |
 //! | [`prepare`](mod@prepare) | the whole pipeline in one call |
 //! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers (the async result path is the `mcp-results` crate) |
@@ -35,6 +36,7 @@ pub mod project;
 pub mod render;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+pub mod sanitize;
 pub mod schema;
 pub mod seal;
 pub mod truncate;

@@ -22,18 +22,25 @@ pub fn tool_with_output_schema(tool: Tool, schema: Map<String, Value>) -> Tool {
     tool.with_raw_output_schema(Arc::new(schema))
 }
 
-/// A successful result: `content[0]` is `text`; `structuredContent` is set
-/// only when `structured` is `Some`.
+/// A successful result: `content[0]` is `text` with control characters and bidi overrides shown escaped
+/// ([`crate::sanitize::escape_controls`]); `structuredContent` is set, exact, only when `structured` is `Some`.
 pub fn success_result(text: String, structured: Option<Value>) -> CallToolResult {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(sanitized(text))]);
     result.structured_content = structured;
     result
 }
 
-/// An error result: `isError: true`, `text` only, no `structuredContent`
-/// key at all (CONTRACT §7).
+/// An error result: `isError: true`, `text` only (control characters and bidi overrides shown escaped, see
+/// [`crate::sanitize`]), no `structuredContent` key at all (CONTRACT §7).
 pub fn error_result(text: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(text)])
+    CallToolResult::error(vec![ContentBlock::text(sanitized(text))])
+}
+
+fn sanitized(text: String) -> String {
+    match crate::sanitize::escape_controls(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    }
 }
 
 #[cfg(test)]
@@ -48,6 +55,20 @@ mod tests {
         assert_eq!(v["isError"], json!(true));
         assert!(v.get("structuredContent").is_none());
         assert_eq!(v["content"][0]["text"], json!("boom"));
+    }
+
+    #[test]
+    fn text_blocks_show_controls_escaped_and_structured_content_keeps_them() {
+        let raw = "Not Found\u{1b}[2J\u{1b}]8;;http://evil.example/\u{7}click here\u{1b}]8;;\u{7}";
+        let ok = serde_json::to_value(success_result(raw.into(), Some(json!({"data": raw})))).unwrap();
+        let shown = ok["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            shown,
+            "Not Found\\u001b[2J\\u001b]8;;http://evil.example/\\u0007click here\\u001b]8;;\\u0007"
+        );
+        assert_eq!(ok["structuredContent"]["data"], json!(raw));
+        let err = serde_json::to_value(error_result(format!("GitHub API 404: {raw}"))).unwrap();
+        assert!(!err["content"][0]["text"].as_str().unwrap().contains('\u{1b}'));
     }
 
     #[test]

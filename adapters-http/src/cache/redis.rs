@@ -37,6 +37,19 @@ pub struct RedisCacheConfig {
     pub url: String,
 }
 
+impl RedisCacheConfig {
+    /// The password in [`RedisCacheConfig::url`] (percent-decoded), if any: for a host's [`crate::Redactor`].
+    pub fn password(&self) -> Option<String> {
+        let url = url::Url::parse(&self.url).ok()?;
+        let password = url.password()?;
+        Some(
+            percent_encoding::percent_decode_str(password)
+                .decode_utf8_lossy()
+                .into_owned(),
+        )
+    }
+}
+
 impl std::fmt::Debug for RedisCacheConfig {
     /// Shows the URL with any password replaced by `***`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
