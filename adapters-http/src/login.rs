@@ -23,7 +23,10 @@ use crate::vendor::Vendor;
 /// A vendor's rule: `Some(cause)` when `response` says the login failed; `cause` says why and which setting to fix
 /// (never a secret). Cheap to clone; [`Default`]: no rule.
 #[derive(Clone, Default)]
-pub struct LoginCheck(Option<Arc<dyn Fn(&RawResponse) -> Option<String> + Send + Sync>>);
+pub struct LoginCheck(Option<Arc<Rule>>);
+
+/// The rule's function: the cause of a failed login, or `None`.
+type Rule = dyn Fn(&RawResponse) -> Option<String> + Send + Sync;
 
 impl LoginCheck {
     /// The rule `check`.

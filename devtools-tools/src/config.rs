@@ -108,8 +108,8 @@ impl Default for ToolsConfig {
 
 impl ToolsConfig {
     /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub and CircleCI tokens, the
-    /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key and the
-    /// Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
+    /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key (and session token) and
+    /// the Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
     /// the store's two as `S3 secret access key` and `Redis password`. [`crate::App::new`] gives it to every
     /// vendor client, so no vendor's answer carries any of them back (values under 8 bytes are not secrets, see
     /// [`adapters_http::MIN_SECRET_BYTES`]).
@@ -131,10 +131,13 @@ impl ToolsConfig {
             let user = atlassian.bitbucket_username.as_deref().unwrap_or_default().trim();
             secrets = secrets.basic(names.bitbucket_app_password, user, password.expose());
         }
-        if let ArtifactBackend::S3(s3) = &self.artifact_backend
-            && let Some(key) = &s3.secret_access_key
-        {
-            secrets = secrets.secret("S3 secret access key", key);
+        if let ArtifactBackend::S3(s3) = &self.artifact_backend {
+            if let Some(key) = &s3.secret_access_key {
+                secrets = secrets.secret("S3 secret access key", key);
+            }
+            if let Some(token) = &s3.session_token {
+                secrets = secrets.secret("S3 session token", token);
+            }
         }
         if let Some(password) = self.http_cache_redis.as_ref().and_then(RedisCacheConfig::password) {
             secrets = secrets.secret("Redis password", &password);
@@ -162,5 +165,39 @@ impl ToolsConfig {
         .into_iter()
         .filter_map(|(vendor, configured)| configured.then_some(vendor))
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use adapters_http::Secret;
+
+    #[test]
+    fn the_redactor_holds_every_configured_credential() {
+        let mut config = ToolsConfig::default();
+        config.github.token = Some(adapters_github::Token::new("ghp_configured-0001".to_owned()));
+        config.circleci.token = Some(Secret::new("circle-configured-0002"));
+        config.atlassian.user_email = Some("mia@example.com".to_owned());
+        config.atlassian.api_token = Some(Secret::new("ATATT-configured-0003"));
+        config.atlassian.bitbucket_username = Some("bb".to_owned());
+        config.atlassian.bitbucket_app_password = Some(Secret::new("bb-configured-0004"));
+        config.artifact_backend = ArtifactBackend::S3(S3Config {
+            secret_access_key: Some("s3-secret-configured-0005".to_owned()),
+            session_token: Some("s3-session-configured-0006".to_owned()),
+            ..S3Config::default()
+        });
+        config.http_cache_redis = Some(RedisCacheConfig {
+            url: "redis://:redis%2Fconfigured-0007@cache:6379/0".to_owned(),
+        });
+        let text = "ghp_configured-0001 circle-configured-0002 ATATT-configured-0003 bb-configured-0004 \
+                    s3-secret-configured-0005 s3-session-configured-0006 redis/configured-0007";
+        assert_eq!(
+            config.redactor().redact(text),
+            "[redacted token] [redacted token] [redacted api_token] [redacted bitbucket_app_password] \
+             [redacted S3 secret access key] [redacted S3 session token] [redacted Redis password]"
+        );
+        assert!(ToolsConfig::default().redactor().is_empty());
     }
 }
