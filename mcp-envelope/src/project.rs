@@ -52,6 +52,7 @@
 mod convert;
 mod jmespath;
 mod jq;
+mod regex;
 
 use serde_json::Value;
 

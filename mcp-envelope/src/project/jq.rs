@@ -1,9 +1,11 @@
 //! The jq dialect, run by jaq with its standard library (CONTRACT §4).
 //!
 //! Definitions: `jaq_core::defs()` + `jaq_std::defs()` + `jaq_json::defs()`;
-//! native filters: `jaq_core::funs()` + `jaq_std::funs()` + `jaq_json::funs()`
-//! (regex filters such as `test`, `match`, `sub` included). Two natives are
-//! made safe for a server:
+//! native filters: `jaq_core::funs()` + `jaq_std::funs()` + `jaq_json::funs()`,
+//! and jq's regular expressions on Oniguruma (`regex.rs`; the filters `test`,
+//! `match`, `sub`, … are defined on them in `jq_defs.jq`, replacing jaq's,
+//! which use the `regex` crate's syntax). Two natives are made safe for a
+//! server:
 //!
 //! - `env` would expose the server's environment (credentials): it is
 //!   replaced by a filter that fails with a clear message;
@@ -68,6 +70,7 @@ fn natives() -> impl Iterator<Item = Fun<JsonData>> {
         .chain(jaq_json::funs())
         .filter(|(name, args, _)| !(*name == "env" && args.is_empty()))
         .chain([env, nan, infinite])
+        .chain(super::regex::natives())
 }
 
 /// Why a program with `def` is refused.

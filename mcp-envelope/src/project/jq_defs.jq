@@ -14,13 +14,6 @@ def _jq_native_ltrimstr($x): ltrimstr($x);
 def _jq_native_rtrimstr($x): rtrimstr($x);
 def _jq_native_utf8bytelength: utf8bytelength;
 def _jq_native_has($k): has($k);
-def _jq_native_test(re; flags): test(re; flags);
-def _jq_native_match(re; flags): match(re; flags);
-def _jq_native_capture(re; flags): capture(re; flags);
-def _jq_native_scan(re; flags): scan(re; flags);
-def _jq_native_splits(re; flags): splits(re; flags);
-def _jq_native_split(re; flags): split(re; flags);
-def _jq_native_sub(re; f; flags): sub(re; f; flags);
 def _jq_native_implode: implode;
 def _jq_native_indices($i): indices($i);
 def _jq_native_fromjson: fromjson;
@@ -130,23 +123,44 @@ def date: todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 
-# Regular expressions fail on non-strings, as in jq (jaq gives no output).
-def _jq_re: if type != "string" then error("\(_jq_val) cannot be matched, as it is not a string") end;
-def test(re; flags): _jq_re | _jq_native_test(re; flags // "");
-def test(re): test(re; "");
-def match(re; flags): _jq_re | _jq_native_match(re; flags // "");
-def match(re): match(re; "");
-def capture(re; flags): _jq_re | _jq_native_capture(re; flags // "");
-def capture(re): capture(re; "");
-def scan(re; flags): _jq_re | _jq_native_scan(re; flags // "");
-def scan(re): scan(re; "");
-def splits(re; flags): _jq_re | _jq_native_splits(re; flags // "");
-def splits(re): splits(re; "");
-def split(re; flags): _jq_re | _jq_native_split(re; flags // "");
-def sub(re; f; flags): _jq_re | _jq_native_sub(re; f; flags // "");
-def sub(re; f): sub(re; f; "");
-def gsub(re; f; flags): sub(re; f; "g" + flags);
-def gsub(re; f): sub(re; f; "g");
+# Regular expressions: jq's, on Oniguruma (natives `_jq_onig_*` in `regex.rs`).
+def _jq_re_check($re; $flags):
+  if type != "string" then error("\(_jq_val) cannot be matched, as it is not a string")
+  elif ($re | type) != "string" then error("\($re | _jq_val) is not a string")
+  elif $flags != null and ($flags | type) != "string" then error("\($flags | _jq_val) is not a string")
+  else . end;
+def _jq_match($re; $flags; $test): _jq_re_check($re; $flags) | _jq_onig_match($re; $flags // ""; $test);
+def _jq_parts($re; $flags): _jq_re_check($re; $flags) | _jq_onig_parts($re; $flags // "");
+def _jq_re_arg($val; f):
+  ($val | type) as $vt
+  | if $vt == "string" then [$val, null] | f
+    elif $vt == "array" and ($val | length) > 1 then [$val[0], $val[1]] | f
+    elif $vt == "array" and ($val | length) > 0 then [$val[0], null] | f
+    else error($vt + " not a string or array") end;
+def _jq_capture_object: reduce (.captures[] | select(.name != null) | {(.name): .string}) as $pair ({}; . + $pair);
+def match(re; mode): _jq_match(re; mode; false)[];
+def match($val): . as $in | _jq_re_arg($val; . as [$re, $flags] | $in | match($re; $flags));
+def test(re; mode): _jq_match(re; mode; true);
+def test($val): . as $in | _jq_re_arg($val; . as [$re, $flags] | $in | test($re; $flags));
+def capture(re; mods): match(re; mods) | _jq_capture_object;
+def capture($val): . as $in | _jq_re_arg($val; . as [$re, $flags] | $in | capture($re; $flags));
+def scan($re; $flags): match($re; "g" + $flags) | if (.captures | length) > 0 then [.captures[].string] else .string end;
+def scan($re): scan($re; null);
+def split($re; flags): _jq_parts($re; flags + "g") | [.[range(0; length; 2)]];
+def splits($re; flags): split($re; flags)[];
+def splits($re): splits($re; null);
+# jq's `sub`: each output of `str` makes one result (the n-th output of every match goes into the n-th result).
+def sub($re; str; $flags): . as $in
+  | _jq_parts($re; $flags) as $parts
+  | [reduce range(1; $parts | length; 2) as $i ([];
+        $parts[$i - 1] as $gap
+        | [$parts[$i] | _jq_capture_object | str] as $inserts
+        | reduce range(0; $inserts | length) as $ix (.; .[$ix] += [$gap + $inserts[$ix]]))
+     | .[] | add + $parts[-1]]
+  | if length == 0 then $in else .[] end;
+def sub($re; str): sub($re; str; "");
+def gsub($re; str; $flags): sub($re; str; $flags + "g");
+def gsub($re; str): sub($re; str; "g");
 
 # Objects are indexed by strings only, arrays by numbers (jaq: null / false).
 def has($k):

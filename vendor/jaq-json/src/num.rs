@@ -305,6 +305,8 @@ impl core::ops::Neg for Num {
             Self::Float(x) => Self::Float(-x),
             Self::Dec(n) => match n.strip_prefix('-') {
                 Some(pos) => Self::Dec(pos.to_string().into()),
+                // jq-compat (mcp-devtools): decNumber's minus of a zero is an unsigned zero (`-0.0` is `0.0`).
+                None if !n.bytes().any(|b| (b'1'..=b'9').contains(&b)) => Self::Dec(n),
                 None => Self::Dec(alloc::format!("-{n}").into()),
             },
         }
@@ -432,19 +434,129 @@ impl fmt::Display for Num {
         match self {
             Self::Int(i) => write!(f, "{i}"),
             Self::BigInt(i) => write!(f, "{i}"),
-            Self::Float(x) if x.is_nan() => write!(f, "NaN"),
-            Self::Float(f64::INFINITY) => write!(f, "Infinity"),
-            Self::Float(f64::NEG_INFINITY) => write!(f, "-Infinity"),
-            // jq-compat (mcp-devtools): jq prints an integral double without a fraction.
-            Self::Float(x) if x.fract() == 0.0 && x.abs() < 1e17 => {
-                if *x == 0.0 && x.is_sign_negative() {
-                    write!(f, "-0")
-                } else {
-                    write!(f, "{}", *x as i64)
-                }
-            }
-            Self::Float(x) => ryu::Buffer::new().format_finite(*x).fmt(f),
-            Self::Dec(n) => write!(f, "{n}"),
+            // jq-compat (mcp-devtools): jq 1.8.1 prints NaN as `null` and the infinities as the largest
+            // finite double of their sign (`[nan, infinite] | tojson` is `[null,1.7976931348623157e+308]`).
+            Self::Float(x) if x.is_nan() => write!(f, "null"),
+            Self::Float(f64::INFINITY) => write!(f, "1.7976931348623157e+308"),
+            Self::Float(f64::NEG_INFINITY) => write!(f, "-1.7976931348623157e+308"),
+            Self::Float(x) => f.write_str(&jq_double(*x)),
+            Self::Dec(n) => f.write_str(&jq_decimal(n)),
         }
+    }
+}
+
+/// jq-compat (mcp-devtools): a double as jq 1.8.1 prints it (`jvp_dtoa_fmt`): the shortest digits that read
+/// back as the same double, in exponent form (`1e+17`, `1e-05`, `1.5e+300`) when the decimal point would sit
+/// more than 4 places left of them or more than 15 places right of their end, else plainly (`0.0001`,
+/// `15000000000000000`, `3`).
+pub(crate) fn jq_double(x: f64) -> alloc::string::String {
+    use alloc::format;
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    // `{:e}` gives the shortest round-trip digits: `d.ddde[-]x`.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let decpt = exp.parse::<i64>().unwrap_or(0) + 1;
+    let n = digits.len() as i64;
+    let sign = if x < 0.0 { "-" } else { "" };
+    if decpt <= -4 || decpt > n + 15 {
+        let e = decpt - 1;
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        let esign = if e < 0 { '-' } else { '+' };
+        format!("{sign}{first}{point}{rest}e{esign}{:02}", e.abs())
+    } else if decpt <= 0 {
+        format!("{sign}0.{}{digits}", "0".repeat((-decpt) as usize))
+    } else if decpt >= n {
+        format!("{sign}{digits}{}", "0".repeat((decpt - n) as usize))
+    } else {
+        let (int, frac) = digits.split_at(decpt as usize);
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+/// jq-compat (mcp-devtools): a number literal as jq 1.8.1 prints it (decNumber's to-scientific-string):
+/// `1.10`, `1.00` for `100e-2`, `0.00001` for `1e-5`, `1E+1000`, `1.25E-7` for `12.5e-8`. A text that is not a
+/// JSON number is printed as it is.
+pub(crate) fn jq_decimal(literal: &str) -> alloc::string::String {
+    use alloc::format;
+    let (sign, unsigned) = match literal.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", literal),
+    };
+    let (mantissa, exp) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].trim_start_matches('+')),
+        None => (unsigned, "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let exp = match exp.parse::<i64>() {
+        Ok(e) if !int.is_empty() && all_digits(int) && all_digits(frac) => e,
+        _ => return literal.into(),
+    };
+    let joined = format!("{int}{frac}");
+    let trimmed = joined.trim_start_matches('0');
+    let digits = if trimmed.is_empty() { "0" } else { trimmed };
+    let n = digits.len() as i64;
+    let Some(exponent) = exp.checked_sub(frac.len() as i64) else {
+        return literal.into();
+    };
+    let adjusted = exponent + n - 1;
+    if exponent <= 0 && adjusted >= -6 {
+        if exponent == 0 {
+            return format!("{sign}{digits}");
+        }
+        let before = n + exponent;
+        if before > 0 {
+            let (int, frac) = digits.split_at(before as usize);
+            format!("{sign}{int}.{frac}")
+        } else {
+            format!("{sign}0.{}{digits}", "0".repeat((-before) as usize))
+        }
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        let esign = if adjusted < 0 { '-' } else { '+' };
+        format!("{sign}{first}{point}{rest}E{esign}{}", adjusted.abs())
+    }
+}
+
+#[test]
+fn jq_number_texts() {
+    for (x, text) in [
+        (1e17, "1e+17"),
+        (1e16, "1e+16"),
+        (1.5e16, "15000000000000000"),
+        (1e-5, "1e-05"),
+        (0.0001, "0.0001"),
+        (1.23e-5, "1.23e-05"),
+        (3.0, "3"),
+        (100.0, "100"),
+        (0.30000000000000004, "0.30000000000000004"),
+        (-1.5e300, "-1.5e+300"),
+        (5e-324, "5e-324"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (12345678901234567.0, "12345678901234568"),
+        (-0.0, "-0"),
+    ] {
+        assert_eq!(jq_double(x), text, "{x}");
+    }
+    for (literal, text) in [
+        ("1.0", "1.0"),
+        ("1.10", "1.10"),
+        ("100e-2", "1.00"),
+        ("1e-5", "0.00001"),
+        ("0.00000123", "0.00000123"),
+        ("0.00000012", "1.2E-7"),
+        ("12.5e-8", "1.25E-7"),
+        ("1E1000", "1E+1000"),
+        ("1.5e3", "1.5E+3"),
+        ("-0", "-0"),
+        ("0.0", "0.0"),
+        ("-2.50", "-2.50"),
+    ] {
+        assert_eq!(jq_decimal(literal), text, "{literal}");
     }
 }
