@@ -50,6 +50,7 @@
 //! ```
 
 mod convert;
+mod formats;
 mod jmespath;
 mod jq;
 mod regex;

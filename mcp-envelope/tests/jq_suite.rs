@@ -7,7 +7,9 @@
 //! Each case `PROGRAM` / `INPUT` / `OUTPUT...` runs as `[PROGRAM]` on the
 //! input, so every output is compared (numbers by value, objects without
 //! regard to key order, as jq's own runner does). A `%%FAIL` case passes
-//! when the projection is an error. Cases using what projections refuse by
+//! when the projection is an error; so does a case that expects no output
+//! (jq's runner ignores an error after the expected outputs). A projection
+//! has no partial outputs, so a case whose outputs precede an error fails. Cases using what projections refuse by
 //! design are skipped: see [`REFUSED`], the one list of them.
 //!
 //! The test prints `passed/run` per file and the share against issue #27's
@@ -59,12 +61,12 @@ const TARGETS: &[(&str, f64)] = &[
 /// cannot lose a passing case. Raise them as differences are closed. The
 /// failing cases and why are in the README's table of known differences.
 const FLOORS: &[(&str, usize)] = &[
-    ("jq.test", 467),
+    ("jq.test", 477),
     ("man.test", 223),
     ("onig.test", 47),
     ("manonig.test", 19),
-    ("base64.test", 6),
-    ("uri.test", 4),
+    ("base64.test", 10),
+    ("uri.test", 7),
     ("optional.test", 2),
 ];
 
@@ -174,6 +176,9 @@ fn run_case(case: &Case) -> Outcome {
     };
     match result {
         Ok(got) if same(&got, &expected) => Outcome::Passed,
+        // jq's runner compares the outputs before an error and ignores the error: with no outputs expected,
+        // an error is jq's behaviour (`.[] as {a:$a} ?// {a:$a} | $a` on `[[3],6]`).
+        Err(_) if case.outputs.is_empty() => Outcome::Passed,
         Ok(got) => Outcome::Failed(format!("got {got}, expected {expected}")),
         Err(e) => Outcome::Failed(format!("error: {e}")),
     }

@@ -14,8 +14,9 @@
 //!   with every digit, as in jq 1.7+ (`123456789012345678901234567890`,
 //!   `1.000`); without it serde_json already holds an `f64`, kept as `Float`;
 //! - `BigInt` and `Dec` results go back through serde_json's own number
-//!   parser: exact with `arbitrary_precision` or when they fit `u64`/`i64`,
-//!   else the nearest `f64` (`1E+1000`: the largest finite `f64`);
+//!   parser: exact with `arbitrary_precision` (in jq 1.8.1's form, even
+//!   beyond a double: `1E+1000`, as jq prints it) or when they fit
+//!   `u64`/`i64`, else the nearest `f64` (`1E+1000`: the largest finite `f64`);
 //! - integral floats up to 2^53 in magnitude print as integers (`3`, not
 //!   `3.0`), as jq prints them;
 //! - non-finite floats follow jq: NaN becomes `null`, +/-infinity the
@@ -133,6 +134,10 @@ fn num_to_value(n: &Num) -> Value {
 /// hold it (e.g. `1E+1000` as an `f64`).
 fn parse_number_text(text: &str) -> Option<Value> {
     let number = text.parse::<Number>().ok()?;
+    if keeps_literal_digits() {
+        // The literal as jq 1.8.1 prints it, even beyond a double (`9E+999999999`).
+        return Some(Value::Number(number));
+    }
     if number.as_u64().is_none() && number.as_i64().is_none() && number.as_f64().is_none_or(|f| !f.is_finite()) {
         return None;
     }

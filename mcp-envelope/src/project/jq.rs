@@ -71,6 +71,7 @@ fn natives() -> impl Iterator<Item = Fun<JsonData>> {
         .filter(|(name, args, _)| !(*name == "env" && args.is_empty()))
         .chain([env, nan, infinite])
         .chain(super::regex::natives())
+        .chain(super::formats::natives())
 }
 
 /// Why a program with `def` is refused.

@@ -172,6 +172,14 @@ def getpath($p):
     if type == "object" and ($k | type) != "string" then error("Cannot index object with \($k | type)") else .[$k] end);
 
 # Formats
+def @base64d: tostring | . as $s | try _jq_base64d catch error("\($s | _jq_val) \(.)");
+def @urid: tostring | . as $s | try _jq_urid catch error("\($s | _jq_val) \(.)");
+def @sh:
+  [if type == "array" then .[] end
+   | if type == "string" then "'" + (split("'") | join("'\\''")) + "'"
+     elif type == "array" or type == "object" then error("\(_jq_val) can not be escaped for shell")
+     else tojson end]
+  | join(" ");
 def @csv:
   if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
   | map(if type == "string" then "\"" + gsub("\""; "\"\"") + "\""
@@ -184,7 +192,7 @@ def @tsv:
   | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r")
         elif type == "number" or type == "boolean" then tojson
         elif . == null then ""
-        else error("\(_jq_val) is not valid in a tsv row") end)
+        else error("\(_jq_val) is not valid in a csv row") end)
   | join("\t");
 
 # Generators

@@ -48,6 +48,14 @@ impl<V> CallInput<V> {
 }
 
 impl<V> Exn<'_, V> {
+    /// jq-compat (mcp-devtools): the value of a path expression error (see [`Error::path_expr`]).
+    pub(crate) fn path_expr_value(&self) -> Option<&V> {
+        match &self.0 {
+            Inner::Err(e) => e.path_expr_value(),
+            _ => None,
+        }
+    }
+
     /// If the exception is an error, yield it, else yield the exception.
     pub fn get_err(self) -> Result<Error<V>, Self> {
         match self.0 {
@@ -100,6 +108,30 @@ impl<V> Error<V> {
             Part::Str("Invalid path expression with result "), // jq-compat (mcp-devtools): jq's text
             Part::Val(v),
         ])))
+    }
+
+    /// jq-compat (mcp-devtools): jq's text when a path step follows a value that is not a path:
+    /// `Invalid path expression near attempt to access element 0 of [..]` (`key: Some`) or
+    /// `… near attempt to iterate through [..]` (`key: None`).
+    pub fn path_step(key: Option<V>, v: V) -> Self {
+        let mut parts = Vec::from([Part::Str("Invalid path expression near attempt to ")]);
+        match key {
+            Some(key) => parts.extend([Part::Str("access element "), Part::Val(key), Part::Str(" of ")]),
+            None => parts.push(Part::Str("iterate through ")),
+        }
+        parts.push(Part::Val(v));
+        Self(Part::Str(parts))
+    }
+
+    /// jq-compat (mcp-devtools): the value of a [`Self::path_expr`] error.
+    pub(crate) fn path_expr_value(&self) -> Option<&V> {
+        match &self.0 {
+            Part::Str(parts) => match parts.as_slice() {
+                [Part::Str("Invalid path expression with result "), Part::Val(v)] => Some(v),
+                _ => None,
+            },
+            Part::Val(_) => None,
+        }
     }
 
     /// Create a type error.

@@ -601,9 +601,10 @@ impl Id {
                     .map(move |r| r.map(|(k, v_)| (v_, p.clone().cons(k))))
             }),
             Ast::Pipe(l, None, r) => {
-                flat_map_then_with(l.paths((cv.0.clone(), cv.1)), cv.0, move |y, ctx| {
-                    r.paths((ctx, y))
-                })
+                let input = proj_cv(&cv);
+                let ls = l.paths((cv.0.clone(), cv.1));
+                let ls = ls.map(move |y| y.map_err(|e| path_step_err(r, false, l, &input, e)));
+                flat_map_then_with(ls, cv.0, move |y, ctx| r.paths((ctx, y)))
             }
             Ast::Pipe(l, Some(pat), r) => {
                 flat_map_then_with(l.run(proj_cv(&cv)), cv, move |y, cv| {
@@ -631,7 +632,10 @@ impl Id {
                     let cv = (cv.0.clone(), cv.1 .0.clone());
                     crate::into_iter::collect_if_once(move || i.run(cv))
                 });
-                flat_map_then_with(f.paths(cv), path, |y, path| {
+                let input = proj_cv(&cv);
+                let this = *self;
+                let fs = f.paths(cv).map(move |y| y.map_err(|e| path_step_err(&this, true, f, &input, e)));
+                flat_map_then_with(fs, path, |y, path| {
                     flat_map_then_with(path.explode(), y, |path, y| {
                         Box::new(path.paths(y).map(|r| r.map_err(Exn::from)))
                     })
@@ -694,7 +698,10 @@ impl Id {
                     let mut paths = path.clone().explode();
                     box_once(paths.try_fold(v, |acc, path| path?.update(acc, &f)))
                 };
-                l.update(cv, Box::new(f))
+                let input = cv.clone();
+                let out = l.update(cv, Box::new(f));
+                let this = *self;
+                Box::new(out.map(move |y| y.map_err(|e| path_step_err(&this, true, l, &input, e))))
             }
             Ast::Pipe(l, None, r) => l.update(
                 (cv.0.clone(), cv.1),
@@ -741,4 +748,46 @@ impl Id {
             }
         }
     }
+}
+
+/// jq-compat (mcp-devtools): jq reports a path step (`.[0]`, `.c`, `.[]`) taken on a value that is not a path
+/// (`map(select(…)) | .[0]`) as `Invalid path expression near attempt to access element 0 of [..]` (or `…
+/// iterate through [..]`), naming the value the steps were taken on, where jaq fails at that value's term with
+/// `Invalid path expression with result …` (naming its input). `steps` holds the path steps: the right side
+/// of a pipe (`postfix: false`; its first term must be `.[…]` on `.`) or a postfix path term (`postfix: true`);
+/// `before` is the term whose outputs the steps take, run on `cv` to name the value. Other errors pass as
+/// they are.
+fn path_step_err<'a, D: DataT>(
+    steps: &Id,
+    postfix: bool,
+    before: &Id,
+    cv: &Cv<'a, D>,
+    e: Exn<'a, D::V<'a>>,
+) -> Exn<'a, D::V<'a>> {
+    if e.path_expr_value().is_none() {
+        return e;
+    }
+    let lut = cv.0.lut();
+    let mut term = &lut.terms[steps.0];
+    if let (false, Ast::Pipe(first, None, _)) = (postfix, term) {
+        term = &lut.terms[first.0];
+    }
+    let Ast::Path(inner, path) = term else {
+        return e;
+    };
+    if !postfix && !matches!(lut.terms[inner.0], Ast::Id) {
+        return e;
+    }
+    let Some(Ok(value)) = before.run(cv.clone()).next() else {
+        return e;
+    };
+    let key = match path.0.first() {
+        Some((crate::path::Part::Index(i), _)) => match i.run(cv.clone()).next() {
+            Some(Ok(k)) => Some(k),
+            _ => return e,
+        },
+        Some((crate::path::Part::Range(None, None), _)) => None,
+        _ => return e,
+    };
+    Exn::from(Error::path_step(key, value))
 }
