@@ -310,7 +310,7 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 fn short(text: &str) -> String {
-    let cut: String = text.chars().take(200).collect();
+    let cut: String = text.chars().take(400).collect();
     if cut.len() < text.len() {
         format!("{cut}...")
     } else {
@@ -322,15 +322,147 @@ fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-#[test]
-fn generated_programs_agree_with_libjq() {
+/// What a case gives: the array of its outputs, or `None` for an error.
+type Outcome = Option<Value>;
+
+/// The marker a batch yields for a program that failed (see [`compare_with_libjq`]).
+const FAILED: &str = r#"{"__jq_differential_error": true}"#;
+
+/// Programs per batch: one compiled program (here and in libjq) runs this many cases.
+const BATCH: usize = 25;
+
+/// Evaluates `(program, input index)` cases with libjq in ONE Python process (`jq_oracle.py`): each program
+/// runs as `[PROGRAM]`; an error gives `None`.
+fn libjq(python: &PathBuf, script: &PathBuf, inputs: &[Value], cases: &[(String, usize)]) -> Vec<Outcome> {
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("jq-differential-{}-{run}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (inputs_path, cases_path, out_path) = (dir.join("inputs.json"), dir.join("cases.jsonl"), dir.join("out.jsonl"));
+    std::fs::write(&inputs_path, serde_json::to_string(inputs).unwrap()).unwrap();
+    let mut lines = String::new();
+    for (program, input) in cases {
+        lines.push_str(&serde_json::json!({"program": program, "input": input}).to_string());
+        lines.push('\n');
+    }
+    std::fs::write(&cases_path, lines).unwrap();
+    let status = Command::new(python)
+        .arg(script)
+        .args([&inputs_path, &cases_path, &out_path])
+        .status()
+        .unwrap();
+    assert!(status.success(), "jq_oracle.py failed: {status}");
+    let oracle: Vec<Outcome> = std::fs::read_to_string(&out_path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap().get("ok").cloned())
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(oracle.len(), cases.len(), "jq_oracle.py answers every case");
+    oracle
+}
+
+/// The same here, through [`Projection`] (the path the tools use).
+fn ours(inputs: &[Value], (program, input): &(String, usize)) -> Result<Value, String> {
+    match Projection::compile(&format!("[{program}\n]")) {
+        Ok(Some(p)) => p.apply(inputs[*input].clone()).map_err(|e| e.to_string()),
+        Ok(None) => Ok(inputs[*input].clone()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Compares every `(program, input index)` case here and in libjq; returns the number of cases, of errors on
+/// both sides, and the differences. Cases on one input run in batches of [`BATCH`]: one program
+/// `(try ([P1]) catch FAILED), (try ([P2]) catch FAILED), …` per batch, so each side compiles once per batch
+/// (compiling loads the whole standard library); a batch whose results differ (one program jq refuses to
+/// compile fails its whole batch there) runs again case by case, in one more Python process.
+fn compare_with_libjq(inputs: &[Value], cases: &[(String, usize)]) -> (usize, usize, Vec<String>) {
     let clients = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/python");
     let python = clients.join(".venv/bin/python");
+    let script = clients.join("jq_oracle.py");
     assert!(
         python.exists(),
         "run scripts/test first: it creates {} with the `jq` package (libjq)",
         python.display()
     );
+    let failed: Value = serde_json::from_str(FAILED).unwrap();
+    let mut batches: Vec<(usize, Vec<usize>)> = Vec::new();
+    for input in 0..inputs.len() {
+        let on_input: Vec<usize> = (0..cases.len()).filter(|i| cases[*i].1 == input).collect();
+        batches.extend(on_input.chunks(BATCH).map(|c| (input, c.to_vec())));
+    }
+    let batch_programs: Vec<(String, usize)> = batches
+        .iter()
+        .map(|(input, members)| {
+            let parts: Vec<String> = members
+                .iter()
+                .map(|i| format!("(try ([{}\n]) catch {FAILED})", cases[*i].0))
+                .collect();
+            (parts.join(",\n"), *input)
+        })
+        .collect();
+    let jq_batches = libjq(&python, &script, inputs, &batch_programs);
+
+    let mut outcomes: Vec<Option<(Outcome, Result<Value, String>)>> = vec![None; cases.len()];
+    let mut again = Vec::new();
+    for (((_, members), batch), jq) in batches.iter().zip(&batch_programs).zip(&jq_batches) {
+        let here = ours(inputs, batch);
+        let split = |v: &Value| v.as_array().filter(|a| a.len() == members.len()).cloned();
+        match (jq.as_ref().and_then(split), here.as_ref().ok().and_then(split)) {
+            (Some(want), Some(got)) if same(&Value::Array(want.clone()), &Value::Array(got.clone())) => {
+                for ((i, w), g) in members.iter().zip(want).zip(got) {
+                    let to_outcome = |v: Value| if v == failed { None } else { Some(v) };
+                    let g = to_outcome(g).ok_or_else(|| "error".to_owned());
+                    outcomes[*i] = Some((to_outcome(w), g));
+                }
+            }
+            _ => again.extend(members.iter().copied()),
+        }
+    }
+    if !again.is_empty() {
+        let single: Vec<(String, usize)> = again.iter().map(|i| cases[*i].clone()).collect();
+        let jq_single = libjq(&python, &script, inputs, &single);
+        for ((i, case), jq) in again.iter().zip(&single).zip(jq_single) {
+            outcomes[*i] = Some((jq, ours(inputs, case)));
+        }
+    }
+
+    let (mut both_failed, mut differences) = (0, Vec::new());
+    for ((program, input), outcome) in cases.iter().zip(outcomes) {
+        let (jq, ours) = outcome.unwrap();
+        match (&jq, ours) {
+            (Some(want), Ok(got)) if same(want, &got) => {}
+            (None, Err(_)) => both_failed += 1,
+            (_, got) => differences.push(format!(
+                "{program}\n    input {}\n    jq:   {}\n    ours: {}",
+                short(&inputs[*input].to_string()),
+                short(&serde_json::to_string(&jq).unwrap_or_default()),
+                short(&serde_json::to_string(&got).unwrap_or_default())
+            )),
+        }
+    }
+    (cases.len(), both_failed, differences)
+}
+
+fn report(what: &str, (compared, both_failed, mut differences): (usize, usize, Vec<String>)) {
+    println!(
+        "{what}: {compared} generated cases compared with libjq: {} equal values, {both_failed} errors on both sides, {} differences",
+        compared - both_failed - differences.len(),
+        differences.len()
+    );
+    let count = differences.len();
+    differences.sort();
+    differences.dedup();
+    assert!(
+        differences.is_empty(),
+        "{count} differences from jq ({} distinct), first ones:\n{}",
+        differences.len(),
+        differences.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn generated_programs_agree_with_libjq() {
     let cases = usize::try_from(env_number("JQ_DIFF_CASES", 2_000)).unwrap();
     let mut rng = Rng(env_number("JQ_DIFF_SEED", 0x5EED_0011).max(1));
     let bodies: Vec<Value> = BODIES.iter().map(|b| serde_json::from_str(b).unwrap()).collect();
@@ -340,64 +472,287 @@ fn generated_programs_agree_with_libjq() {
         keys: &keys,
     };
     let programs: Vec<String> = (0..cases.div_ceil(bodies.len())).map(|_| generator.filter(0)).collect();
+    let cases: Vec<(String, usize)> = programs
+        .iter()
+        .flat_map(|p| (0..bodies.len()).map(move |i| (p.clone(), i)))
+        .collect();
+    report("fixture bodies", compare_with_libjq(&bodies, &cases));
+}
 
-    let dir = std::env::temp_dir().join(format!("jq-differential-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (inputs_path, cases_path, out_path) = (dir.join("inputs.json"), dir.join("cases.jsonl"), dir.join("out.jsonl"));
-    std::fs::write(&inputs_path, serde_json::to_string(&bodies).unwrap()).unwrap();
-    let mut lines = String::new();
-    for program in &programs {
-        for input in 0..bodies.len() {
-            lines.push_str(&serde_json::json!({"program": program, "input": input}).to_string());
-            lines.push('\n');
+/// Inputs of the second grammar ([`Corners`]), by index.
+const CORNER_INPUTS: &str = r#"[
+  "foo bar FOO foo",
+  "aé ü bāz Ünï",
+  "abcabc ABC",
+  "a\nb\nc",
+  "feature/123 feature/45",
+  "",
+  "xyzzy-14, ab-7",
+  {"a": [1, {"b": 2}], "c": "x", "d": null},
+  [1, 2.5, -3, 1e17, 0.1, 100, 1e-5, 1.0, 12345678901234567890, 0.30000000000000004],
+  [0, 1425599507, 951782400, 1e9, 2147483648, -86400, 1425599507.5],
+  ["2015-03-05T23:51:47Z", "1970-01-01T00:00:00Z", "2000-02-29T12:00:00Z"],
+  ["a,b", "c\"d", "e\tf", "<&>'", "ü 1/2", "x y", "it's"],
+  null
+]"#;
+
+/// The second grammar (issue #27): jq's own corners over [`CORNER_INPUTS`]: regular expressions and their
+/// flags, dates, formats, number printing and arithmetic edge cases, string functions, paths, and
+/// `limit`/`first`/`until`. Each program picks the input it is written for.
+struct Corners {
+    rng: Rng,
+}
+
+const STRING_INPUTS: &[usize] = &[0, 1, 2, 3, 4, 5, 6];
+
+impl Corners {
+    fn pick(&mut self, items: &[&str]) -> String {
+        self.rng.pick(items).to_owned()
+    }
+
+    fn regex(&mut self) -> String {
+        let re = self.pick(&[
+            r#""foo""#,
+            r#""(?i)foo""#,
+            r#""[a-z]+""#,
+            r#""(?<w>\\w+)""#,
+            r#""(?<=feature/)[0-9]+""#,
+            r#""[0-9]+(?=,)""#,
+            r#""(?<!a)b""#,
+            r#""(a|b)\\1""#,
+            r#""(?<x>a)?b?""#,
+            r#""(?<x>[a-z])(?<y>[0-9])?""#,
+            r#""\\p{Lu}""#,
+            r#""\\p{L}+""#,
+            r#""a++""#,
+            r#""(?>a+)b""#,
+            r#""""#,
+            r#""^""#,
+            r#""$""#,
+            r#""\\b""#,
+            r#"".""#,
+            r#""\\s+""#,
+            r#""(?<n>a)|(?<m>b)""#,
+            r#""[[:alpha:]]+""#,
+            r#""é|ü""#,
+            r#""(.)(.)""#,
+            r#""x*""#,
+            r#""\\d+""#,
+            r#""c$""#,
+            r#""^a""#,
+            r#""(?<k>\\w)\\k<k>""#,
+            r#""o{2,}+""#,
+            r#""[^a-z ]+""#,
+            r#""(?<a>.)(?<a>.)""#,
+            r#""a b # comment""#,
+            r#""\\w+?""#,
+            r#""(?m:.)+""#,
+            r#""b|ab|abc""#,
+        ]);
+        let flags = self.pick(&[
+            r#""""#, r#""g""#, r#""i""#, r#""gi""#, r#""x""#, r#""n""#, r#""gn""#, r#""s""#, r#""gs""#, r#""p""#,
+            r#""gp""#, r#""l""#, r#""gl""#, r#""gx""#, r#""ix""#, "null",
+        ]);
+        let op = match self.rng.below(14) {
+            0 => format!("[match({re}; {flags})]"),
+            1 => format!("test({re}; {flags})"),
+            2 => format!("[capture({re}; {flags})]"),
+            3 => format!("[scan({re}; {flags})]"),
+            4 => format!("split({re}; {flags})"),
+            5 => format!("[splits({re}; {flags})]"),
+            6 => format!(r#"sub({re}; "<\(.)>"; {flags})"#),
+            7 => format!(r#"gsub({re}; "-"; {flags})"#),
+            8 => format!(r#"[sub({re}; "a", "b"; {flags})]"#),
+            9 => format!("[match({re}; {flags}) | .captures | length]"),
+            10 => format!("test([{re}, {flags}])"),
+            11 => format!("[match({re}; {flags}) | [.offset, .length]]"),
+            12 => format!(r#"[gsub({re}; "\(.)"; {flags})]"#),
+            _ => format!("[scan({re})] | length"),
+        };
+        format!("try ({op}) catch \"error\"")
+    }
+
+    fn string(&mut self) -> String {
+        let s = self.pick(&[r#""a""#, r#""ab""#, r#""foo""#, r#""é""#, r#"" ""#, r#""""#, r#""c""#]);
+        match self.rng.below(22) {
+            0 => "ascii_downcase".into(),
+            1 => "ascii_upcase".into(),
+            2 => format!("ltrimstr({s})"),
+            3 => format!("rtrimstr({s})"),
+            4 => format!("trimstr({s})"),
+            5 => self.pick(&["trim", "ltrim", "rtrim"]),
+            6 => format!("[startswith({s}), endswith({s})]"),
+            7 => "explode".into(),
+            8 => "explode | implode".into(),
+            9 => format!("split({s})"),
+            10 => format!("split({s}) | join(\"|\")"),
+            11 => format!("[indices({s}), index({s}), rindex({s})]"),
+            12 => self.pick(&[".[1:3]", ".[-2:]", ".[:1]", ".[2:]", ".[5:1]"]),
+            13 => "[length, utf8bytelength]".into(),
+            14 => ". * 2".into(),
+            15 => format!("[contains({s}), ({s} | inside(\"foo bar\"))]"),
+            16 => "tojson".into(),
+            17 => "[splits(\" \")]".into(),
+            18 => "ascii_downcase | ascii_upcase | length".into(),
+            19 => "tostring | . + \"!\"".into(),
+            20 => "[.[0:1], .[1:]] | add".into(),
+            _ => "@json \"<\\(.)>\"".into(),
         }
     }
-    std::fs::write(&cases_path, lines).unwrap();
-    let status = Command::new(&python)
-        .arg(clients.join("jq_oracle.py"))
-        .args([&inputs_path, &cases_path, &out_path])
-        .status()
-        .unwrap();
-    assert!(status.success(), "jq_oracle.py failed: {status}");
-    let oracle: Vec<Value> = std::fs::read_to_string(&out_path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    std::fs::remove_dir_all(&dir).ok();
 
-    let (mut compared, mut both_failed, mut differences) = (0, 0, Vec::new());
-    let mut expected = oracle.iter();
-    for program in &programs {
-        let compiled = Projection::compile(&format!("[{program}\n]"));
-        for body in &bodies {
-            let jq = expected.next().unwrap();
-            compared += 1;
-            let ours = match &compiled {
-                Ok(Some(p)) => p.apply(body.clone()).map_err(|e| e.to_string()),
-                Ok(None) => Ok(body.clone()),
-                Err(e) => Err(e.to_string()),
-            };
-            match (jq.get("ok"), ours) {
-                (Some(want), Ok(got)) if same(want, &got) => {}
-                (None, Err(_)) => both_failed += 1,
-                (_, got) => differences.push(format!(
-                    "{program}\n    jq:   {}\n    ours: {}",
-                    short(&jq.to_string()),
-                    short(&format!("{got:?}"))
-                )),
+    fn number(&mut self) -> String {
+        let e = self.pick(&[
+            ". * 1", ". + 0.5", ". / 3", ". * 1e10", "-(.)", ". % 3", "floor", "sqrt", "pow(.; 2)", ". * 1e300",
+            "1 / .", "abs", "round", "ceil", ". - 0.1", ". * 3 / 3", ". + 1e17", "[., 1] | max", ". > 0.5",
+            "tostring | tonumber", ". * -1e-10", "trunc", "fabs", ". / 1e300 / 1e300", "-. % 7",
+        ]);
+        let out = self.pick(&["tostring", "tojson", ".", "[.] | tojson", "@text", "\"n=\\(.)\"", "[.] | @csv"]);
+        format!("[.[] | try ({e} | {out}) catch \"error\"]")
+    }
+
+    fn literal_numbers(&mut self) -> String {
+        let list = self.pick(&[
+            "[1e17, 1e-5, 100e-2, 1.10, 3.0, 1E2]",
+            "[nan, infinite, -infinite]",
+            "[0.1 + 0.2, 1 / 3, 2 / 3 * 3, pow(2; 64), pow(2; 53) + 1]",
+            "[1e1000, -1e1000, 5e-324, 1.7976931348623157e308]",
+            "[5 % 3, -5 % 3, 5 % -3, 5.5 % 2, 1e10 % 7, -1 % 5]",
+            "[1e16, 1e16 * 1, 1.5e16 * 1, 1e15 + 0.5, 123456789012 * 1000000]",
+            "[0.0001 * 1, 0.00001 * 1, 1.23e-5 * 1, -0.0 * 1]",
+            "[9007199254740993, 9007199254740993 + 0, 12345678901234567890 + 1]",
+            "[nan < 1, nan > nan, (nan | isnan), (infinite | isinfinite), (1 | isnormal)]",
+            "[infinite | floor, -infinite | tostring, (nan | tostring)]",
+            "[1, 1.0, 1.5, -0.5] | map(. * 2)",
+        ]);
+        // Strings only: the oracle's Python conversion turns numbers beyond a double into other numbers.
+        let out = self.pick(&["tojson", "map(tostring)", "@csv", "map(tojson) | join(\" \")"]);
+        format!("try ({list} | {out}) catch \"error\"")
+    }
+
+    fn date(&mut self) -> (String, usize) {
+        let fmt = self.pick(&[
+            r#""%Y-%m-%dT%H:%M:%SZ""#,
+            r#""%A, %B %d, %Y""#,
+            r#""%j %a %b %e %y %C""#,
+            r#""%H:%M:%S %I %p""#,
+            r#""%u %w""#,
+            r#""%Y%m%d""#,
+            r#""%%|%d""#,
+        ]);
+        match self.rng.below(10) {
+            0 => ("[.[] | todate]".into(), 9),
+            1 => ("[.[] | gmtime]".into(), 9),
+            2 => ("[.[] | gmtime | mktime]".into(), 9),
+            3 => (format!("[.[] | strftime({fmt})]"), 9),
+            4 => (format!("[.[] | gmtime | strftime({fmt})]"), 9),
+            5 => ("[.[] | fromdate]".into(), 10),
+            6 => ("[.[] | strptime(\"%Y-%m-%dT%H:%M:%SZ\")]".into(), 10),
+            7 => ("[.[] | strptime(\"%Y-%m-%dT%H:%M:%SZ\") | mktime]".into(), 10),
+            8 => ("[.[] | fromdate | todate]".into(), 10),
+            _ => ("[.[] | fromdateiso8601 | todateiso8601]".into(), 10),
+        }
+    }
+
+    fn format(&mut self) -> (String, usize) {
+        match self.rng.below(12) {
+            0 => ("[.[] | @base64]".into(), 11),
+            1 => ("[.[] | @base64 | @base64d]".into(), 11),
+            2 => ("[.[] | @uri]".into(), 11),
+            3 => ("[.[] | @uri | @urid]".into(), 11),
+            4 => ("[.[] | @sh]".into(), 11),
+            5 => ("@sh".into(), 11),
+            6 => (self.pick(&["@csv", "@tsv"]), 11),
+            7 => ("[.[] | @html]".into(), 11),
+            8 => ("[.[] | @json, @text]".into(), 11),
+            9 => ("@json \"v=\\(.)\"".into(), 11),
+            10 => {
+                let b64 = self.pick(&[
+                    r#""dGVzdA""#,
+                    r#""dGVzdA==""#,
+                    r#""Zm9v""#,
+                    r#""=""#,
+                    r#""QUJDa""#,
+                    r#""Not base64""#,
+                    r#""4pyT""#,
+                    r#""YWJj=YWJj""#,
+                ]);
+                (format!("try ({b64} | @base64d) catch \"error\""), 12)
+            }
+            _ => {
+                let uri = self.pick(&[r#""%41%c3%a9""#, r#""a+b%2x""#, r#""%F0%93%81""#, r#""%""#, r#""x%20y""#]);
+                (format!("try ({uri} | @urid) catch \"error\""), 12)
             }
         }
     }
-    println!(
-        "{compared} generated cases compared with libjq: {} equal values, {both_failed} errors on both sides, {} differences",
-        compared - both_failed - differences.len(),
-        differences.len()
-    );
-    assert!(
-        differences.is_empty(),
-        "{} differences from jq, first ones:\n{}",
-        differences.len(),
-        differences.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
-    );
+
+    fn paths(&mut self) -> String {
+        self.pick(&[
+            "[paths]",
+            "[paths(type == \"number\")]",
+            "[path(..)]",
+            "getpath([\"a\", 1, \"b\"])",
+            "[getpath([\"a\", 0], [\"x\", \"y\"])]",
+            "setpath([\"a\", 3]; 9)",
+            "delpaths([[\"a\", 0], [\"c\"]])",
+            "del(.a[0], .d)",
+            "to_entries",
+            "with_entries(.value |= tostring)",
+            "pick(.a[1].b)",
+            "[tostream]",
+            "fromstream(tostream)",
+            "[path(.a[0].b?)]",
+            "[.. | numbers]",
+            "[paths] | length",
+            "path(.a | .[1])",
+            "try path(.a | map(.) | .[0]) catch \"error\"",
+            ".a[1:] = [\"z\"]",
+            ".a[1].b |= . + 1",
+            "[.[] | scalars]",
+            "del(.. | nulls?)",
+        ])
+    }
+
+    fn generators(&mut self) -> String {
+        let n = self.pick(&["0", "1", "3", "-1"]);
+        let g = self.pick(&["range(10)", "empty", "(1, 2, 3)", "range(0; 10; 3)", "repeat(1)"]);
+        match self.rng.below(10) {
+            0 => format!("[limit({n}; {g})]"),
+            1 => format!("[first({g})]"),
+            2 => format!("[nth({n}; {g})]"),
+            3 => format!("[.[]? // 1 | until(. > 100; . * 2)]"),
+            4 => format!("[range(0; {n}), range(5; 0; -2)]"),
+            5 => format!("isempty({g})"),
+            6 => format!("[skip({n}; limit(5; {g}))]"),
+            7 => format!("[limit(3; {g})] | last"),
+            8 => "[foreach range(5) as $x (0; . + $x)]".into(),
+            _ => "[1 | while(. < 100; . * 3)], [2 | recurse(if . < 20 then . * 3 else empty end)]".into(),
+        }
+        .replace("[.[]? // 1 | until", "[(1, 3, 200) | until")
+    }
+
+    /// A program and the index of its input in [`CORNER_INPUTS`].
+    fn program(&mut self) -> (String, usize) {
+        let text = STRING_INPUTS[self.rng.below(STRING_INPUTS.len())];
+        match self.rng.below(8) {
+            0 | 1 => (self.regex(), text),
+            2 => (format!("try ({}) catch \"error\"", self.string()), text),
+            3 => (self.number(), 8),
+            4 => (self.literal_numbers(), 12),
+            5 => self.date(),
+            6 => self.format(),
+            _ if self.rng.below(2) == 0 => (self.paths(), 7),
+            _ => (format!("try ({}) catch \"error\"", self.generators()), 12),
+        }
+    }
+}
+
+#[test]
+fn jq_corners_agree_with_libjq() {
+    let programs = usize::try_from(env_number("JQ_DIFF_PROGRAMS", 5_000)).unwrap();
+    let inputs: Vec<Value> = serde_json::from_str(CORNER_INPUTS).unwrap();
+    let mut generator = Corners {
+        rng: Rng(env_number("JQ_DIFF_SEED", 0x5EED_0027).max(1)),
+    };
+    let cases: Vec<(String, usize)> = (0..programs).map(|_| generator.program()).collect();
+    report("jq corners", compare_with_libjq(&inputs, &cases));
 }

@@ -19,7 +19,15 @@ def _jq_native_indices($i): indices($i);
 def _jq_native_fromjson: fromjson;
 def _jq_native_mktime: mktime;
 def _jq_native_strftime($f): strftime($f);
+def _jq_native_floor: floor;
+def _jq_native_round: round;
+def _jq_native_ceil: ceil;
 def _jq_native_strflocaltime($f): strflocaltime($f);
+
+# jq rounds to a double: beyond 2^53 the result is no exact integer (`1e17 | floor` prints `1e+17`).
+def floor: _jq_native_floor + 0;
+def round: _jq_native_round + 0;
+def ceil: _jq_native_ceil + 0;
 
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
 def nan: _jq_nan;
@@ -107,9 +115,16 @@ def _jq_tm($name; $fmt; f):
       if ($fmt | type) != "string" then error("\($name) requires a string format")
       elif ($tm | type) == "array" and ($tm | map(numbers) | length) != ($tm | length)
       then error("\($name) requires parsed datetime inputs") else error end);
-def mktime: _jq_tm("mktime"; ""; _jq_native_mktime);
-def strftime($f): _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
-def strflocaltime($f): _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
+# jq's mktime takes whole seconds (`tm_sec` is an int).
+def mktime: _jq_tm("mktime"; ""; _jq_native_mktime) | floor;
+# jq formats whole seconds (`tm_sec` is an int): `1425599507.5 | todate` is `2015-03-05T23:51:47Z`.
+def _jq_whole_seconds:
+  if type == "number" then trunc
+  elif isarray and length > 5 and (.[5] | type) == "number" then .[5] |= floor end;
+def strftime($f): _jq_whole_seconds | _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
+def strflocaltime($f): _jq_whole_seconds | _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def todate: todateiso8601;
 
 # jq's `indices` indexes anything but arrays and string pairs (`null | indices("-")` is null).
 def indices($i):
@@ -183,14 +198,16 @@ def @sh:
 def @csv:
   if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
   | map(if type == "string" then "\"" + gsub("\""; "\"\"") + "\""
-        elif type == "number" or type == "boolean" then tojson
+        elif type == "number" then (if isnan then "" else tojson end)
+        elif type == "boolean" then tojson
         elif . == null then ""
         else error("\(_jq_val) is not valid in a csv row") end)
   | join(",");
 def @tsv:
   if type != "array" then error("\(_jq_val) cannot be tsv-formatted, only an array can be") end
   | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r")
-        elif type == "number" or type == "boolean" then tojson
+        elif type == "number" then (if isnan then "" else tojson end)
+        elif type == "boolean" then tojson
         elif . == null then ""
         else error("\(_jq_val) is not valid in a csv row") end)
   | join("\t");
