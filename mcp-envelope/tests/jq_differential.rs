@@ -602,11 +602,41 @@ impl Corners {
 
     fn number(&mut self) -> String {
         let e = self.pick(&[
-            ". * 1", ". + 0.5", ". / 3", ". * 1e10", "-(.)", ". % 3", "floor", "sqrt", "pow(.; 2)", ". * 1e300",
-            "1 / .", "abs", "round", "ceil", ". - 0.1", ". * 3 / 3", ". + 1e17", "[., 1] | max", ". > 0.5",
-            "tostring | tonumber", ". * -1e-10", "trunc", "fabs", ". / 1e300 / 1e300", "-. % 7",
+            ". * 1",
+            ". + 0.5",
+            ". / 3",
+            ". * 1e10",
+            "-(.)",
+            ". % 3",
+            "floor",
+            "sqrt",
+            "pow(.; 2)",
+            ". * 1e300",
+            "1 / .",
+            "abs",
+            "round",
+            "ceil",
+            ". - 0.1",
+            ". * 3 / 3",
+            ". + 1e17",
+            "[., 1] | max",
+            ". > 0.5",
+            "tostring | tonumber",
+            ". * -1e-10",
+            "trunc",
+            "fabs",
+            ". / 1e300 / 1e300",
+            "-. % 7",
         ]);
-        let out = self.pick(&["tostring", "tojson", ".", "[.] | tojson", "@text", "\"n=\\(.)\"", "[.] | @csv"]);
+        let out = self.pick(&[
+            "tostring",
+            "tojson",
+            ".",
+            "[.] | tojson",
+            "@text",
+            "\"n=\\(.)\"",
+            "[.] | @csv",
+        ]);
         format!("[.[] | try ({e} | {out}) catch \"error\"]")
     }
 
@@ -679,7 +709,13 @@ impl Corners {
                 (format!("try ({b64} | @base64d) catch \"error\""), 12)
             }
             _ => {
-                let uri = self.pick(&[r#""%41%c3%a9""#, r#""a+b%2x""#, r#""%F0%93%81""#, r#""%""#, r#""x%20y""#]);
+                let uri = self.pick(&[
+                    r#""%41%c3%a9""#,
+                    r#""a+b%2x""#,
+                    r#""%F0%93%81""#,
+                    r#""%""#,
+                    r#""x%20y""#,
+                ]);
                 (format!("try ({uri} | @urid) catch \"error\""), 12)
             }
         }
@@ -719,7 +755,7 @@ impl Corners {
             0 => format!("[limit({n}; {g})]"),
             1 => format!("[first({g})]"),
             2 => format!("[nth({n}; {g})]"),
-            3 => format!("[.[]? // 1 | until(. > 100; . * 2)]"),
+            3 => "[(1, 3, 200) | until(. > 100; . * 2)]".into(),
             4 => format!("[range(0; {n}), range(5; 0; -2)]"),
             5 => format!("isempty({g})"),
             6 => format!("[skip({n}; limit(5; {g}))]"),
@@ -727,7 +763,6 @@ impl Corners {
             8 => "[foreach range(5) as $x (0; . + $x)]".into(),
             _ => "[1 | while(. < 100; . * 3)], [2 | recurse(if . < 20 then . * 3 else empty end)]".into(),
         }
-        .replace("[.[]? // 1 | until", "[(1, 3, 200) | until")
     }
 
     /// A program and the index of its input in [`CORNER_INPUTS`].

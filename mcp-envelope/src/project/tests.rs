@@ -508,3 +508,72 @@ fn jq_semantics_of_the_patched_engine() {
         json!([[1, 3], 3])
     );
 }
+
+/// jq 1.8.1's number texts (issue #27): doubles as `jvp_dtoa_fmt` prints them, literals as decNumber does,
+/// NaN and the infinities as jq serializes them.
+#[test]
+fn jq_prints_numbers_as_jq_1_8_1() {
+    let text = |expr: &str| jq(json!(null), expr).unwrap();
+    assert_eq!(
+        text("[1e17 * 1, 1e16 * 1, 1.5e16 * 1, 1e-5 * 1, 0.0001 * 1, 3.0 * 1, 0.1 + 0.2, 1e300 * 1e10] | tojson"),
+        json!("[1e+17,1e+16,15000000000000000,1e-05,0.0001,3,0.30000000000000004,1.7976931348623157e+308]")
+    );
+    assert_eq!(
+        text("[nan, infinite, -infinite] | tojson"),
+        json!("[null,1.7976931348623157e+308,-1.7976931348623157e+308]")
+    );
+    assert_eq!(
+        text("[1.10, 100e-2, 1e-5, 1E1000, 1.5e3, 12.5e-8, -0.0] | tojson"),
+        json!("[1.10,1.00,0.00001,1E+1000,1.5E+3,1.25E-7,0.0]")
+    );
+    assert_eq!(text("[1e17 * 1, 2.5] | @csv"), json!("1e+17,2.5"));
+    assert_eq!(text("\"\\(1e17 * 1)\""), json!("1e+17"));
+    assert_eq!(text("1e17 | floor | tostring"), json!("1e+17"));
+    // A literal keeps its digits, even beyond a double.
+    assert_eq!(jq(json!(null), "9E999999999").unwrap().to_string().to_lowercase(), "9e+999999999");
+}
+
+/// jq's regular expressions are Oniguruma's (issue #27): look-around, backreferences, `\p{..}`, possessive
+/// groups, unmatched groups as `null` with offset -1, offsets in code points.
+#[test]
+fn jq_regexes_are_oniguruma() {
+    assert_eq!(
+        jq(json!("feature/123"), r#"test("(?<=feature/)[0-9]+")"#).unwrap(),
+        json!(true)
+    );
+    assert_eq!(jq(json!("c"), r#"capture("(?<x>a)?b?")"#).unwrap(), json!({"x": null}));
+    assert_eq!(
+        jq(json!("xaa"), r#"[match("(a)\\1") | .string]"#).unwrap(),
+        json!(["aa"])
+    );
+    assert_eq!(
+        jq(json!("abCDé"), r#"[match("\\p{Lu}+") | .string]"#).unwrap(),
+        json!(["CD"])
+    );
+    assert_eq!(jq(json!("aaab"), r#"test("a++a")"#).unwrap(), json!(false));
+    assert_eq!(
+        jq(json!("é b"), r#"match("(x)?b")"#).unwrap(),
+        json!({"offset": 2, "length": 1, "string": "b",
+               "captures": [{"offset": -1, "string": null, "length": 0, "name": null}]})
+    );
+    assert_eq!(
+        jq(json!("a1b2"), r#"gsub("(?<d>\\d)"; ":\(.d);")"#).unwrap(),
+        json!("a:1;b:2;")
+    );
+    let bad = jq(json!("a"), r#"test("(")"#).unwrap_err().to_string();
+    assert!(bad.contains("is not a valid regex"), "{bad}");
+}
+
+/// A catastrophic pattern fails with Oniguruma's retry limit instead of running for ever.
+#[test]
+fn a_catastrophic_regex_ends_in_an_error() {
+    let input = json!(format!("{}!", "a".repeat(5_000)));
+    let started = std::time::Instant::now();
+    let err = jq(input, r#"test("^(a|a)*$")"#).unwrap_err().to_string();
+    assert!(err.contains("retry-limit-in-match over"), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+}
