@@ -75,3 +75,20 @@ async fn memory_runaways_hit_the_limit_and_the_next_call_is_served() {
         assert_alive(&runner).await;
     }
 }
+
+#[tokio::test]
+async fn a_catastrophic_regex_on_a_big_input_ends_in_a_clear_error_and_the_next_call_is_served() {
+    // jq's regular expressions are Oniguruma's, which backtracks: `^(a|a)*$` on 100,000 `a`s and a `!` would take
+    // longer than the universe has. Oniguruma's retry limit ends it with an error well within the timeout.
+    let runner = runner(10, 512);
+    let body = json!({"log": format!("{}!", "a".repeat(100_000))});
+    let started = std::time::Instant::now();
+    let failed = runner.project(body, r#".log | test("^(a|a)*$")"#).await.unwrap_err();
+    assert!(
+        matches!(failed.error, RunError::Projection(ref m) if m.contains("retry-limit-in-match over")),
+        "{:?}",
+        failed.error
+    );
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_alive(&runner).await;
+}

@@ -1,6 +1,7 @@
-//! jq 1.8.1's decoding formats, as its `f_format` (`src/builtin.c`) decodes: `@base64d` and `@urid`.
+//! jq 1.8.1's formats that jaq lacks or decodes otherwise, as jq's `f_format` (`src/builtin.c`): `@base64d`,
+//! `@urid`, `@base32` and `@base32d`.
 //!
-//! Natives `_jq_base64d` and `_jq_urid` take a string; on bad input they fail with the end of jq's message
+//! Natives `_jq_base64d`, `_jq_urid`, `_jq_base32` and `_jq_base32d` take a string; on bad input they fail with the end of jq's message
 //! (`is not valid base64 data`), which `jq_defs.jq` prefixes with the value (`string ("Not base64...)`), as jq.
 //! Decoded bytes that are not UTF-8 become U+FFFD, as jq's strings.
 
@@ -84,6 +85,43 @@ fn uri_decode(text: &[u8]) -> Result<Vec<u8>, &'static str> {
     Ok(out)
 }
 
+const BASE32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/// Base32 (RFC 4648 §6): the upper-case alphabet, padded with `=` to a multiple of 8 characters.
+fn base32_encode(bytes: &[u8]) -> Result<Vec<u8>, &'static str> {
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(5) * 8);
+    for chunk in bytes.chunks(5) {
+        let mut block = [0u8; 5];
+        block[..chunk.len()].copy_from_slice(chunk);
+        let bits = block.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let chars = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            out.push(if i < chars {
+                BASE32[((bits >> (35 - 5 * i)) & 31) as usize]
+            } else {
+                b'='
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Base32 decoding: stops at the first `=`; bits left over that make no whole byte are dropped.
+fn base32_decode(text: &[u8]) -> Result<Vec<u8>, &'static str> {
+    let mut out = Vec::with_capacity(text.len() * 5 / 8);
+    let (mut code, mut bits) = (0u32, 0);
+    for &c in text.iter().take_while(|c| **c != b'=') {
+        let value = BASE32.iter().position(|b| *b == c).ok_or("is not valid base32 data")?;
+        code = ((code << 5) | value as u32) & 0xFFFF;
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((code >> bits) as u8);
+        }
+    }
+    Ok(out)
+}
+
 fn decoder(input: &Val, decode: fn(&[u8]) -> Result<Vec<u8>, &'static str>) -> Result<Val, Exn<'static, Val>> {
     let (Val::TStr(text) | Val::BStr(text)) = input else {
         return Err(Exn::from(Error::str("a decoding format needs a string")));
@@ -100,7 +138,17 @@ pub(crate) fn natives() -> impl Iterator<Item = Fun<JsonData>> {
         Native::new(|cv| box_once(decoder(&cv.1, base64_decode))),
     );
     let urid: Fun<JsonData> = ("_jq_urid", v(0), Native::new(|cv| box_once(decoder(&cv.1, uri_decode))));
-    [base64d, urid].into_iter()
+    let base32: Fun<JsonData> = (
+        "_jq_base32",
+        v(0),
+        Native::new(|cv| box_once(decoder(&cv.1, base32_encode))),
+    );
+    let base32d: Fun<JsonData> = (
+        "_jq_base32d",
+        v(0),
+        Native::new(|cv| box_once(decoder(&cv.1, base32_decode))),
+    );
+    [base64d, urid, base32, base32d].into_iter()
 }
 
 #[cfg(test)]
@@ -117,6 +165,22 @@ mod tests {
         assert_eq!(base64_decode(b"=").as_deref(), Ok(&b""[..]));
         assert_eq!(base64_decode(b"QUJDa"), Err("trailing base64 byte found"));
         assert_eq!(base64_decode(b"a b"), Err("is not valid base64 data"));
+    }
+
+    #[test]
+    fn base32_round_trips() {
+        for (text, code) in [
+            ("", ""),
+            ("f", "MY======"),
+            ("fo", "MZXQ===="),
+            ("foob", "MZXW6YQ="),
+            ("fooba", "MZXW6YTB"),
+        ] {
+            assert_eq!(base32_encode(text.as_bytes()).as_deref(), Ok(code.as_bytes()), "{text}");
+            assert_eq!(base32_decode(code.as_bytes()).as_deref(), Ok(text.as_bytes()), "{code}");
+        }
+        assert_eq!(base32_decode(b"MZXW6YQ").as_deref(), Ok(&b"foob"[..]));
+        assert_eq!(base32_decode(b"mzxw"), Err("is not valid base32 data"));
     }
 
     #[test]

@@ -189,6 +189,8 @@ def getpath($p):
 # Formats
 def @base64d: tostring | . as $s | try _jq_base64d catch error("\($s | _jq_val) \(.)");
 def @urid: tostring | . as $s | try _jq_urid catch error("\($s | _jq_val) \(.)");
+def @base32: tostring | _jq_base32;
+def @base32d: tostring | . as $s | try _jq_base32d catch error("\($s | _jq_val) \(.)");
 def @sh:
   [if type == "array" then .[] end
    | if type == "string" then "'" + (split("'") | join("'\\''")) + "'"

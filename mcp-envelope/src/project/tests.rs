@@ -530,7 +530,10 @@ fn jq_prints_numbers_as_jq_1_8_1() {
     assert_eq!(text("\"\\(1e17 * 1)\""), json!("1e+17"));
     assert_eq!(text("1e17 | floor | tostring"), json!("1e+17"));
     // A literal keeps its digits, even beyond a double.
-    assert_eq!(jq(json!(null), "9E999999999").unwrap().to_string().to_lowercase(), "9e+999999999");
+    assert_eq!(
+        jq(json!(null), "9E999999999").unwrap().to_string().to_lowercase(),
+        "9e+999999999"
+    );
 }
 
 /// jq's regular expressions are Oniguruma's (issue #27): look-around, backreferences, `\p{..}`, possessive
