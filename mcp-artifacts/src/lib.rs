@@ -66,7 +66,7 @@ pub use fs::FsStore;
 pub use id::{ArtifactId, ID_LEN, MalformedId};
 pub use memory::MemoryStore;
 pub use quota::{DEFAULT_MAX_PRINCIPAL_BYTES, DEFAULT_MAX_STORE_BYTES, QUOTA_BYTES_RANGE, Quota};
-pub use read::{ArtifactReadResult, Encoding};
+pub use read::{ArtifactReadResult, Encoding, InvalidChunkData};
 #[cfg(feature = "s3")]
 pub use s3::{S3Config, S3ConfigError, S3OpenError, S3Store};
 pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};

@@ -26,6 +26,13 @@ pub struct MemoryStore {
     index: Mutex<Index<Bytes>>,
 }
 
+impl Default for MemoryStore {
+    /// An empty store with the default [`StoreConfig`] (retention, quotas) and the system clock.
+    fn default() -> Self {
+        Self::new(StoreConfig::default())
+    }
+}
+
 impl MemoryStore {
     /// An empty store using the system clock.
     pub fn new(config: StoreConfig) -> Self {

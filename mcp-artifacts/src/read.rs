@@ -61,6 +61,25 @@ pub struct ArtifactReadResult {
     pub data: String,
 }
 
+impl ArtifactReadResult {
+    /// The chunk's bytes, `[offset, nextOffset)`: `data` decoded (a client reading an artifact back concatenates
+    /// the chunks' bytes in order).
+    ///
+    /// # Errors
+    /// [`InvalidChunkData`] when `data` is not standard padded base64.
+    pub fn decode(&self) -> Result<Vec<u8>, InvalidChunkData> {
+        STANDARD
+            .decode(&self.data)
+            .map_err(|err| InvalidChunkData(err.to_string()))
+    }
+}
+
+/// `data` of an `artifact_read` chunk is not standard padded base64 ([`ArtifactReadResult::decode`]); the text says
+/// where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the chunk's data is not standard base64: {0}")]
+pub struct InvalidChunkData(String);
+
 impl From<Chunk> for ArtifactReadResult {
     /// Base64-encodes the chunk's bytes; every other field is copied.
     fn from(chunk: Chunk) -> Self {

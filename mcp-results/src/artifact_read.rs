@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use mcp_artifacts::{ArtifactReadResult, ArtifactStore, Chunk, clamp_read_max_bytes};
+use mcp_artifacts::{ArtifactStore, Chunk, clamp_read_max_bytes};
 use rmcp::handler::server::router::tool::ToolRoute;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
@@ -23,6 +23,10 @@ use serde_json::{Map, Value};
 
 use crate::args;
 use crate::error;
+
+/// The chunk object this tool returns (`structuredContent`; [`ArtifactReadResult::decode`] gives its bytes) and
+/// the text of its one error for ids the caller may not read.
+pub use mcp_artifacts::{ArtifactReadResult, NOT_FOUND_MESSAGE};
 
 /// The tool name.
 pub const NAME: &str = "artifact_read";

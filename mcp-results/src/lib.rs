@@ -3,7 +3,10 @@
 //! | module | concern |
 //! |---|---|
 //! | [`Responder`] | the result pipeline: permit, projection runner, depth, rendering off the async workers, seal, artifact put |
-//! | [`view`] | [`View`], [`ViewArgs`], [`WithView`]: the caller's `jq` and `outputFormat` |
+//! | [`Json`], [`Structured`] | the return type of a `#[tool]` method whose result went through the [`Responder`] ([`Responder::json`]); rmcp's `#[tool]` derives `outputSchema` from it |
+//! | [`ResponderBuilder`] | a [`Responder`] from a store, the rest defaulted; the [`Owner`] of a call's artifacts |
+//! | [`Responder::artifact_read_route`], [`Responder::guard`] | `artifact_read` and the call policy on an rmcp `ToolRouter` |
+//! | [`View`], [`ViewArgs`], [`WithView`] | the caller's `jq` and `outputFormat` |
 //! | [`artifact_read`] | the `artifact_read` tool: [`artifact_read::route`] for rmcp routers, [`artifact_read::call`] by hand |
 //! | [`args`] | argument parsing with errors naming the argument, `maxLength` checks from the schema, digit-string integers |
 //! | [`schema`] | the compact `inputSchema` of an argument struct |
@@ -12,14 +15,26 @@
 
 pub mod args;
 pub mod artifact_read;
+mod builder;
 mod pipeline;
 mod responder;
+mod router;
 pub mod schema;
-pub mod view;
+mod structured;
+mod view;
 
+pub use builder::{DEFAULT_OWNER, Owner, ResponderBuilder};
 pub use pipeline::MAX_RESULT_DEPTH;
 pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
+pub use structured::{Json, Structured};
 pub use view::{View, ViewArgs, WithView};
+
+// The front door: what a server of its own needs besides rmcp, from this one crate (the crates behind it can also be
+// used directly; these are the same items).
+pub use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, StoreConfig};
+pub use mcp_envelope::{Envelope, NoMeta, OutputFormat, PageMeta, SizeBound};
+pub use mcp_policy::Policy;
+pub use mcp_projection::{InProcess, Isolated, IsolatedConfig, ProjectionRunner, WorkerProgram};
 
 use rmcp::model::CallToolResult;
 

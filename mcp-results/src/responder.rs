@@ -10,10 +10,12 @@ use mcp_envelope::rmcp::success_result;
 use mcp_envelope::{Envelope, Incomplete, Sealed, SizeBound, prepare, prepare_text, render_serialize};
 use mcp_projection::ProjectionRunner;
 use rmcp::model::CallToolResult;
+use rmcp::service::{RequestContext, RoleServer};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::builder::{DEFAULT_OWNER, Owner};
 use crate::pipeline::{check_depth, finish, render_data};
 use crate::{View, error};
 
@@ -51,6 +53,7 @@ pub struct Responder {
     structured: bool,
     permits: Arc<Semaphore>,
     timeout: Duration,
+    owner: Owner,
 }
 
 impl Responder {
@@ -65,7 +68,22 @@ impl Responder {
             structured: true,
             permits: Arc::new(Semaphore::new(default_permits())),
             timeout: DEFAULT_PIPELINE_TIMEOUT,
+            owner: Arc::new(|_: &RequestContext<RoleServer>| DEFAULT_OWNER.to_owned()),
         }
+    }
+
+    /// Who owns a call's artifacts, from its request context ([`crate::ResponderBuilder::owner`]); default: every
+    /// call is owned by [`DEFAULT_OWNER`].
+    #[must_use]
+    pub fn with_owner(mut self, owner: Owner) -> Self {
+        self.owner = owner;
+        self
+    }
+
+    /// The owner of a call's artifacts (and the principal of the call policy, [`Responder::guard`]), named by the
+    /// owner function from the call's request context.
+    pub fn owner(&self, cx: &RequestContext<RoleServer>) -> String {
+        (self.owner)(cx)
     }
 
     /// The structured-output switch (CONTRACT §1): off, results carry the text block only (no

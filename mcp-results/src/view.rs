@@ -41,6 +41,13 @@ impl View {
     }
 }
 
+impl From<ViewArgs> for View {
+    /// [`ViewArgs::into_view`].
+    fn from(args: ViewArgs) -> Self {
+        args.into_view()
+    }
+}
+
 /// The two view arguments every result tool takes: `jq` (at most [`MAX_JQ_CHARS`] characters) and `outputFormat`
 /// (`toon` or `json`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
