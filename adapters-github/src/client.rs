@@ -8,12 +8,10 @@ use url::Url;
 
 use crate::config::{API_VERSION, GithubConfig, VENDOR_NAME};
 use crate::error::GithubError;
+use crate::get::{ACCEPT_GITHUB_JSON, GetRequest};
 use crate::pagination::next_page_from_headers;
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 use crate::retry::github_verdict;
-
-/// Media type GitHub recommends in `Accept`.
-const ACCEPT_GITHUB_JSON: &str = "application/vnd.github+json";
 
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +130,27 @@ impl GithubClient {
         self.get_page(url).await
     }
 
+    /// `GET` of any REST path: the body as data and the next page from the headers, exactly as for the list calls.
+    ///
+    /// The URL is `request.path` under the API base with `request.query`, then `per_page` and `page`; an absolute
+    /// URL is accepted on the base's origin only. `Accept` is [`crate::MediaType::accept`]; a diff or patch answer is a JSON
+    /// string decoded per its `charset` (UTF-8 when absent), a binary one (an archive) bytes with its media type.
+    /// See <https://docs.github.com/rest/using-the-rest-api/getting-started-with-the-rest-api>.
+    ///
+    /// Errors: [`GithubError::MissingToken`] (nothing sent); [`GithubError::InvalidArgument`] (nothing sent) naming
+    /// `path` for an empty path, one leaving the base path, or an absolute URL on another host (refused before the
+    /// token is sent), or `perPage` / `page` (out of range, or given twice); then as
+    /// [`GithubClient::list_workflow_runs`].
+    pub async fn get(&self, request: &GetRequest<'_>) -> Result<Page, GithubError> {
+        self.require_token()?;
+        let url = request.url(|path, query| self.http.url(path, query).map_err(GithubError::from_http))?;
+        let mut page = self.fetch(url, &request.media_type.headers()).await?;
+        if request.media_type.is_text() {
+            page.body = as_text(page.body);
+        }
+        Ok(page)
+    }
+
     fn require_token(&self) -> Result<(), GithubError> {
         if self.http.has_credential() {
             Ok(())
@@ -144,9 +163,14 @@ impl GithubClient {
 
     /// Sends a GET, reads the body under the cap, and maps it to a [`Page`] or an error.
     async fn get_page(&self, url: Url) -> Result<Page, GithubError> {
+        self.fetch(url, &HeaderMap::new()).await
+    }
+
+    /// [`GithubClient::get_page`] with `headers` added to the request.
+    async fn fetch(&self, url: Url, headers: &HeaderMap) -> Result<Page, GithubError> {
         let response = self
             .http
-            .send(Method::GET, url, None)
+            .send_with(Method::GET, url, None, headers)
             .await
             .map_err(GithubError::from_http)?;
         let status = response.status.as_u16();
@@ -167,6 +191,24 @@ impl GithubClient {
             body,
             next_page: next_page_from_headers(&response.headers),
         })
+    }
+}
+
+/// A diff or patch kept as bytes (GitHub's `application/vnd.github.diff` is not a text type by its name) as the text
+/// its `charset` says (UTF-8 when absent); bytes invalid in that charset stay bytes.
+fn as_text(body: Payload) -> Payload {
+    let Payload::Binary(binary) = body else {
+        return body;
+    };
+    let charset = binary
+        .media_type
+        .parse::<mime::Mime>()
+        .ok()
+        .and_then(|media| media.get_param(mime::CHARSET).map(|c| c.as_str().to_owned()))
+        .unwrap_or_else(|| "utf-8".to_owned());
+    match adapters_http::decode::decode_text(&charset, &binary.bytes) {
+        Some(text) => Payload::Data(serde_json::Value::String(text)),
+        None => Payload::Binary(binary),
     }
 }
 

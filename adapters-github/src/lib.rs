@@ -14,6 +14,8 @@
 //! - [`GithubClient::list_workflow_runs`] follows <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository>
 //!   and <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow>
 //! - [`GithubClient::list_workflow_jobs`] follows <https://docs.github.com/rest/actions/workflow-jobs#list-jobs-for-a-workflow-run>
+//! - [`GithubClient::get`] reads any REST path ([`GetRequest`]), as JSON or as a diff or patch ([`MediaType`]), e.g.
+//!   <https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit>
 //!
 //! Pagination follows <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>
 //! (see [`next_page_from_headers`]). Errors follow
@@ -27,6 +29,7 @@
 mod client;
 mod config;
 mod error;
+mod get;
 mod pagination;
 mod params;
 mod retry;
@@ -35,6 +38,7 @@ mod sso;
 pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};
 pub use error::GithubError;
+pub use get::{GetRequest, MediaType};
 pub use pagination::{next_page_from_headers, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
 pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};

@@ -175,7 +175,7 @@ fn segment<'a>(name: &str, value: &'a str) -> Result<&'a str, GithubError> {
 }
 
 /// Validates and renders `per_page` and `page`.
-fn paging(per_page: Option<u8>, page: Option<u32>) -> Result<Vec<(&'static str, String)>, GithubError> {
+pub(crate) fn paging(per_page: Option<u8>, page: Option<u32>) -> Result<Vec<(&'static str, String)>, GithubError> {
     let mut query = Vec::new();
     if let Some(per_page) = per_page {
         if !(1..=MAX_PER_PAGE).contains(&per_page) {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue, Method};
+use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use reqwest::redirect;
 use url::Url;
 
@@ -187,6 +187,21 @@ impl HttpClient {
         url: Url,
         body: Option<&serde_json::Value>,
     ) -> Result<RawResponse, HttpError> {
+        self.send_with(method, url, body, &HeaderMap::new()).await
+    }
+
+    /// [`HttpClient::send`] with `headers` added to this one request; each replaces the default header of the same
+    /// name (e.g. an `Accept` asking for another media type). The credential is still the configured one: `headers`
+    /// are not meant to carry one.
+    ///
+    /// Errors: as [`HttpClient::send`].
+    pub async fn send_with(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&serde_json::Value>,
+        headers: &HeaderMap,
+    ) -> Result<RawResponse, HttpError> {
         if !same_origin(&url, &self.base) {
             return Err(HttpError::ForeignHost {
                 vendor: self.vendor,
@@ -195,11 +210,11 @@ impl HttpClient {
         }
         if method == Method::GET || method == Method::HEAD {
             return with_retries(&self.retry, self.vendor, self.timeout, |left| {
-                self.exchange(method.clone(), url.clone(), body, left)
+                self.exchange(method.clone(), url.clone(), body, headers, left)
             })
             .await;
         }
-        let result = self.exchange(method.clone(), url, body, self.timeout).await;
+        let result = self.exchange(method.clone(), url, body, headers, self.timeout).await;
         if let Some(cache) = &self.cache {
             cache.clear_vendor(self.vendor.name).await;
         }
@@ -226,6 +241,7 @@ impl HttpClient {
         method: Method,
         url: Url,
         body: Option<&serde_json::Value>,
+        headers: &HeaderMap,
         timeout: Duration,
     ) -> Result<RawResponse, HttpError> {
         let path = url.path().to_owned();
@@ -235,7 +251,7 @@ impl HttpClient {
         } else {
             &self.http_write
         };
-        let mut request = client.request(method, url).timeout(timeout);
+        let mut request = client.request(method, url).timeout(timeout).headers(headers.clone());
         if let Some((name, value)) = &self.auth {
             request = request.header(name, value.clone());
         }

@@ -42,6 +42,11 @@ embedded! {
     "github/workflow-runs" => "github/workflow-runs.json", headers!("github/workflow-runs.headers");
     "github/run-jobs" => "github/run-jobs.json", headers!("github/run-jobs.headers");
     "github/run-jobs-failure" => "github/run-jobs-failure.json", headers!("github/run-jobs-failure.headers");
+    "github/commit-pulls" => "github/commit-pulls.json", None;
+    "github/commit-check-runs" => "github/commit-check-runs.json", None;
+    "github/commit" => "github/commit.json", None;
+    "github/commit.diff" => "github/commit.diff", headers!("github/commit-diff.headers");
+    "github/run-artifacts" => "github/run-artifacts.json", None;
     "github/error-401" => "github/error-401.json", headers!("github/error-401.headers");
     "github/error-403-rate-limit" => "github/error-403-rate-limit.json", headers!("github/error-403-rate-limit.headers");
     "github/error-403-secondary-rate-limit" => "github/error-403-secondary-rate-limit.json", headers!("github/error-403-secondary-rate-limit.headers");

@@ -13,7 +13,11 @@
 //! - `/repos/{o}/{r}/actions/workflows/{id}/runs` → `github/workflow-runs`;
 //! - `/repos/{o}/{r}/actions/runs/{id}/jobs` → for a run of the runs fixtures, that run's own jobs, [`run_jobs`]
 //!   derived from `github/run-jobs` (its ids, URLs, SHA, branch and workflow name; one failed job when the run
-//!   failed); for any other run id, `github/run-jobs` as recorded (the jobs of run 3881497935).
+//!   failed); for any other run id, `github/run-jobs` as recorded (the jobs of run 3881497935);
+//! - `/repos/{o}/{r}/commits/{sha}/pulls`, `/commits/{sha}/check-runs`, `/commits/{sha}` (JSON, or a diff or patch
+//!   by `Accept`) and `/actions/runs/{id}/artifacts` for the commits and runs of the runs fixtures, derived from
+//!   them ([`commits`]); `github/commit-*.json`, `github/commit.diff` and `github/run-artifacts.json` are the stored
+//!   answers for run 2802600146.
 
 use std::collections::HashMap;
 
@@ -23,6 +27,9 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::fixture::{Fixture, fixture};
 use crate::runs;
+
+pub mod commits;
+mod story;
 
 const SEGMENT: &str = "[^/]+";
 
@@ -102,7 +109,7 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
         .with_priority(4)
         .mount(server)
         .await;
-    Ok(())
+    story::mount(server).await
 }
 
 fn runs_path() -> String {

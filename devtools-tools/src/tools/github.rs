@@ -37,31 +37,30 @@ pub enum WorkflowIdArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
-    /// Account owner of the repository (user or organisation), e.g. `octo-org`.
+    /// Repository owner (user or organisation).
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
-    /// Repository name without `.git`, e.g. `octo-repo`.
+    /// Repository name without `.git`.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
-    /// Only runs of this workflow: its numeric id or its file name (e.g. `ci.yml`). Omit for every workflow.
+    /// Only runs of this workflow: its id or file name (e.g. `ci.yml`).
     pub workflow_id: Option<WorkflowIdArg>,
     /// Only runs for this branch.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub branch: Option<String>,
-    /// Only runs with this status or conclusion: completed, action_required, cancelled, failure, neutral, skipped,
-    /// stale, success, timed_out, in_progress, queued, requested, waiting, pending.
+    /// Only runs with this status or conclusion, e.g. failure, success, in_progress.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub status: Option<String>,
-    /// Only runs triggered by this event, e.g. push, pull_request, schedule, workflow_dispatch.
+    /// Only runs triggered by this event, e.g. push, pull_request.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub event: Option<String>,
     /// Only runs started by this user login.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
-    /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.workflow_runs[] | select(.conclusion == "failure") | {id, name, html_url}]`.
+    /// jq or JMESPath over the body; one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    /// toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -69,21 +68,21 @@ pub struct ListWorkflowRunsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
-    /// Account owner of the repository (user or organisation).
+    /// Repository owner.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
     /// Repository name without `.git`.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
-    /// The workflow run's id (`id` of a run from github_list_workflow_runs).
+    /// The run's `id`.
     #[serde(deserialize_with = "crate::args::integer::required")]
     pub run_id: u64,
-    /// `latest` (default): jobs of the latest attempt; `all`: jobs of every attempt.
+    /// latest (default) attempt, or all attempts.
     pub filter: Option<JobFilterArg>,
-    /// jq (or JMESPath) applied to the response body; must yield one value, e.g. `[.jobs[] | select(.conclusion == "failure") | {name, html_url}]`.
+    /// jq or JMESPath over the body; one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    /// toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
 
@@ -101,10 +100,8 @@ pub enum JobFilterArg {
 pub fn list_workflow_runs_spec() -> ToolSpec {
     ToolSpec {
         name: LIST_WORKFLOW_RUNS,
-        description: "List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow \
-                      and filtered by branch, status, event or actor. Returns GitHub's response body \
-                      ({total_count, workflow_runs}) and nextPage (the page to request next, or null). Use jq to \
-                      keep only the fields you need.",
+        description: "GitHub Actions workflow runs of a repository, newest first, optionally of one workflow and \
+                      filtered. data: {total_count, workflow_runs}; nextPage: the next page or null.",
         input_schema: input_schema::<Paged<ListWorkflowRunsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
@@ -117,9 +114,8 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
 pub fn list_workflow_jobs_spec() -> ToolSpec {
     ToolSpec {
         name: LIST_WORKFLOW_JOBS,
-        description: "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner. \
-                      Returns GitHub's response body ({total_count, jobs}) and nextPage (the page to request next, \
-                      or null). Use jq to keep only the fields you need.",
+        description: "The jobs of a GitHub Actions workflow run, with steps and conclusions. data: {total_count, \
+                      jobs}; nextPage: the next page or null.",
         input_schema: input_schema::<Paged<ListWorkflowJobsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),
@@ -184,12 +180,12 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
 }
 
 /// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
-fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, String> {
+pub(super) fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, String> {
     app.github.as_ref().map_err(|setup| format!("{tool} failed: {setup}"))
 }
 
 /// The `jq` argument of a paged tool's own arguments (checked before anything is sent upstream).
-trait JqArg {
+pub(super) trait JqArg {
     /// The `jq` expression, if any.
     fn jq(&self) -> Option<&str>;
 }
@@ -208,7 +204,7 @@ impl JqArg for ListWorkflowJobsArgs {
 
 /// Parses a paged tool's arguments, validates `perPage`/`page` and compiles `jq`, so that nothing is sent upstream
 /// for bad arguments. Returns the tool's own arguments with `perPage` and `page` narrowed to the adapter's types.
-async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
+pub(super) async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
     tool: &'static str,
     arguments: Option<JsonObject>,
 ) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
@@ -218,7 +214,7 @@ async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
     Ok((parsed, per_page, page))
 }
 
-async fn finish(
+pub(super) async fn finish(
     app: &App,
     principal: &Principal,
     tool: &str,

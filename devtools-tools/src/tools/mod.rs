@@ -5,6 +5,7 @@ mod artifact_read;
 mod atlassian;
 mod circleci;
 mod github;
+mod github_get;
 mod paging;
 mod writes;
 
@@ -142,6 +143,7 @@ pub fn catalog() -> Vec<ToolSpec> {
     vec![
         github::list_workflow_runs_spec(),
         github::list_workflow_jobs_spec(),
+        github_get::spec(),
         circleci::spec(),
         artifact_read::spec(),
     ]

@@ -1,0 +1,247 @@
+//! The routes answering from [`super::commits`]: a commit's pull requests, check runs and detail (JSON, diff or
+//! patch by `Accept`), and a run's artifacts, for every commit and run of the runs fixtures. An unknown SHA gets
+//! GitHub's `422 No commit found for SHA`, an unknown run its `404`.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path_regex};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use super::commits;
+use crate::fixture::{Fixture, fixture};
+use crate::runs;
+
+const SEGMENT: &str = "[^/]+";
+
+/// What one route answers.
+#[derive(Clone, Copy)]
+enum Route {
+    Pulls,
+    CheckRuns,
+    Commit,
+    Artifacts,
+}
+
+/// The derived answers, by SHA and by run id.
+struct Story {
+    runs_by_sha: HashMap<String, Vec<Value>>,
+    runs_by_id: HashMap<u64, Value>,
+    pulls: HashMap<String, Value>,
+    jobs_template: Value,
+    /// The recorded 200 headers of a single-page answer (`github/workflow-runs`), without `ETag` and `Content-Type`.
+    headers: Vec<(String, String)>,
+}
+
+/// Mounts the four routes on `server`.
+///
+/// # Errors
+/// A fixture that does not load or parse.
+pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
+    let all = runs::all()?;
+    let mut runs_by_sha: HashMap<String, Vec<Value>> = HashMap::new();
+    let mut runs_by_id = HashMap::new();
+    for run in &all {
+        if let Some(sha) = run["head_sha"].as_str() {
+            runs_by_sha.entry(sha.to_string()).or_default().push(run.clone());
+        }
+        if let Some(id) = run["id"].as_u64() {
+            runs_by_id.insert(id, run.clone());
+        }
+    }
+    let recorded: Fixture = fixture("github/workflow-runs")?;
+    let headers = recorded
+        .headers
+        .iter()
+        .filter(|(name, _)| !name.eq_ignore_ascii_case("etag") && !name.eq_ignore_ascii_case("content-type"))
+        .cloned()
+        .collect();
+    let story = Story {
+        runs_by_sha,
+        runs_by_id,
+        pulls: commits::pull_requests(&all),
+        jobs_template: serde_json::from_slice(fixture("github/run-jobs")?.body)?,
+        headers,
+    };
+    let repo = format!("^/repos/{SEGMENT}/{SEGMENT}");
+    let routes = [
+        (Route::Pulls, format!("{repo}/commits/{SEGMENT}/pulls$")),
+        (Route::CheckRuns, format!("{repo}/commits/{SEGMENT}/check-runs$")),
+        (Route::Commit, format!("{repo}/commits/{SEGMENT}$")),
+        (Route::Artifacts, format!("{repo}/actions/runs/[0-9]+/artifacts$")),
+    ];
+    let story = std::sync::Arc::new(story);
+    for (route, pattern) in routes {
+        Mock::given(method("GET"))
+            .and(path_regex(pattern))
+            .respond_with(Routed {
+                story: story.clone(),
+                route,
+            })
+            .with_priority(4)
+            .mount(server)
+            .await;
+    }
+    Ok(())
+}
+
+struct Routed {
+    story: std::sync::Arc<Story>,
+    route: Route,
+}
+
+impl Respond for Routed {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        self.story.answer(self.route, request)
+    }
+}
+
+impl Story {
+    fn answer(&self, route: Route, request: &Request) -> ResponseTemplate {
+        let segments: Vec<&str> = request.url.path_segments().map(Iterator::collect).unwrap_or_default();
+        if let Route::Artifacts = route {
+            let run_id = segments.get(5).and_then(|id| id.parse::<u64>().ok());
+            return match run_id.and_then(|id| self.runs_by_id.get(&id)) {
+                Some(run) => self.json(&commits::artifacts(run, &plus_90_days(run["updated_at"].as_str()))),
+                None => self.error(404, "Not Found", "actions/artifacts#list-workflow-run-artifacts"),
+            };
+        }
+        let key = segments.get(4).copied().unwrap_or_default();
+        let Some(runs) = self.runs_by_sha.get(key) else {
+            return self.error(
+                422,
+                &format!("No commit found for SHA: {key}"),
+                "commits/commits#get-a-commit",
+            );
+        };
+        let pull = self.pulls.get(key).cloned().unwrap_or(Value::Null);
+        match route {
+            Route::Pulls => self.json(&Value::Array(pull.is_object().then_some(pull).into_iter().collect())),
+            Route::CheckRuns => {
+                let jobs: Vec<(&Value, Value)> = runs
+                    .iter()
+                    .map(|run| (run, super::run_jobs(&self.jobs_template, run)))
+                    .collect();
+                self.json(&commits::check_runs(&jobs, &pull))
+            }
+            _ => {
+                let Some(run) = runs.first() else {
+                    return self.error(404, "Not Found", "commits/commits#get-a-commit");
+                };
+                let commit = commits::commit(run);
+                let accept = request
+                    .headers
+                    .get("accept")
+                    .and_then(|value| value.to_str().ok())
+                    .unwrap_or_default();
+                if accept.contains("diff") {
+                    self.text(commits::diff(&commit), "diff")
+                } else if accept.contains("patch") {
+                    let date = rfc2822(run["head_commit"]["timestamp"].as_str());
+                    self.text(commits::patch(&commit, &date), "patch")
+                } else {
+                    self.json(&commit)
+                }
+            }
+        }
+    }
+
+    fn base(&self, status: u16, content_type: &str) -> ResponseTemplate {
+        self.headers
+            .iter()
+            .fold(ResponseTemplate::new(status), |response, (name, value)| {
+                response.append_header(name.as_str(), value.as_str())
+            })
+            .append_header("Content-Type", content_type)
+    }
+
+    fn json(&self, body: &Value) -> ResponseTemplate {
+        self.base(200, "application/json; charset=utf-8")
+            .set_body_bytes(serde_json::to_vec(body).unwrap_or_default())
+    }
+
+    fn text(&self, body: String, param: &str) -> ResponseTemplate {
+        self.base(200, &format!("application/vnd.github.{param}; charset=utf-8"))
+            .set_body_bytes(body.into_bytes())
+    }
+
+    fn error(&self, status: u16, message: &str, doc: &str) -> ResponseTemplate {
+        let body = json!({
+            "message": message,
+            "documentation_url": format!("https://docs.github.com/rest/{doc}"),
+            "status": status.to_string(),
+        });
+        self.base(status, "application/json; charset=utf-8")
+            .set_body_bytes(serde_json::to_vec(&body).unwrap_or_default())
+    }
+}
+
+/// RFC 3339 `at` plus GitHub's default artifact retention (90 days), RFC 3339 again; `at` itself when it does not
+/// parse.
+fn plus_90_days(at: Option<&str>) -> String {
+    let at = at.unwrap_or_default();
+    at.parse::<jiff::Timestamp>()
+        .ok()
+        .and_then(|t| t.checked_add(jiff::SignedDuration::from_hours(24 * 90)).ok())
+        .map_or_else(|| at.to_string(), |t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+/// RFC 3339 `at` as an RFC 2822 date in UTC (`Fri, 5 Aug 2022 08:44:49 +0000`), as in a patch's `Date:`.
+fn rfc2822(at: Option<&str>) -> String {
+    let at = at.unwrap_or_default();
+    at.parse::<jiff::Timestamp>().map_or_else(
+        |_| at.to_string(),
+        |t| t.strftime("%a, %-d %b %Y %H:%M:%S +0000").to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored answers for run 2802600146 (`docs`, failed) are exactly what the routes derive for it; with
+    /// `RECORDED_UPSTREAM_WRITE_FIXTURES` set, they are (re)written first.
+    #[test]
+    fn the_stored_commit_fixtures_are_the_derived_answers_of_their_run() -> anyhow::Result<()> {
+        let all = runs::all()?;
+        let run = all
+            .iter()
+            .find(|run| run["id"] == 2_802_600_146u64)
+            .ok_or_else(|| anyhow::anyhow!("run 2802600146 is in github/actions-runs"))?;
+        let sha = run["head_sha"].as_str().unwrap_or_default();
+        let pull = commits::pull_requests(&all).remove(sha).unwrap_or(Value::Null);
+        let template: Value = serde_json::from_slice(fixture("github/run-jobs")?.body)?;
+        let jobs = [(run, super::super::run_jobs(&template, run))];
+        let commit = commits::commit(run);
+        let derived = [
+            ("commit-pulls.json", serde_json::to_vec(&json!([pull]))?),
+            (
+                "commit-check-runs.json",
+                serde_json::to_vec(&commits::check_runs(&jobs, &pull))?,
+            ),
+            ("commit.json", serde_json::to_vec(&commit)?),
+            ("commit.diff", commits::diff(&commit).into_bytes()),
+            (
+                "run-artifacts.json",
+                serde_json::to_vec(&commits::artifacts(run, &plus_90_days(run["updated_at"].as_str())))?,
+            ),
+        ];
+        for (file, bytes) in derived {
+            if std::env::var_os("RECORDED_UPSTREAM_WRITE_FIXTURES").is_some() {
+                std::fs::write(
+                    format!("{}/../tests/fixtures/github/{file}", env!("CARGO_MANIFEST_DIR")),
+                    &bytes,
+                )?;
+            }
+            let name = format!("github/{}", file.trim_end_matches(".json"));
+            assert_eq!(
+                String::from_utf8_lossy(&bytes),
+                String::from_utf8_lossy(fixture(&name)?.body),
+                "{file}"
+            );
+        }
+        assert_eq!(pull["number"], 2402, "docs is the second branch by name");
+        assert_eq!(pull["head"]["ref"], "docs");
+        Ok(())
+    }
+}
