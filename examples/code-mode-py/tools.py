@@ -89,6 +89,14 @@ class FailedJob(TypedDict):
     steps: list[str]
 
 
+class CommitPull(TypedDict):
+    """An item of `data` of github_get /repos/{o}/{r}/commits/{sha}/pulls with the program's PULLS jq."""
+
+    number: int
+    state: str
+    merged: bool
+
+
 class PipelineItem(TypedDict):
     revision: str | None
     number: int

@@ -32,6 +32,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from tools import (
     ArtifactReadResult,
+    CommitPull,
     FailedJob,
     IssueStatus,
     PagedEnvelope,
@@ -46,6 +47,7 @@ FAILED_JOB = (
 )
 PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"
 ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}"
+PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]"
 JIRA_KEY = re.compile(r"\b[A-Z][A-Z0-9]+-[0-9]+\b")
 
 
@@ -169,6 +171,17 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
         message = run["head_commit"]["message"] if run["head_commit"] else ""
         rows.append({"run": run, "failing": failing, "pipeline": "", "keys": sorted(set(JIRA_KEY.findall(message)))})
 
+    # 2b. The pull request each failed run's commit belongs to (any GitHub REST read goes through github_get).
+    for row in rows:
+        path = f"/repos/{options.owner}/{options.repo}/commits/{row['run']['head_sha']}/pulls"
+        result = await tools.call("github_get", {"path": path, "jq": PULLS})
+        if result.is_error:
+            row["pull"] = f"error: {first_line(text_of(result))}"
+        else:
+            pulls = cast(list[CommitPull], await tools.data_of(result))
+            cells = [f"#{pull['number']} {'merged' if pull['merged'] else pull['state']}" for pull in pulls]
+            row["pull"] = ", ".join(cells) or "-"
+
     # 3. CircleCI: the pipelines of each branch, matched on the commit.
     project = options.circleci_project or f"gh/{options.owner}/{options.repo}"
     pipeline_of: dict[str, str] = {}
@@ -215,11 +228,14 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
         f"{len(rows)} failed of {scanned} runs of {options.owner}/{options.repo} ({pages} page(s)); "
         f"CircleCI project {project}\n\n"
     )
-    printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira |\n|---|---|---|---|---|---|\n"
+    printed += (
+        "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira | pull request |\n"
+        "|---|---|---|---|---|---|---|\n"
+    )
     for row in rows:
         run = row["run"]
         jira = ", ".join(f"{key} ({issues[key]})" for key in row["keys"]) or "-"
-        printed += f"| {run['id']} | {run['name']} | {run['head_branch']} | {row['failing']} | {row['pipeline']} | {jira} |\n"
+        printed += f"| {run['id']} | {run['name']} | {run['head_branch']} | {row['failing']} | {row['pipeline']} | {jira} | {row['pull']} |\n"
     return printed
 
 

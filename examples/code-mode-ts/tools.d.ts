@@ -72,6 +72,9 @@ export interface WorkflowRunsPage {
 /** `data` of `github_list_workflow_jobs` with this program's FAILED_JOB jq. */
 export type FailedJobs = { name: string; steps: string[] }[];
 
+/** `data` of `github_get /repos/{o}/{r}/commits/{sha}/pulls` with this program's PULLS jq. */
+export type CommitPulls = { number: number; state: string; merged: boolean }[];
+
 /** `data` of `circleci_get /project/{slug}/pipeline` with this program's PIPELINES jq. */
 export interface PipelinePage {
   items: { revision: string | null; number: number; state: string }[];

@@ -31,12 +31,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 /** @typedef {import("./tools").FailedJobs} FailedJobs */
 /** @typedef {import("./tools").PipelinePage} PipelinePage */
 /** @typedef {import("./tools").IssueStatus} IssueStatus */
+/** @typedef {import("./tools").CommitPulls} CommitPulls */
 /** @typedef {{ content?: { type: string, text?: string }[], structuredContent?: any, isError?: boolean }} ToolResult */
 
 const FAILED_JOB =
   '[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]';
 const PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}";
 const ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}";
+const PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]";
 
 const { values: options } = parseArgs({
   options: {
@@ -178,7 +180,20 @@ for (const run of failed) {
     failing = jobs.map((job) => `${job.name}: ${job.steps.join(", ")}`).join("; ");
   }
   const keys = [...new Set(run.head_commit?.message.match(/\b[A-Z][A-Z0-9]+-[0-9]+\b/g) ?? [])].sort();
-  rows.push({ run, failing, pipeline: "", keys });
+  rows.push({ run, failing, pipeline: "", keys, pull: "" });
+}
+
+// 2b. The pull request each failed run's commit belongs to (any GitHub REST read goes through github_get).
+for (const row of rows) {
+  const path = `/repos/${options.owner}/${options.repo}/commits/${row.run.head_sha}/pulls`;
+  const result = await callTool("github_get", { path, jq: PULLS });
+  if (result.isError) {
+    row.pull = `error: ${firstLine(textOf(result))}`;
+  } else {
+    /** @type {CommitPulls} */
+    const pulls = await dataOf(result);
+    row.pull = pulls.map((pull) => `#${pull.number} ${pull.merged ? "merged" : pull.state}`).join(", ") || "-";
+  }
 }
 
 // 3. CircleCI: the pipelines of each branch, matched on the commit.
@@ -231,10 +246,10 @@ for (const key of [...new Set(rows.flatMap((row) => row.keys))].sort()) {
 
 // 5. The table: all the program prints for the model.
 let printed = `${rows.length} failed of ${scanned} runs of ${options.owner}/${options.repo} (${pages} page(s)); CircleCI project ${project}\n\n`;
-printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira |\n|---|---|---|---|---|---|\n";
-for (const { run, failing, pipeline, keys } of rows) {
+printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira | pull request |\n|---|---|---|---|---|---|---|\n";
+for (const { run, failing, pipeline, keys, pull } of rows) {
   const jira = keys.map((key) => `${key} (${issues.get(key)})`);
-  printed += `| ${run.id} | ${run.name} | ${run.head_branch} | ${failing} | ${pipeline} | ${jira.length ? jira.join(", ") : "-"} |\n`;
+  printed += `| ${run.id} | ${run.name} | ${run.head_branch} | ${failing} | ${pipeline} | ${jira.length ? jira.join(", ") : "-"} | ${pull} |\n`;
 }
 process.stdout.write(printed);
 

@@ -1,6 +1,6 @@
 //! A three-vendor triage as a code-mode program: for each failed GitHub Actions run, the failing job and step, the
-//! CircleCI pipeline built from the same commit (`vcs.revision` = the run's `head_sha`), and the Jira issues named
-//! in the run's head commit message with their status and assignee. The program reads `structuredContent` as data
+//! CircleCI pipeline built from the same commit (`vcs.revision` = the run's `head_sha`), the Jira issues named
+//! in the run's head commit message with their status and assignee, and the pull request of the commit. The program reads `structuredContent` as data
 //! and prints one table; a model would have read every tool's text block instead.
 //!
 //! Handles what a harness meets: an oversized page (the 100-run page is 1.2 MB, over the structured bound, so it
@@ -60,6 +60,8 @@ struct Options {
 const FAILED_JOB: &str = r#"[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]"#;
 /// A page of CircleCI pipelines, reduced to what the table needs.
 const PIPELINES: &str = r#"{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"#;
+/// The pull requests of a commit (`github_get /repos/{o}/{r}/commits/{sha}/pulls`), reduced to what the table needs.
+const PULLS: &str = r#"[.[] | {number, state, merged: (.merged_at != null)}]"#;
 /// A Jira issue's status and assignee (asked with `fields=status,assignee`).
 const ISSUE: &str = r#"{status: .fields.status.name, assignee: .fields.assignee.displayName}"#;
 
@@ -93,6 +95,7 @@ struct Row {
     failing: String,
     pipeline: String,
     keys: Vec<String>,
+    pull: String,
 }
 
 #[tokio::main]
@@ -160,7 +163,22 @@ async fn main() -> anyhow::Result<()> {
             failing,
             pipeline: String::new(),
             keys: keys.into_iter().collect(),
+            pull: String::new(),
         });
+    }
+
+    // 2b. The pull request each failed run's commit belongs to (any GitHub REST read goes through github_get).
+    for row in &mut rows {
+        let sha = row.run["head_sha"].as_str().unwrap_or_default();
+        let path = format!("/repos/{}/{}/commits/{sha}/pulls", options.owner, options.repo);
+        let result = calls
+            .raw(&client, "github_get", json!({"path": path, "jq": PULLS}))
+            .await?;
+        row.pull = if result.is_error == Some(true) {
+            format!("error: {}", first_line(&text(&result)))
+        } else {
+            pull_cell(&data_of(&client, &result).await?)
+        };
     }
 
     // 3. CircleCI: the pipelines of each branch, matched on the commit.
@@ -244,13 +262,12 @@ async fn main() -> anyhow::Result<()> {
         options.owner,
         options.repo
     );
-    printed +=
-        "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira |\n|---|---|---|---|---|---|\n";
+    printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira | pull request |\n|---|---|---|---|---|---|---|\n";
     for row in &rows {
         let jira: Vec<String> = row.keys.iter().map(|key| format!("{key} ({})", issues[key])).collect();
         writeln!(
             printed,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             row.run["id"],
             row.run["name"].as_str().unwrap_or("?"),
             row.run["head_branch"].as_str().unwrap_or("?"),
@@ -260,7 +277,8 @@ async fn main() -> anyhow::Result<()> {
                 "-".to_string()
             } else {
                 jira.join(", ")
-            }
+            },
+            row.pull
         )?;
     }
     print!("{printed}");
@@ -279,6 +297,28 @@ async fn main() -> anyhow::Result<()> {
     println!("| printed by this program | {program} |");
     println!("ratio: {:.1}x", direct as f64 / program.max(1) as f64);
     Ok(())
+}
+
+/// `#2402 open`, `#2322 merged`, several joined with `, `, or `-` when the commit is in no pull request.
+fn pull_cell(pulls: &Value) -> String {
+    let cells: Vec<String> = pulls
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|pull| {
+            let state = if pull["merged"] == true {
+                "merged"
+            } else {
+                pull["state"].as_str().unwrap_or("?")
+            };
+            format!("#{} {state}", pull["number"])
+        })
+        .collect();
+    if cells.is_empty() {
+        "-".to_string()
+    } else {
+        cells.join(", ")
+    }
 }
 
 fn first_line(text: &str) -> &str {

@@ -1,6 +1,6 @@
 //! The triage programs, run as a user runs them. The Rust one (its binary, which starts the server against the
-//! embedded recorded upstream) prints the table of every failed run with data from all three vendors, shows the
-//! missing Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls. The
+//! embedded recorded upstream) prints the table of every failed run with data from all three vendors and the run's
+//! pull request, shows the missing Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls. The
 //! TypeScript and Python ones (official SDK clients; `scripts/test` installs them) print exactly the same.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -39,18 +39,27 @@ fn triage_joins_the_three_vendors_and_reads_far_less() {
         .filter(|line| line.starts_with("| 3") || line.starts_with("| 2"))
         .collect();
     assert_eq!(rows.len(), 22, "{out}");
+    // Every failed run names its pull request (github_get of the commit's pulls): the open one of its branch, or
+    // the merged one that brought a main/master commit.
+    for row in &rows {
+        let pull = row.trim_end_matches(" |").rsplit(" | ").next().unwrap_or_default();
+        assert!(
+            pull.starts_with('#') && (pull.ends_with(" open") || pull.ends_with(" merged")),
+            "{row}"
+        );
+    }
     // A failed run of page 1 (read from an artifact: the page is over the bound), with its own failing job, the
     // CircleCI pipeline of its commit and two Jira issues.
     assert!(
         out.contains(
             "| 3985091487 | Build Documentation | master | test (Python 3.7): Run tests | #5089 created | \
-         EX-1 (Done, Mia Krystof), EX-5 (In Progress, Mia Krystof) |"
+         EX-1 (Done, Mia Krystof), EX-5 (In Progress, Mia Krystof) | #2322 merged |"
         ),
         "{out}"
     );
     // The run of page 2 (reached through nextPage).
     assert!(
-        out.contains("| 2802600146 | Lint | docs | test (Python 3.9): Run tests | #5000 created | - |"),
+        out.contains("| 2802600146 | Lint | docs | test (Python 3.9): Run tests | #5000 created | - | #2402 open |"),
         "{out}"
     );
     // An isError result (Jira 404) becomes a cell, and a branch CircleCI does not build has no pipeline.
