@@ -134,7 +134,9 @@ impl GithubClient {
     ///
     /// The URL is `request.path` under the API base with `request.query`, then `per_page` and `page`; an absolute
     /// URL is accepted on the base's origin only. `Accept` is [`crate::MediaType::accept`]; a diff or patch answer is a JSON
-    /// string decoded per its `charset` (UTF-8 when absent), a binary one (an archive) bytes with its media type.
+    /// string decoded per its `charset` (UTF-8 when absent), a binary one (an archive) bytes with its media type. A
+    /// redirect to another host (an artifact's or a log's download URL) is followed once without the token or any
+    /// GitHub header ([`adapters_http::HttpClient::get_handoff`]).
     /// See <https://docs.github.com/rest/using-the-rest-api/getting-started-with-the-rest-api>.
     ///
     /// Errors: [`GithubError::MissingToken`] (nothing sent); [`GithubError::InvalidArgument`] (nothing sent) naming
@@ -144,7 +146,13 @@ impl GithubClient {
     pub async fn get(&self, request: &GetRequest<'_>) -> Result<Page, GithubError> {
         self.require_token()?;
         let url = request.url(|path, query| self.http.url(path, query).map_err(GithubError::from_http))?;
-        let mut page = self.fetch(url, &request.media_type.headers()).await?;
+        let download = self
+            .http
+            .get_handoff_with(url, &request.media_type.headers())
+            .await
+            .map_err(GithubError::from_http)?;
+        let response = download.into_response().await.map_err(GithubError::from_http)?;
+        let mut page = self.page_of(response).await?;
         if request.media_type.is_text() {
             page.body = as_text(page.body);
         }
@@ -173,6 +181,11 @@ impl GithubClient {
             .send_with(Method::GET, url, None, headers)
             .await
             .map_err(GithubError::from_http)?;
+        self.page_of(response).await
+    }
+
+    /// An answer as a [`Page`] (a 2xx: the body and the next page from its headers) or an error.
+    async fn page_of(&self, response: adapters_http::RawResponse) -> Result<Page, GithubError> {
         let status = response.status.as_u16();
         if !response.status.is_success() {
             let credential = self.http.vendor().credential_setting;

@@ -47,6 +47,7 @@ embedded! {
     "github/commit" => "github/commit.json", None;
     "github/commit.diff" => "github/commit.diff", headers!("github/commit-diff.headers");
     "github/run-artifacts" => "github/run-artifacts.json", None;
+    "github/artifact-test-results.zip" => "github/artifact-test-results.zip", headers!("github/artifact-test-results.headers");
     "github/error-401" => "github/error-401.json", headers!("github/error-401.headers");
     "github/error-403-rate-limit" => "github/error-403-rate-limit.json", headers!("github/error-403-rate-limit.headers");
     "github/error-403-secondary-rate-limit" => "github/error-403-secondary-rate-limit.json", headers!("github/error-403-secondary-rate-limit.headers");

@@ -223,3 +223,60 @@ async fn read_only_keeps_it_and_toolsets_select_it() {
             .contains(&"github_get".to_string())
     );
 }
+
+#[tokio::test]
+async fn an_artifact_zip_after_its_redirect_is_a_binary_artifact_fetched_without_the_token() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let listed = client.list_all_tools().await.unwrap();
+    let tool = listed.iter().find(|t| t.name == "github_get").unwrap();
+    // The archive of the first artifact of github/run-artifacts: GitHub answers 302 to a signed URL on another host.
+    let path = format!("{REPO}/actions/artifacts/28026001465/zip");
+    let result = call(&client, "github_get", json!({"path": path})).await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    let structured = result.structured_content.clone().unwrap();
+    assert_valid(tool, &structured);
+    let zip = recorded_upstream::fixture("github/artifact-test-results.zip")
+        .unwrap()
+        .body;
+    let incomplete = &structured["incomplete"];
+    assert_eq!(structured["data"], Value::Null);
+    assert_eq!(incomplete["reason"], "binary");
+    assert_eq!(incomplete["mimeType"], "application/zip");
+    assert_eq!(incomplete["bytes"], json!(zip.len()));
+    let chunk = call(
+        &client,
+        "artifact_read",
+        json!({"artifactId": incomplete["artifactId"], "maxBytes": 1048576}),
+    )
+    .await;
+    let chunk = chunk.structured_content.unwrap();
+    assert_eq!(chunk["mimeType"], "application/zip");
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(chunk["data"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(bytes, zip, "the archive byte for byte");
+    // The token went to the API only; the other host got no credential and no GitHub header.
+    let sent = upstream.server().received_requests().await.unwrap();
+    let api = sent.iter().find(|r| r.url.path() == path).unwrap();
+    assert_eq!(api.headers.get("authorization").unwrap(), "Bearer test-token");
+    let blob = sent
+        .iter()
+        .find(|r| r.url.path().starts_with("/artifact-blobs/"))
+        .unwrap();
+    let host = blob.headers.get("host").unwrap().to_str().unwrap();
+    assert!(host.starts_with("localhost:"), "{host}");
+    assert!(blob.headers.get("authorization").is_none(), "{:?}", blob.headers);
+    assert!(blob.headers.get("x-github-api-version").is_none(), "{:?}", blob.headers);
+    // An artifact no run uploaded: GitHub's 404.
+    let result = call(
+        &client,
+        "github_get",
+        json!({"path": format!("{REPO}/actions/artifacts/7/zip")}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result).contains("404"), "{}", text(&result));
+    client.cancel().await.unwrap();
+}

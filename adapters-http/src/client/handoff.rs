@@ -115,7 +115,15 @@ impl HttpClient {
     /// loopback), carries userinfo or does not parse (nothing is sent to it); [`HttpError::Transport`] for the
     /// other host.
     pub async fn get_handoff(&self, url: Url) -> Result<Download, HttpError> {
-        let first = self.send(Method::GET, url, None).await?;
+        self.get_handoff_with(url, &HeaderMap::new()).await
+    }
+
+    /// [`HttpClient::get_handoff`] with `headers` added to the API request (as [`HttpClient::send_with`], e.g. an
+    /// `Accept`); the other host gets none of them.
+    ///
+    /// Errors: as [`HttpClient::get_handoff`].
+    pub async fn get_handoff_with(&self, url: Url, headers: &HeaderMap) -> Result<Download, HttpError> {
+        let first = self.send_with(Method::GET, url, None, headers).await?;
         let location = first
             .status
             .is_redirection()

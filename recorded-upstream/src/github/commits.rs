@@ -412,7 +412,7 @@ pub fn patch(commit: &Value, date: &str) -> String {
 }
 
 /// The artifacts every derived run uploads: (name, size in bytes).
-const ARTIFACTS: [(&str, u64); 2] = [("test-results", 48_213), ("coverage-report", 1_262_391)];
+pub const ARTIFACTS: [(&str, u64); 2] = [("test-results", 48_213), ("coverage-report", 1_262_391)];
 
 /// `GET /repos/{o}/{r}/actions/runs/{id}/artifacts` for `run`: [`ARTIFACTS`], ids `run id × 10 + 5 + index`,
 /// created when the run was last updated and expiring 90 days later (GitHub's default retention); `expires_at` is

@@ -1,6 +1,12 @@
 //! The routes answering from [`super::commits`]: a commit's pull requests, check runs and detail (JSON, diff or
 //! patch by `Accept`), and a run's artifacts, for every commit and run of the runs fixtures. An unknown SHA gets
 //! GitHub's `422 No commit found for SHA`, an unknown run its `404`.
+//!
+//! An artifact's download (`GET /repos/{o}/{r}/actions/artifacts/{id}/zip`) is, as on GitHub, a `302` to a
+//! short-lived signed URL on another host: here `localhost` on this server's port (another origin than
+//! `127.0.0.1`), path `/artifact-blobs/{id}/{name}.zip`, which answers `github/artifact-test-results.zip` (a zip
+//! holding a JUnit report) with Azure Blob Storage's headers — and `403 AuthenticationFailed` when the request
+//! carries an `Authorization` header, so a client that forwards the token fails.
 
 use std::collections::HashMap;
 
@@ -21,6 +27,7 @@ enum Route {
     CheckRuns,
     Commit,
     Artifacts,
+    ArtifactZip,
 }
 
 /// The derived answers, by SHA and by run id.
@@ -69,6 +76,7 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
         (Route::CheckRuns, format!("{repo}/commits/{SEGMENT}/check-runs$")),
         (Route::Commit, format!("{repo}/commits/{SEGMENT}$")),
         (Route::Artifacts, format!("{repo}/actions/runs/[0-9]+/artifacts$")),
+        (Route::ArtifactZip, format!("{repo}/actions/artifacts/[0-9]+/zip$")),
     ];
     let story = std::sync::Arc::new(story);
     for (route, pattern) in routes {
@@ -82,7 +90,31 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
             .mount(server)
             .await;
     }
+    Mock::given(method("GET"))
+        .and(path_regex("^/artifact-blobs/[0-9]+/[^/]+[.]zip$"))
+        .respond_with(Blob(fixture("github/artifact-test-results.zip")?))
+        .with_priority(1)
+        .mount(server)
+        .await;
     Ok(())
+}
+
+/// The other host's answer to an artifact's signed URL.
+struct Blob(Fixture);
+
+impl Respond for Blob {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        if request.headers.contains_key("authorization") {
+            let body = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>AuthenticationFailed</Code><Message>Server \
+                        failed to authenticate the request. Make sure the value of Authorization header is formed \
+                        correctly including the signature.</Message></Error>";
+            return ResponseTemplate::new(403)
+                .append_header("Content-Type", "application/xml")
+                .append_header("Server", "Windows-Azure-Blob/1.0 Microsoft-HTTPAPI/2.0")
+                .set_body_string(body);
+        }
+        self.0.response()
+    }
 }
 
 struct Routed {
@@ -105,6 +137,9 @@ impl Story {
                 Some(run) => self.json(&commits::artifacts(run, &plus_90_days(run["updated_at"].as_str()))),
                 None => self.error(404, "Not Found", "actions/artifacts#list-workflow-run-artifacts"),
             };
+        }
+        if let Route::ArtifactZip = route {
+            return self.artifact_zip(request, segments.get(5).copied().unwrap_or_default());
         }
         let key = segments.get(4).copied().unwrap_or_default();
         let Some(runs) = self.runs_by_sha.get(key) else {
@@ -144,6 +179,39 @@ impl Story {
                 }
             }
         }
+    }
+
+    /// `302 Found` to the artifact's signed URL on `localhost` (see the module docs), or GitHub's `404` for an
+    /// artifact no run of the fixtures uploaded.
+    fn artifact_zip(&self, request: &Request, id: &str) -> ResponseTemplate {
+        let artifact = id.parse::<u64>().ok().and_then(|id| {
+            let run = self.runs_by_id.get(&(id / 10))?;
+            let index = usize::try_from((id % 10).checked_sub(5)?).ok()?;
+            let (name, _) = commits::ARTIFACTS.get(index)?;
+            Some((run, *name))
+        });
+        let Some((run, name)) = artifact else {
+            return self.error(404, "Not Found", "actions/artifacts#download-an-artifact");
+        };
+        // wiremock's `Request::url` has no port (it is rebuilt as `http://localhost/...`); the Host header has it.
+        let port = request
+            .headers
+            .get("host")
+            .and_then(|host| host.to_str().ok())
+            .and_then(|host| host.rsplit_once(':'))
+            .and_then(|(_, port)| port.parse::<u16>().ok())
+            .unwrap_or(80);
+        let expires = plus_90_days(run["updated_at"].as_str());
+        let location = format!(
+            "http://localhost:{port}/artifact-blobs/{id}/{name}.zip?sv=2021-08-06&spr=https&se={expires}&sr=b&sp=r\
+             &sig=Zm9yIHRoZSByZWNvcmRlZCB1cHN0cmVhbSBvbmx5"
+        );
+        self.headers
+            .iter()
+            .fold(ResponseTemplate::new(302), |response, (name, value)| {
+                response.append_header(name.as_str(), value.as_str())
+            })
+            .append_header("Location", location.as_str())
     }
 
     fn base(&self, status: u16, content_type: &str) -> ResponseTemplate {
