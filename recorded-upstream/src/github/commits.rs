@@ -300,7 +300,7 @@ pub fn check_runs(jobs: &[(&Value, Value)], pull: &Value) -> Value {
 }
 
 /// The files every derived commit changes: (name, status, patch).
-const FILES: [(&str, &str, &str); 2] = [
+pub const FILES: [(&str, &str, &str); 2] = [
     (
         "docs/index.md",
         "modified",
