@@ -37,7 +37,7 @@ pub struct CircleciResponse {
 /// A CircleCI API v2 client. Cheap to clone. `Debug` never shows the token.
 #[derive(Debug, Clone)]
 pub struct CircleciClient {
-    http: HttpClient,
+    pub(crate) http: HttpClient,
 }
 
 impl CircleciClient {

@@ -9,6 +9,8 @@
 //! - API reference: <https://circleci.com/docs/api/v2/> (base `https://circleci.com/api/v2`).
 //! - Authentication: the personal API token in the `Circle-Token` header
 //!   (<https://circleci.com/docs/api-developers-guide/#add-an-api-token>).
+//! - Job logs: [`CircleciClient::job_details`] (API v1.1, the steps' `output_url`s) and
+//!   [`CircleciClient::step_output`] (an `output_url`, fetched without the token, https only).
 //! - Pagination stays in the body: `next_page_token`, passed back as the `page-token` query parameter
 //!   (<https://circleci.com/docs/api-developers-guide/#pagination>).
 //! - Caching (CONTRACT §3): paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
@@ -20,6 +22,7 @@
 mod client;
 mod config;
 mod error;
+mod logs;
 mod path;
 
 pub use client::{CircleciClient, CircleciResponse, GetRequest};

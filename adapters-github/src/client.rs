@@ -44,7 +44,7 @@ impl Page {
 /// `Debug` never shows the token.
 #[derive(Clone)]
 pub struct GithubClient {
-    http: HttpClient,
+    pub(crate) http: HttpClient,
 }
 
 impl fmt::Debug for GithubClient {
@@ -159,7 +159,7 @@ impl GithubClient {
         Ok(page)
     }
 
-    fn require_token(&self) -> Result<(), GithubError> {
+    pub(crate) fn require_token(&self) -> Result<(), GithubError> {
         if self.http.has_credential() {
             Ok(())
         } else {
@@ -170,7 +170,7 @@ impl GithubClient {
     }
 
     /// Sends a GET, reads the body under the cap, and maps it to a [`Page`] or an error.
-    async fn get_page(&self, url: Url) -> Result<Page, GithubError> {
+    pub(crate) async fn get_page(&self, url: Url) -> Result<Page, GithubError> {
         self.fetch(url, &HeaderMap::new()).await
     }
 

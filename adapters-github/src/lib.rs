@@ -16,6 +16,10 @@
 //! - [`GithubClient::list_workflow_jobs`] follows <https://docs.github.com/rest/actions/workflow-jobs#list-jobs-for-a-workflow-run>
 //! - [`GithubClient::get`] reads any REST path ([`GetRequest`]), as JSON or as a diff or patch ([`MediaType`]), e.g.
 //!   <https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit>
+//! - [`GithubClient::get_job`] and [`GithubClient::job_logs`] follow
+//!   <https://docs.github.com/rest/actions/workflow-jobs#get-a-job-for-a-workflow-run> and
+//!   <https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job> (the log's `302` to
+//!   another host is followed without the token)
 //!
 //! Pagination follows <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>
 //! (see [`next_page_from_headers`]). Errors follow
@@ -30,6 +34,7 @@ mod client;
 mod config;
 mod error;
 mod get;
+mod logs;
 mod pagination;
 mod params;
 mod retry;
@@ -39,6 +44,7 @@ pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};
 pub use error::GithubError;
 pub use get::{GetRequest, MediaType};
+pub use logs::JobRef;
 pub use pagination::{next_page_from_headers, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
 pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};

@@ -158,7 +158,7 @@ impl ListWorkflowJobsParams {
 
 /// Checks one user-supplied path segment. `url` drops `.`/`..` segments silently, so they are
 /// refused here rather than changing the path.
-fn segment<'a>(name: &str, value: &'a str) -> Result<&'a str, GithubError> {
+pub(crate) fn segment<'a>(name: &str, value: &'a str) -> Result<&'a str, GithubError> {
     if value.trim().is_empty() {
         return Err(GithubError::InvalidArgument {
             name: name.to_owned(),
@@ -200,7 +200,7 @@ pub(crate) fn paging(per_page: Option<u8>, page: Option<u32>) -> Result<Vec<(&'s
 
 /// Appends `segments` (each percent-encoded) to the base path and sets the query (encoded once); see
 /// [`adapters_http::target::with_segments`].
-fn build_url(base: &Url, segments: &[&str], query: &[(&str, String)]) -> Result<Url, GithubError> {
+pub(crate) fn build_url(base: &Url, segments: &[&str], query: &[(&str, String)]) -> Result<Url, GithubError> {
     adapters_http::target::with_segments(base, segments, query).ok_or_else(|| GithubError::InvalidArgument {
         name: "api_base".to_owned(),
         detail: "is not a base URL that can hold a path".to_owned(),

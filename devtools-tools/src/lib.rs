@@ -14,6 +14,7 @@
 //! - [`config`]: [`ToolsConfig`], what everything is built from.
 //! - [`app`]: [`App`], the store, vendor clients, policy and result path built from it.
 //! - [`handler`]: [`DevtoolsServer`], the `ServerHandler` and the in-process call.
+//! - [`logs`]: CI job logs as data, filtered as they stream in (`github_get_job_logs`, `circleci_get_job_logs`).
 //! - [`tools`]: the catalogue and the dispatch table; [`args`]: argument limits; [`toolsets`]: the selection;
 //!   [`gate`]: enterprise `_meta`; [`vendor`]: the policy's vendor type.
 
@@ -22,6 +23,7 @@ pub mod args;
 pub mod config;
 pub mod gate;
 pub mod handler;
+pub mod logs;
 pub mod tools;
 pub mod toolsets;
 pub mod vendor;

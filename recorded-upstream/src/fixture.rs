@@ -53,11 +53,14 @@ embedded! {
     "github/error-403-secondary-rate-limit" => "github/error-403-secondary-rate-limit.json", headers!("github/error-403-secondary-rate-limit.headers");
     "github/error-404" => "github/error-404.json", headers!("github/error-404.headers");
     "github/error-404-with-status" => "github/error-404-with-status.json", headers!("github/error-404-with-status.headers");
+    "github/job-log-28026001462" => "github/job-log-28026001462.txt", headers!("github/job-log.headers");
     "circleci/me" => "circleci/me.json", None;
     "circleci/pipelines" => "circleci/pipelines.json", None;
     "circleci/pipeline-workflows" => "circleci/pipeline-workflows.json", None;
     "circleci/workflow-jobs" => "circleci/workflow-jobs.json", None;
     "circleci/error-404" => "circleci/error-404.json", headers!("circleci/error-404.headers");
+    "circleci/job-102" => "circleci/job-102.json", None;
+    "circleci/job-102-output-run-tests" => "circleci/job-102-output-run-tests.json", None;
     "jira/search-jql" => "jira/search-jql.json", None;
     "jira/search-jql-page1" => "jira/search-jql-page1.json", None;
     "jira/search-jql-page2" => "jira/search-jql-page2.json", None;

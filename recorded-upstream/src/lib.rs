@@ -6,12 +6,14 @@
 //! Bitbucket one (see [`atlassian`]), and [`RecordedUpstream::all`] all three on one server, where they tell one
 //! consistent story (the GitHub runs' commits have CircleCI pipelines and name Jira issues). Tests mount their own
 //! routes on [`RecordedUpstream::server`] with [`fixture`] responses when they need something else. The
+//! job logs and CircleCI step output come from another origin, [`RecordedUpstream::downloads`] (see [`logs`]). The
 //! `recorded-upstream` binary serves [`RecordedUpstream::all`] and prints [`RecordedUpstream::env`].
 
 pub mod atlassian;
 pub mod circleci;
 mod fixture;
 pub mod github;
+pub mod logs;
 mod runs;
 
 pub use fixture::{Fixture, fixture, names};
@@ -22,13 +24,18 @@ use wiremock::MockServer;
 /// A running fake upstream. Dropping it stops the server.
 pub struct RecordedUpstream {
     server: MockServer,
+    /// Another origin that serves what the API hands out (job logs, step output), never with a credential.
+    downloads: MockServer,
 }
 
 impl RecordedUpstream {
     /// Starts an empty fake upstream on 127.0.0.1 (a random free port).
     pub async fn start() -> Self {
+        let downloads = MockServer::start().await;
+        logs::guard(&downloads).await;
         Self {
             server: MockServer::start().await,
+            downloads,
         }
     }
 
@@ -39,6 +46,7 @@ impl RecordedUpstream {
     pub async fn github() -> anyhow::Result<Self> {
         let upstream = Self::start().await;
         github::mount(&upstream.server).await?;
+        logs::mount_github(&upstream.server, &upstream.downloads).await?;
         Ok(upstream)
     }
 
@@ -57,7 +65,8 @@ impl RecordedUpstream {
     /// # Errors
     /// A fixture that does not load (a build defect).
     pub async fn mount_circleci(&self) -> anyhow::Result<()> {
-        circleci::mount(&self.server).await
+        circleci::mount(&self.server).await?;
+        logs::mount_circleci(&self.server, &self.downloads).await
     }
 
     /// Starts a fake upstream serving the Atlassian scenario described in [`atlassian`] (Jira and Bitbucket base
@@ -114,6 +123,13 @@ impl RecordedUpstream {
     /// The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash).
     pub fn uri(&self) -> String {
         self.server.uri()
+    }
+
+    /// The downloads server: another origin (another 127.0.0.1 port) serving what the API hands out (GitHub job
+    /// logs behind a `302`, CircleCI step output), which answers `403` to a credential and then fails the test
+    /// when dropped ([`logs`]). Mount more handed-out bodies on it.
+    pub fn downloads(&self) -> &MockServer {
+        &self.downloads
     }
 
     /// The underlying wiremock server, to mount more routes or inspect received requests.

@@ -125,6 +125,7 @@ async fn a_tool_left_out_by_the_selection_is_refused_naming_the_setting() {
             "github_list_workflow_runs",
             "github_list_workflow_jobs",
             "github_get",
+            "github_get_job_logs",
             "artifact_read"
         ]
     );
@@ -142,7 +143,7 @@ async fn the_dispatch_table_is_built_once_and_shared_by_every_session() {
     let server = server(&upstream, &[]).await;
     let session = server.clone().with_principal(Principal::named("b"));
     let (first, second) = (server.tools(), session.tools());
-    assert_eq!(first.len(), 20);
+    assert_eq!(first.len(), 22);
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.name, b.name);
         // The same schema objects: listing (or opening a session) builds nothing.

@@ -46,6 +46,7 @@ async fn toolsets_and_read_only_narrow_what_is_listed_and_callable() {
             "github_list_workflow_runs",
             "github_list_workflow_jobs",
             "github_get",
+            "github_get_job_logs",
             "artifact_read",
             "jira_get"
         ]

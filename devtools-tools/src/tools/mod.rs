@@ -4,8 +4,11 @@
 mod artifact_read;
 mod atlassian;
 mod circleci;
+mod circleci_logs;
 mod github;
 mod github_get;
+mod github_logs;
+pub mod logs;
 mod paging;
 mod writes;
 
@@ -52,6 +55,8 @@ pub enum OutputContract {
     CircleCi,
     /// `{data, incomplete?}` (`jira_get`, `conf_get`, `bb_get`; the text is the bare body).
     Atlassian,
+    /// `{data: {jobs}, logs?, incomplete?}` (`github_get_job_logs`, `circleci_get_job_logs`).
+    Logs,
 }
 
 impl OutputContract {
@@ -62,6 +67,7 @@ impl OutputContract {
             OutputContract::ArtifactChunk => return mcp_results::artifact_read::output_schema(),
             OutputContract::CircleCi => circleci::output_schema(),
             OutputContract::Atlassian => atlassian::output_schema(),
+            OutputContract::Logs => logs::output_schema(),
         })
     }
 }
@@ -144,7 +150,9 @@ pub fn catalog() -> Vec<ToolSpec> {
         github::list_workflow_runs_spec(),
         github::list_workflow_jobs_spec(),
         github_get::spec(),
+        github_logs::spec(),
         circleci::spec(),
+        circleci_logs::spec(),
         artifact_read::spec(),
     ]
     .into_iter()

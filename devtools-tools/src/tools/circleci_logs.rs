@@ -1,0 +1,166 @@
+//! `circleci_get_job_logs`: a CircleCI job's step output (API v1.1's `output_url`s, fetched without the token),
+//! filtered like `github_get_job_logs`.
+
+use adapters_circleci::{CircleciClient, CircleciError};
+use mcp_envelope::OutputFormat;
+use rmcp::model::{CallToolResult, JsonObject};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::logs::{self, StepArg};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use crate::Principal;
+use crate::app::App;
+use crate::args;
+use crate::logs::{ActionOutput, JobPlan, LogsData};
+
+/// Tool name.
+pub const NAME: &str = "circleci_get_job_logs";
+
+/// Arguments of `circleci_get_job_logs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CircleciJobLogsArgs {
+    /// e.g. gh/ORG/REPO.
+    #[schemars(length(max = 512))]
+    pub project_slug: String,
+    /// Job number.
+    #[serde(deserialize_with = "crate::args::integer::required")]
+    pub job_number: u64,
+    /// Failed steps only (default true).
+    pub failed_only: Option<bool>,
+    /// Last lines per step (200; 0: all).
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub tail_lines: Option<u64>,
+    /// Regex: matching lines only.
+    #[schemars(length(max = logs::MAX_GREP_CHARS))]
+    pub grep: Option<String>,
+    /// Lines around matches.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub context: Option<u64>,
+    /// Step number or name.
+    pub step: Option<StepArg>,
+    /// Keep ANSI codes.
+    pub raw: Option<bool>,
+    /// jq on data.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
+    pub jq: Option<String>,
+    /// toon or json.
+    pub output_format: Option<OutputFormat>,
+}
+
+/// The `tools/list` entry.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        description: "CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.",
+        input_schema: input_schema::<CircleciJobLogsArgs>(),
+        output: Some(OutputContract::Logs),
+        annotations: read_only("Get CircleCI job logs", true),
+        vendor: crate::Vendor::Circleci,
+        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
+    }
+}
+
+/// Runs `circleci_get_job_logs`.
+pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
+    let args = match args::parse::<CircleciJobLogsArgs>(NAME, arguments) {
+        Ok(args) => args,
+        Err(err) => return mcp_results::error(err.to_string()),
+    };
+    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+        return mcp_results::error(err.to_string());
+    }
+    let bound = app.results.bound().bytes();
+    let filter = match logs::filter(
+        NAME,
+        args.tail_lines,
+        args.grep,
+        args.context,
+        args.raw,
+        args.step,
+        bound,
+    ) {
+        Ok(filter) => filter,
+        Err(err) => return mcp_results::error(err),
+    };
+    let circleci = match &app.circleci {
+        Ok(circleci) => circleci,
+        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
+    };
+    let details = match circleci.job_details(&args.project_slug, args.job_number).await {
+        Ok(details) => details,
+        Err(err) => return upstream_error(&err),
+    };
+    let Some((plan, outputs)) = JobPlan::circleci(&details) else {
+        return mcp_results::error(format!(
+            "{NAME}: CircleCI's job details for job {} have no build_num",
+            args.job_number
+        ));
+    };
+    let selected = match plan.select(filter.step.as_ref(), args.failed_only.unwrap_or(true)) {
+        Ok(selected) => selected,
+        Err(err) => return mcp_results::error(format!("{NAME}: {err}")),
+    };
+    let mut scanner = plan.scanner(filter.options.clone(), &selected, false);
+    for output in &outputs {
+        scanner.set_step(output.step);
+        match read_output(circleci, output).await {
+            Ok(messages) => {
+                for message in messages {
+                    scanner.feed(message.as_bytes());
+                }
+            }
+            Err(err) => return upstream_error(&err),
+        }
+    }
+    let scanned = scanner.finish();
+    let overflow = scanned.overflow;
+    let job_id = plan.job.id;
+    let data = LogsData {
+        jobs: vec![plan.assemble(scanned)],
+    };
+    super::record_upstream_status(Some(200));
+    let view = super::view(args.jq, args.output_format, mcp_envelope::TextSource::Envelope);
+    logs::respond(app, principal, NAME, data, overflow, &view, || async move {
+        let mut text = Vec::new();
+        for output in &outputs {
+            for message in read_output(circleci, output).await.map_err(|e| e.to_string())? {
+                text.extend_from_slice(message.as_bytes());
+                if text.len() > logs::MAX_LOG_ARTIFACT_BYTES {
+                    return Err(
+                        "the job's output is too large to hand over whole: narrow it with tailLines, grep \
+                                or step"
+                            .to_owned(),
+                    );
+                }
+            }
+        }
+        Ok(vec![(job_id, text)])
+    })
+    .await
+}
+
+/// The messages of one action's output (`[{message, time, type}]`), in order; each ends with a line break.
+async fn read_output(circleci: &CircleciClient, output: &ActionOutput) -> Result<Vec<String>, CircleciError> {
+    let body = circleci.step_output(&output.output_url).await?;
+    Ok(body
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["message"].as_str())
+        .map(|m| {
+            if m.ends_with('\n') {
+                m.to_owned()
+            } else {
+                format!("{m}\n")
+            }
+        })
+        .collect())
+}
+
+fn upstream_error(err: &CircleciError) -> CallToolResult {
+    super::record_upstream_status(err.status());
+    tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+    mcp_results::error(format!("{NAME} failed: {err}"))
+}

@@ -1,0 +1,305 @@
+//! `github_get_job_logs`: one job's log, a job of a run by name, or the (failed) jobs of a run, filtered as the
+//! log streams in (`tailLines`, `grep` with `context`, `step`), lines tied to the jobs API's steps.
+
+use adapters_github::{GithubClient, GithubError, JobFilter, JobRef, ListWorkflowJobsParams};
+use mcp_envelope::OutputFormat;
+use rmcp::model::{CallToolResult, JsonObject};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::logs::{self, StepArg};
+use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use crate::Principal;
+use crate::app::App;
+use crate::args;
+use crate::logs::{JobLog, JobPlan, LogsData, Options, StepChoice, is_failed_job};
+
+/// Tool name.
+pub const NAME: &str = "github_get_job_logs";
+
+/// Most pages of a run's jobs read to find its jobs (100 each).
+const MAX_JOB_PAGES: u32 = 10;
+
+/// Arguments of `github_get_job_logs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GithubJobLogsArgs {
+    /// Repository owner.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
+    pub owner: String,
+    /// Repository name.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
+    pub repo: String,
+    /// One job by id.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub job_id: Option<u64>,
+    /// A run's jobs.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub run_id: Option<u64>,
+    /// With runId: this job.
+    #[schemars(length(max = 255))]
+    pub job_name: Option<String>,
+    /// Failed jobs and steps only (default true).
+    pub failed_only: Option<bool>,
+    /// Last lines per step (200; 0: all).
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub tail_lines: Option<u64>,
+    /// Regex: matching lines only.
+    #[schemars(length(max = logs::MAX_GREP_CHARS))]
+    pub grep: Option<String>,
+    /// Lines around matches.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub context: Option<u64>,
+    /// Step number or name.
+    pub step: Option<StepArg>,
+    /// Keep ANSI codes.
+    pub raw: Option<bool>,
+    /// jq on data.
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
+    pub jq: Option<String>,
+    /// toon or json.
+    pub output_format: Option<OutputFormat>,
+}
+
+/// The `tools/list` entry.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        description: "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). \
+                      Default: failed steps' last 200 lines.",
+        input_schema: input_schema::<GithubJobLogsArgs>(),
+        output: Some(OutputContract::Logs),
+        annotations: read_only("Get job logs", true),
+        vendor: crate::Vendor::Github,
+        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
+    }
+}
+
+/// Runs `github_get_job_logs`.
+pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
+    let args = match args::parse::<GithubJobLogsArgs>(NAME, arguments) {
+        Ok(args) => args,
+        Err(err) => return mcp_results::error(err.to_string()),
+    };
+    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+        return mcp_results::error(err.to_string());
+    }
+    if args.job_id.is_none() && args.run_id.is_none() {
+        return mcp_results::error(format!(
+            "{NAME}: give jobId (one job), or runId (its failed jobs; with jobName, the job of that name)"
+        ));
+    }
+    let bound = app.results.bound().bytes();
+    let filter = match logs::filter(
+        NAME,
+        args.tail_lines,
+        args.grep,
+        args.context,
+        args.raw,
+        args.step,
+        bound,
+    ) {
+        Ok(filter) => filter,
+        Err(err) => return mcp_results::error(err),
+    };
+    let github = match &app.github {
+        Ok(github) => github,
+        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
+    };
+    let failed_only = args.failed_only.unwrap_or(true);
+    let (owner, repo) = (args.owner, args.repo);
+    let jobs = match find_jobs(
+        github,
+        &owner,
+        &repo,
+        args.job_id,
+        args.run_id,
+        args.job_name.as_deref(),
+        failed_only,
+    )
+    .await
+    {
+        Ok(jobs) => jobs,
+        Err(err) => return upstream_error(err),
+    };
+    let mut read = Vec::new();
+    let mut overflow = false;
+    let mut plans = Vec::new();
+    let selections = match select_all(&jobs, filter.step.as_ref(), failed_only) {
+        Ok(selections) => selections,
+        Err(err) => return mcp_results::error(format!("{NAME}: {err}")),
+    };
+    for (plan, selected) in jobs.into_iter().zip(selections) {
+        let job = JobRef {
+            owner: owner.clone(),
+            repo: repo.clone(),
+            job_id: plan.job.id,
+        };
+        match scan_job(github, &job, &plan, filter.options.clone(), &selected).await {
+            Ok((log, over)) => {
+                overflow |= over;
+                plans.push(job);
+                read.push(log);
+            }
+            Err(err) => return upstream_error(err),
+        }
+    }
+    super::record_upstream_status(Some(200));
+    let data = LogsData { jobs: read };
+    let view = super::view(args.jq, args.output_format, mcp_envelope::TextSource::Envelope);
+    logs::respond(app, principal, NAME, data, overflow, &view, || async move {
+        let mut all = Vec::new();
+        for job in &plans {
+            let download = github.job_logs(job).await.map_err(|e| e.to_string())?;
+            all.push((job.job_id, logs::read_all(download).await?));
+        }
+        Ok(all)
+    })
+    .await
+}
+
+/// The jobs asked for: `job_id`, else the jobs of `run_id` named `job_name`, else its (failed) jobs.
+async fn find_jobs(
+    github: &GithubClient,
+    owner: &str,
+    repo: &str,
+    job_id: Option<u64>,
+    run_id: Option<u64>,
+    job_name: Option<&str>,
+    failed_only: bool,
+) -> Result<Vec<JobPlan>, JobsError> {
+    if let Some(job_id) = job_id {
+        let job = JobRef {
+            owner: owner.to_owned(),
+            repo: repo.to_owned(),
+            job_id,
+        };
+        let page = github.get_job(&job).await?;
+        let body = page.data().cloned().unwrap_or(Value::Null);
+        if let Some(run_id) = run_id
+            && body["run_id"].as_u64().is_some_and(|id| id != run_id)
+        {
+            return Err(JobsError::Argument(format!(
+                "job {job_id} is not a job of run {run_id}"
+            )));
+        }
+        return JobPlan::github(&body)
+            .map(|plan| vec![plan])
+            .ok_or_else(|| JobsError::Argument(format!("GitHub's answer for job {job_id} has no job id")));
+    }
+    let Some(run_id) = run_id else {
+        return Ok(Vec::new());
+    };
+    let mut jobs = Vec::new();
+    for page in 1..=MAX_JOB_PAGES {
+        let params = ListWorkflowJobsParams {
+            owner: owner.to_owned(),
+            repo: repo.to_owned(),
+            run_id,
+            filter: Some(JobFilter::Latest),
+            per_page: Some(100),
+            page: Some(page),
+        };
+        let listed = github.list_workflow_jobs(&params).await?;
+        let body = listed.data().cloned().unwrap_or(Value::Null);
+        jobs.extend(
+            body["jobs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(JobPlan::github),
+        );
+        if listed.next_page.is_none() {
+            break;
+        }
+    }
+    if let Some(name) = job_name {
+        let exact: Vec<JobPlan> = jobs.iter().filter(|j| j.job.name == name).cloned().collect();
+        let named = if exact.is_empty() {
+            jobs.iter()
+                .filter(|j| j.job.name.eq_ignore_ascii_case(name.trim()))
+                .cloned()
+                .collect()
+        } else {
+            exact
+        };
+        if named.is_empty() {
+            let names: Vec<String> = jobs.iter().map(|j| format!("{:?}", j.job.name)).collect();
+            return Err(JobsError::Argument(format!(
+                "run {run_id} has no job named {name:?}: its jobs are {}",
+                names.join(", ")
+            )));
+        }
+        return Ok(named);
+    }
+    if failed_only {
+        jobs.retain(|job| is_failed_job(job.job.conclusion.as_deref()));
+    }
+    Ok(jobs)
+}
+
+/// The steps that keep lines, per job. With several jobs, a `step` missing from some of them keeps nothing there;
+/// it is an error only when no job has it.
+fn select_all(jobs: &[JobPlan], step: Option<&StepChoice>, failed_only: bool) -> Result<Vec<Vec<bool>>, String> {
+    let picks: Vec<Result<Vec<bool>, String>> = jobs.iter().map(|job| job.select(step, failed_only)).collect();
+    if let Some(Err(first)) = picks.first()
+        && picks.iter().all(Result::is_err)
+    {
+        return Err(first.clone());
+    }
+    Ok(picks
+        .into_iter()
+        .zip(jobs)
+        .map(|(pick, job)| pick.unwrap_or_else(|_| vec![false; job.steps.len()]))
+        .collect())
+}
+
+/// Streams one job's log through a scanner.
+async fn scan_job(
+    github: &GithubClient,
+    job: &JobRef,
+    plan: &JobPlan,
+    options: Options,
+    selected: &[bool],
+) -> Result<(JobLog, bool), JobsError> {
+    let mut download = github.job_logs(job).await?;
+    let mut scanner = plan.scanner(options, selected, true);
+    let mut first = true;
+    while let Some(chunk) = download.chunk().await.map_err(GithubError::from)? {
+        // The log starts with a UTF-8 byte order mark.
+        let bytes = if first {
+            chunk.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&chunk)
+        } else {
+            &chunk[..]
+        };
+        first = false;
+        scanner.feed(bytes);
+    }
+    let scanned = scanner.finish();
+    let overflow = scanned.overflow;
+    Ok((plan.clone().assemble(scanned), overflow))
+}
+
+/// A failure finding or reading the jobs.
+enum JobsError {
+    Upstream(GithubError),
+    Argument(String),
+}
+
+impl From<GithubError> for JobsError {
+    fn from(err: GithubError) -> Self {
+        Self::Upstream(err)
+    }
+}
+
+fn upstream_error(err: JobsError) -> CallToolResult {
+    match err {
+        JobsError::Upstream(err) => {
+            super::record_upstream_status(err.status());
+            tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+            mcp_results::error(format!("{NAME} failed: {err}"))
+        }
+        JobsError::Argument(text) => mcp_results::error(format!("{NAME}: {text}")),
+    }
+}
