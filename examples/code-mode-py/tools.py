@@ -97,6 +97,15 @@ class CommitPull(TypedDict):
     merged: bool
 
 
+class FailedStepLines(TypedDict):
+    """An item of `data` of github_get_job_logs ({jobs: [{job, steps: [{number, name, conclusion, lines: [{n, time,
+    text, kind}]}], totalLines}]}) with the program's WHY jq: the kept lines of each step that has some."""
+
+    job: str
+    step: str
+    lines: list[str]
+
+
 class PipelineItem(TypedDict):
     revision: str | None
     number: int

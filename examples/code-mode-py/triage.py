@@ -1,7 +1,8 @@
 """A three-vendor triage as a code-mode program, on the official Python MCP SDK client: for each failed GitHub
 Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the run's
 `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee. It reads
-`structuredContent` as data (types in tools.py, written from the tools' outputSchemas) and prints one table; a model
+`structuredContent` as data (types in tools.py, written from the tools' outputSchemas) and prints one table, then
+each failure's reason: the failing steps' last error lines (github_get_job_logs, grep on the server); a model
 calling the tools itself would have read every text block instead. The same task as the Rust `triage` example and
 ../code-mode-ts/triage.mjs, with the same output.
 
@@ -40,11 +41,16 @@ from tools import (
     WorkflowRun,
     WorkflowRunsPage,
 )
+from tools import FailedStepLines
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FAILED_JOB = (
     '[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]'
 )
+WHY = (
+    "[.jobs[] | .job.name as $job | .steps[] | select(.lines != []) | {job: $job, step: .name, lines: [.lines[].text]}]"
+)
+ERROR_LINES = "^(FAILED|ERROR:|E +|[A-Za-z]+Error:)"
 PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"
 ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}"
 PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]"
@@ -182,6 +188,21 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
             cells = [f"#{pull['number']} {'merged' if pull['merged'] else pull['state']}" for pull in pulls]
             row["pull"] = ", ".join(cells) or "-"
 
+    # 2c. Why: the last error lines of each failed run's failing steps, read from the job logs on the server.
+    why: list[tuple[int, list[str]]] = []
+    for row in rows:
+        result = await tools.call(
+            "github_get_job_logs", {**repo, "runId": row["run"]["id"], "grep": ERROR_LINES, "tailLines": 2, "jq": WHY}
+        )
+        lines: list[str] = []
+        if result.is_error:
+            lines.append(f"error: {first_line(text_of(result))}")
+        else:
+            for step in cast(list[FailedStepLines], await tools.data_of(result)):
+                lines.append(f"{step['job']} / {step['step']}:")
+                lines.extend(f"    {line}" for line in step["lines"])
+        why.append((row["run"]["id"], lines))
+
     # 3. CircleCI: the pipelines of each branch, matched on the commit.
     project = options.circleci_project or f"gh/{options.owner}/{options.repo}"
     pipeline_of: dict[str, str] = {}
@@ -236,6 +257,9 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
         run = row["run"]
         jira = ", ".join(f"{key} ({issues[key]})" for key in row["keys"]) or "-"
         printed += f"| {run['id']} | {run['name']} | {run['head_branch']} | {row['failing']} | {row['pipeline']} | {jira} | {row['pull']} |\n"
+    printed += "\nWhy they failed (the failing steps' last error lines, from github_get_job_logs):\n"
+    for run_id, lines in why:
+        printed += f"- run {run_id}\n" + "".join(f"  {line}\n" for line in lines)
     return printed
 
 

@@ -3,7 +3,8 @@
 // Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the
 // run's `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee.
 // It reads `structuredContent` as data (types in tools.d.ts, written from the tools' outputSchemas) and prints one
-// table; a model calling the tools itself would have read every text block instead. The same task as the Rust
+// table, then each failure's reason: the failing steps' last error lines (github_get_job_logs, grep on the server);
+// a model calling the tools itself would have read every text block instead. The same task as the Rust
 // `triage` example and ../code-mode-py/triage.py, with the same output.
 //
 // Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `npm ci` in
@@ -36,6 +37,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const FAILED_JOB =
   '[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]';
+const WHY = "[.jobs[] | .job.name as $job | .steps[] | select(.lines != []) | {job: $job, step: .name, lines: [.lines[].text]}]";
+const ERROR_LINES = "^(FAILED|ERROR:|E +|[A-Za-z]+Error:)";
 const PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}";
 const ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}";
 const PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]";
@@ -196,6 +199,23 @@ for (const row of rows) {
   }
 }
 
+// 2b. Why: the last error lines of each failed run's failing steps, read from the job logs on the server.
+/** @type {[number, string[]][]} */
+const why = [];
+for (const { run } of rows) {
+  const result = await callTool("github_get_job_logs", { ...repo, runId: run.id, grep: ERROR_LINES, tailLines: 2, jq: WHY });
+  /** @type {string[]} */
+  const lines = [];
+  if (result.isError) {
+    lines.push(`error: ${firstLine(textOf(result))}`);
+  } else {
+    /** @type {import("./tools").FailedStepLines} */
+    const steps = await dataOf(result);
+    for (const step of steps) lines.push(`${step.job} / ${step.step}:`, ...step.lines.map((line) => `    ${line}`));
+  }
+  why.push([run.id, lines]);
+}
+
 // 3. CircleCI: the pipelines of each branch, matched on the commit.
 const project = options["circleci-project"] ?? `gh/${options.owner}/${options.repo}`;
 /** @type {Map<string, string>} */
@@ -251,6 +271,8 @@ for (const { run, failing, pipeline, keys, pull } of rows) {
   const jira = keys.map((key) => `${key} (${issues.get(key)})`);
   printed += `| ${run.id} | ${run.name} | ${run.head_branch} | ${failing} | ${pipeline} | ${jira.length ? jira.join(", ") : "-"} | ${pull} |\n`;
 }
+printed += "\nWhy they failed (the failing steps' last error lines, from github_get_job_logs):\n";
+for (const [run, lines] of why) printed += `- run ${run}\n${lines.map((line) => `  ${line}\n`).join("")}`;
 process.stdout.write(printed);
 
 // 6. The baseline: the same calls made directly, each without its jq, as text blocks.

@@ -12,6 +12,9 @@
 //! data). With `--live` it talks to the real APIs with the settings of this process's environment (`GITHUB_TOKEN`,
 //! `CIRCLECI_TOKEN`, `ATLASSIAN_SITE_NAME` or `JIRA_BASE_URL`, `ATLASSIAN_USER_EMAIL`, `ATLASSIAN_API_TOKEN`).
 //!
+//! After the table, the reason of each failure: the failing steps' last error lines, read with `github_get_job_logs`
+//! (`grep` and `tailLines` run on the server, over the streamed log).
+//!
 //! It ends with the bytes table — the text blocks a model would have read making the same calls directly (each
 //! call without its `jq`), against the bytes this program printed — and a last line `ratio: N.Nx`.
 //!
@@ -58,6 +61,10 @@ struct Options {
 
 /// The failing job of a run, its failed steps (GitHub `jobs`, projected on the server).
 const FAILED_JOB: &str = r#"[.jobs[] | select(.conclusion == "failure") | {name, steps: [.steps[] | select(.conclusion == "failure") | .name]}]"#;
+/// The error lines of a run's failed jobs (`github_get_job_logs` with `grep`), reduced to job, step and text.
+const WHY: &str = r#"[.jobs[] | .job.name as $job | .steps[] | select(.lines != []) | {job: $job, step: .name, lines: [.lines[].text]}]"#;
+/// The lines that say why a step failed: test failures, errors and exceptions (not the runner's exit-code note).
+const ERROR_LINES: &str = r"^(FAILED|ERROR:|E +|[A-Za-z]+Error:)";
 /// A page of CircleCI pipelines, reduced to what the table needs.
 const PIPELINES: &str = r#"{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"#;
 /// The pull requests of a commit (`github_get /repos/{o}/{r}/commits/{sha}/pulls`), reduced to what the table needs.
@@ -181,6 +188,39 @@ async fn main() -> anyhow::Result<()> {
         };
     }
 
+    // 2c. Why: the last error lines of each failed run's failing steps, read from the job logs on the server.
+    let mut why: Vec<(String, Vec<String>)> = Vec::new();
+    for row in &rows {
+        let args = with(
+            &repo,
+            json!({"runId": row.run["id"], "grep": ERROR_LINES, "tailLines": 2, "jq": WHY}),
+        );
+        let result = calls.raw(&client, "github_get_job_logs", args).await?;
+        let lines = if result.is_error == Some(true) {
+            vec![format!("error: {}", first_line(&text(&result)))]
+        } else {
+            let steps = data_of(&client, &result).await?;
+            let mut lines = Vec::new();
+            for step in steps.as_array().into_iter().flatten() {
+                lines.push(format!(
+                    "{} / {}:",
+                    step["job"].as_str().unwrap_or("?"),
+                    step["step"].as_str().unwrap_or("?")
+                ));
+                lines.extend(
+                    step["lines"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(|l| format!("    {l}")),
+                );
+            }
+            lines
+        };
+        why.push((row.run["id"].to_string(), lines));
+    }
+
     // 3. CircleCI: the pipelines of each branch, matched on the commit.
     let project = options
         .circleci_project
@@ -280,6 +320,13 @@ async fn main() -> anyhow::Result<()> {
             },
             row.pull
         )?;
+    }
+    printed += "\nWhy they failed (the failing steps' last error lines, from github_get_job_logs):\n";
+    for (run, lines) in &why {
+        writeln!(printed, "- run {run}")?;
+        for line in lines {
+            writeln!(printed, "  {line}")?;
+        }
     }
     print!("{printed}");
 

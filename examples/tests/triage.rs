@@ -68,6 +68,26 @@ fn triage_joins_the_three_vendors_and_reads_far_less() {
         out.contains("| dependabot/pip/tensorflow-2.9.3 | test (Python 3.9): Run tests | none |"),
         "{out}"
     );
+    // Why each run failed: the failing step's last error lines, read from its job log (another origin, no token).
+    assert!(
+        out.contains(
+            "- run 2802600146\n  test (Python 3.9) / Run tests:\n      AssertionError: assert \
+             datetime.timedelta(seconds=12) == datetime.timedelta(seconds=120)\n      FAILED \
+             tests/test_retry.py::test_retry_after_seconds - AssertionError: assert datetime.timedelta(seconds=12) == \
+             datetime.timedelta(seconds=120)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("/ Install tox:\n      ERROR: Could not find a version that satisfies the requirement tox==9.9"),
+        "{out}"
+    );
+    let why = out.split("Why they failed").nth(1).unwrap_or_default();
+    assert_eq!(
+        why.matches("\n- run ").count(),
+        22,
+        "a reason for every failed run: {why}"
+    );
     let last = out.lines().last().unwrap();
     let ratio: f64 = last
         .strip_prefix("ratio: ")

@@ -61,6 +61,12 @@ def check(case: dict, result: Any) -> None:
         assert inc and inc["reason"] == "binary" and sc["data"] is None, f"expected the binary form: {str(sc)[:300]}"
         assert inc.get("mimeType") == e["mimeType"], f"mimeType={inc.get('mimeType')}, expected {e['mimeType']}"
         assert inc["bytes"] == e["bytes"] and isinstance(inc["artifactId"], str), f"bad binary incomplete: {inc}"
+    elif e.get("incomplete") == "log":
+        # A job log over the bound: the whole log text is the artifact (its length, not the kept lines' JSON size).
+        inc = sc.get("incomplete")
+        assert inc and inc["reason"] == "size" and sc["data"] is None, f"expected the oversized log form: {str(sc)[:300]}"
+        assert inc.get("mimeType") == e["mimeType"] and isinstance(inc["artifactId"], str), f"bad log incomplete: {inc}"
+        assert sum(part["bytes"] for part in sc.get("logs", [])) == inc["bytes"], f"logs[] does not add up: {sc.get('logs')}"
     else:
         assert "incomplete" not in sc, f"unexpected incomplete: {sc.get('incomplete')}"
     if "dataPath" in e:
@@ -91,6 +97,10 @@ async def read_artifact(sc: dict, call_artifact_read) -> None:
             break
     full_bytes = b"".join(chunks)
     assert len(full_bytes) == sc["incomplete"]["bytes"], "artifact length differs from incomplete.bytes"
+    if (sc["incomplete"].get("mimeType") or "").startswith("text/plain"):
+        # A job's whole log as the vendor sent it.
+        assert mime_type == sc["incomplete"]["mimeType"], f"artifact mimeType {mime_type}, expected {sc['incomplete']['mimeType']}"
+        return
     if sc["incomplete"]["reason"] == "binary":
         # The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
         assert mime_type == sc["incomplete"]["mimeType"], f"artifact mimeType {mime_type}, expected {sc['incomplete']['mimeType']}"

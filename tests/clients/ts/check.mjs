@@ -42,6 +42,12 @@ export function check(c, result) {
     if (!inc || inc.reason !== "binary" || sc.data !== null) fail(`expected the binary form: ${JSON.stringify(sc).slice(0, 300)}`);
     if (inc.mimeType !== e.mimeType) fail(`mimeType=${inc.mimeType}, expected ${e.mimeType}`);
     if (inc.bytes !== e.bytes || typeof inc.artifactId !== "string") fail(`bad binary incomplete: ${JSON.stringify(inc)}`);
+  } else if (e.incomplete === "log") {
+    // A job log over the bound: the whole log text is the artifact (its length, not the kept lines' JSON size).
+    const inc = sc.incomplete;
+    if (!inc || inc.reason !== "size" || sc.data !== null) fail(`expected the oversized log form: ${JSON.stringify(sc).slice(0, 300)}`);
+    if (inc.mimeType !== e.mimeType || typeof inc.artifactId !== "string") fail(`bad log incomplete: ${JSON.stringify(inc)}`);
+    if (!Array.isArray(sc.logs) || sc.logs.reduce((n, part) => n + part.bytes, 0) !== inc.bytes) fail(`logs[] does not add up to incomplete.bytes: ${JSON.stringify(sc.logs)}`);
   } else if ("incomplete" in sc) {
     fail(`unexpected incomplete: ${JSON.stringify(sc.incomplete)}`);
   }
@@ -72,6 +78,12 @@ export async function readArtifact(c, sc, callArtifactRead) {
   }
   const all = Buffer.concat(chunks);
   if (all.length !== sc.incomplete.bytes) fail(`artifact has ${all.length} bytes, incomplete.bytes says ${sc.incomplete.bytes}`);
+  if (sc.incomplete.mimeType?.startsWith("text/plain")) {
+    // A job's whole log as the vendor sent it.
+    if (mimeType !== sc.incomplete.mimeType) fail(`artifact mimeType ${mimeType}, expected ${sc.incomplete.mimeType}`);
+    if (c.expect.artifactIncludes && !all.toString("utf8").includes(c.expect.artifactIncludes)) fail(`the log artifact lacks ${JSON.stringify(c.expect.artifactIncludes)}`);
+    return;
+  }
   if (sc.incomplete.reason === "binary") {
     // The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
     if (mimeType !== sc.incomplete.mimeType) fail(`artifact mimeType ${mimeType}, expected ${sc.incomplete.mimeType}`);
