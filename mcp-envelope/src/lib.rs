@@ -50,7 +50,7 @@ pub use project::{Dialect, Projection, ProjectionError, project};
 pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
 pub use schema::{input_schema_for, output_schema_for, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
-pub use truncate::{TEXT_LIMIT_BYTES, truncate_text};
+pub use truncate::{Rest, TEXT_LIMIT_BYTES, TextEnds, truncate_text, truncate_text_noting};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -29,7 +29,7 @@ use crate::error::EnvelopeError;
 use crate::project::project;
 use crate::render::{OutputFormat, write_envelope, write_value};
 use crate::seal::{Sealed, seal_measured};
-use crate::truncate::{Kept, TEXT_LIMIT_BYTES};
+use crate::truncate::{Kept, Rest, TEXT_LIMIT_BYTES, TextEnds};
 
 /// What the text block is rendered from (CONTRACT §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -48,10 +48,17 @@ pub enum TextSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prepared<M> {
     /// `content[0].text`: rendered from the full (unsealed) value, then
-    /// truncated to [`TEXT_LIMIT_BYTES`].
+    /// truncated to [`TEXT_LIMIT_BYTES`]. When truncated, its marker says the
+    /// rest is in `structuredContent` (an inline value) or, for an oversized
+    /// one, only that it is over the bound: make the text naming the artifact
+    /// with [`Prepared::text_ends`] once it is saved.
     pub text: String,
     /// True when `text` was truncated.
     pub text_truncated: bool,
+    /// For a truncated text of an oversized value ([`Sealed::Oversized`]): its
+    /// ends, to make the text again with a note naming the saved artifact
+    /// ([`TextEnds::noting`] with [`Rest::Artifact`], or [`Rest::NotSaved`]).
+    pub text_ends: Option<TextEnds>,
     /// The `structuredContent` value after the size bound; for
     /// [`Sealed::Oversized`] store the full bytes as an artifact, then finish.
     pub sealed: Sealed<M>,
@@ -80,18 +87,28 @@ pub fn prepare<M: Serialize>(
 ) -> Result<Prepared<M>, EnvelopeError> {
     let data = project(data, jq)?;
     let envelope = Envelope::new(data, meta);
-    let (text, text_truncated) = text_of(&envelope, format, source)?;
     let full = serde_json::to_vec(&envelope).map_err(crate::seal::SealError)?;
+    let oversized = full.len() > bound.bytes();
+    let kept = text_of(&envelope, format, source)?;
+    let rest = if oversized {
+        Rest::Oversized
+    } else {
+        Rest::StructuredContent
+    };
+    let (text, text_truncated) = kept.finish(rest);
     let sealed = seal_measured(envelope, full, bound);
     Ok(Prepared {
         text,
         text_truncated,
+        text_ends: (oversized && text_truncated).then_some(TextEnds(kept)),
         sealed,
     })
 }
 
-/// The text block alone, as [`prepare`] computes it: for a server whose
-/// structured-output switch is off (CONTRACT §1), the text is identical.
+/// The text block alone, as [`prepare`] computes it, for a server whose
+/// structured-output switch is off (CONTRACT §1): the text is identical but
+/// for a truncation marker's note, which names no `structuredContent`
+/// ([`Rest::NoStructuredContent`]).
 ///
 /// # Errors
 /// [`EnvelopeError::Projection`] or [`EnvelopeError::Render`].
@@ -104,7 +121,7 @@ pub fn prepare_text<M: Serialize>(
 ) -> Result<String, EnvelopeError> {
     let data = project(data, jq)?;
     let envelope = Envelope::new(data, meta);
-    Ok(text_of(&envelope, format, source)?.0)
+    Ok(text_of(&envelope, format, source)?.finish(Rest::NoStructuredContent).0)
 }
 
 /// Deepest `data` (nesting levels) rendered as indented text (TOON, pretty JSON): 1,000. Indentation grows with the
@@ -112,11 +129,12 @@ pub fn prepare_text<M: Serialize>(
 /// JSON instead (still truncated by [`TEXT_LIMIT_BYTES`]; parsing it gives the same value).
 pub const INDENTED_MAX_DEPTH: usize = 1_000;
 
+/// The rendered text's ends, to be truncated with the note that fits ([`Kept::finish`]).
 fn text_of<M: Serialize>(
     envelope: &Envelope<Value, M>,
     format: OutputFormat,
     source: TextSource,
-) -> Result<(String, bool), EnvelopeError> {
+) -> Result<Kept, EnvelopeError> {
     // Only the ends of the text are kept: the text is rendered and truncated without holding all of it.
     let mut text = Kept::new(TEXT_LIMIT_BYTES);
     if crate::nesting::depth(&envelope.data) > INDENTED_MAX_DEPTH {
@@ -132,5 +150,5 @@ fn text_of<M: Serialize>(
             TextSource::Data => write_value(&envelope.data, format, &mut text)?,
         }
     }
-    Ok(text.finish())
+    Ok(text)
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use mcp_artifacts::ArtifactStore;
 use mcp_envelope::rmcp::success_result;
-use mcp_envelope::{Envelope, Incomplete, Sealed, SizeBound, prepare, prepare_text, render_serialize};
+use mcp_envelope::{Envelope, Incomplete, Rest, Sealed, SizeBound, prepare, prepare_text, render_serialize};
 use mcp_projection::ProjectionRunner;
 use rmcp::model::CallToolResult;
 use rmcp::service::{RequestContext, RoleServer};
@@ -163,16 +163,16 @@ impl Responder {
         let (structured, bound, format, text_from) = (self.structured, self.bound, view.format, view.text_from);
         let work = tokio::task::spawn_blocking(move || {
             if structured {
-                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some(p.sealed)))
+                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
             } else {
                 prepare_text(data, meta, None, format, text_from).map(|text| (text, None))
             }
         });
-        let (text, sealed) = match finish(work, self.timeout).await {
+        let (mut text, sealed) = match finish(work, self.timeout).await {
             Ok(prepared) => prepared,
             Err(reason) => return error(reason),
         };
-        let Some(sealed) = sealed else {
+        let Some((sealed, text_ends)) = sealed else {
             return success_result(text, None);
         };
         let envelope = match sealed {
@@ -182,6 +182,11 @@ impl Responder {
                 let id = self
                     .save(owner, "application/json", Bytes::from(bytes), "an oversized result")
                     .await;
+                if let Some(ends) = text_ends {
+                    // The truncated text names the artifact (or says saving failed): a harness that reads only
+                    // the text has no other way to reach the value.
+                    text = ends.noting(id.as_deref().map_or(Rest::NotSaved, Rest::Artifact));
+                }
                 pending.finish(id)
             }
         };

@@ -147,6 +147,51 @@ async fn over_the_bound_goes_to_an_artifact_that_reads_back_exactly() {
     wide.cancel().await.unwrap();
 }
 
+/// The truncated text (pretty JSON of the 48 KB page, over the 40,000-byte text limit) of an oversized result: the
+/// result's `outputFormat: "json"` call with `extra` settings, and its `incomplete.artifactId`.
+async fn oversized_text(extra: &[(&str, &str)]) -> (String, Value) {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let mut env = vec![("MCP_STRUCTURED_OUTPUT", "true"), ("MCP_STRUCTURED_MAX_BYTES", "16384")];
+    env.extend_from_slice(extra);
+    let client = connect(server_env(&upstream.uri(), &env)).await;
+    let args = repo_args("octo-repo", json!({"outputFormat": "json"}));
+    let result = call(&client, "github_list_workflow_runs", args).await;
+    client.cancel().await.unwrap();
+    let structured = result.structured_content.clone().expect("structuredContent");
+    assert_eq!(structured["data"], Value::Null);
+    (text(&result), structured["incomplete"]["artifactId"].clone())
+}
+
+/// A harness that reads only the text (UTCP parses `content[0].text`) learns from it where the value is: the
+/// artifact and how to read it back, or that saving failed; never "in structuredContent", where `data` is `null`.
+#[tokio::test]
+async fn the_truncated_text_of_an_oversized_result_names_its_artifact() {
+    let (text, id) = oversized_text(&[]).await;
+    let id = id.as_str().expect("an artifact id");
+    assert!(
+        text.len() <= 40_000 && text.len() > 39_000,
+        "truncated to the text limit: {}",
+        text.len()
+    );
+    let marker = &text[text.find("\n\n[... ").unwrap()..text.find(" ...]\n\n").unwrap()];
+    assert!(marker.contains(&format!("saved as artifact {id}")), "{marker}");
+    assert!(
+        marker.contains(&format!(r#"artifact_read with {{"artifactId": "{id}", "offset": 0}}"#)),
+        "{marker}"
+    );
+    assert!(
+        marker.contains("nextOffset") && marker.contains("eof is true"),
+        "{marker}"
+    );
+    assert!(!text.contains("in structuredContent"), "{marker}");
+
+    let (text, id) = oversized_text(&[("STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "1024")]).await;
+    assert_eq!(id, Value::Null, "over the quota: not saved");
+    let marker = &text[text.find("\n\n[... ").unwrap()..];
+    assert!(marker.contains("could not be saved as an artifact"), "{marker}");
+    assert!(!text.contains("in structuredContent"), "{marker}");
+}
+
 #[tokio::test]
 async fn projection_keeps_a_large_page_inline() {
     let upstream = RecordedUpstream::github().await.unwrap();

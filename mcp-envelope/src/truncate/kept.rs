@@ -1,11 +1,12 @@
 //! [`Kept`]: an output for rendering that keeps only what the truncated text can show, its first and last bytes,
 //! so a text of any length is rendered and truncated (CONTRACT §6) in a few tens of kilobytes of memory.
 
-use super::{Ends, cut};
+use super::{Ends, Rest, cut};
 
 /// Collects a rendered text, keeping its first `limit + 4` bytes, its last `limit + 4` bytes (at most twice that
 /// in between compactions) and its length; [`Kept::finish`] gives exactly what
 /// [`crate::truncate_text`]`(whole text, limit)` would.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Kept {
     limit: usize,
     keep: usize,
@@ -59,13 +60,13 @@ impl Kept {
         self.tail.extend_from_slice(bytes);
     }
 
-    /// The text truncated to the limit, and whether it was truncated.
-    pub(crate) fn finish(self) -> (String, bool) {
+    /// The text truncated to the limit (the marker noting `rest`), and whether it was truncated.
+    pub(crate) fn finish(&self, rest: Rest<'_>) -> (String, bool) {
         if self.len <= self.limit {
             // The head holds the whole text.
             return (String::from_utf8_lossy(&self.head).into_owned(), false);
         }
-        (cut(&self, self.limit), true)
+        (cut(self, self.limit, rest), true)
     }
 
     /// The byte at `at`, if kept.
@@ -75,6 +76,30 @@ impl Kept {
             Some(byte) => Some(*byte),
             None => at.checked_sub(tail_start).and_then(|i| self.tail.get(i).copied()),
         }
+    }
+}
+
+/// The ends of a text too long for its limit, kept so that its truncated form can be made again with another note
+/// ([`TextEnds::noting`]) once it is known where the omitted part is (e.g. after the artifact is saved). Holds about
+/// three times the limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEnds(pub(crate) Kept);
+
+impl TextEnds {
+    /// The truncated text, its marker noting `rest` (the same head and tail cut as
+    /// [`crate::truncate::truncate_text_noting`] of the whole text).
+    pub fn noting(&self, rest: Rest<'_>) -> String {
+        self.0.finish(rest).0
+    }
+
+    /// Length of the whole text, bytes.
+    pub fn len(&self) -> usize {
+        self.0.len
+    }
+
+    /// True for an empty text (never, for a text that needed truncating).
+    pub fn is_empty(&self) -> bool {
+        self.0.len == 0
     }
 }
 
@@ -133,7 +158,13 @@ mod tests {
                 }
                 let expected = truncate_text(text.clone(), limit);
                 let truncated = expected.len() != text.len();
-                assert_eq!(kept.finish(), (expected, truncated), "limit {limit}, pieces of {piece}");
+                assert_eq!(
+                    kept.finish(Rest::StructuredContent),
+                    (expected, truncated),
+                    "limit {limit}, pieces of {piece}"
+                );
+                let saved = crate::truncate::truncate_text_noting(text.clone(), limit, Rest::Artifact("abc"));
+                assert_eq!(kept.finish(Rest::Artifact("abc")).0, saved);
             }
         }
     }

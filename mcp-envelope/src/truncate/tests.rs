@@ -63,3 +63,55 @@ fn boundaries_inside_multibyte_chars() {
     assert_eq!(marker_start % 4, 0);
     assert!(out.ends_with('😀'));
 }
+
+#[test]
+fn the_note_says_where_the_rest_is() {
+    let text = "x".repeat(50_000);
+    let saved = truncate_text_noting(text.clone(), TEXT_LIMIT_BYTES, Rest::Artifact("0123abcd"));
+    assert!(saved.len() <= TEXT_LIMIT_BYTES && saved.len() > TEXT_LIMIT_BYTES - 10);
+    assert!(
+        saved
+            .contains(r#"saved as artifact 0123abcd: call artifact_read with {"artifactId": "0123abcd", "offset": 0}"#)
+    );
+    assert!(!saved.contains("structuredContent"));
+    let lost = truncate_text_noting(text.clone(), TEXT_LIMIT_BYTES, Rest::NotSaved);
+    assert!(lost.contains("could not be saved as an artifact (data is null)"));
+    let off = truncate_text_noting(text, TEXT_LIMIT_BYTES, Rest::NoStructuredContent);
+    assert!(off.contains("use a narrower jq projection") && !off.contains("structuredContent"));
+}
+
+#[test]
+fn prepare_keeps_the_ends_of_an_oversized_value_to_name_its_artifact() {
+    use crate::{OutputFormat, PageMeta, SizeBound, TextSource, prepare};
+    let body = serde_json::json!({"items": vec!["y".repeat(100); 600]});
+    let (bound, _) = SizeBound::new(16_384);
+    let prepared = prepare(
+        body.clone(),
+        PageMeta::new(None),
+        None,
+        OutputFormat::Json,
+        TextSource::Envelope,
+        &bound,
+    )
+    .unwrap();
+    assert!(prepared.text_truncated);
+    assert!(
+        prepared.text.contains("over the structuredContent size limit"),
+        "not yet saved"
+    );
+    let ends = prepared.text_ends.expect("kept for the oversized value");
+    let named = ends.noting(Rest::Artifact("feed"));
+    assert!(named.len() <= TEXT_LIMIT_BYTES);
+    assert!(named.contains("saved as artifact feed"));
+    let inline = prepare(
+        body,
+        PageMeta::new(None),
+        None,
+        OutputFormat::Json,
+        TextSource::Envelope,
+        &SizeBound::new(1 << 20).0,
+    )
+    .unwrap();
+    assert!(inline.text.contains("the full result is in structuredContent"));
+    assert_eq!(inline.text_ends, None);
+}
