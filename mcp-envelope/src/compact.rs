@@ -5,9 +5,13 @@
 //! - [`compact_input_schema`]: no root `title`/`description`; an optional argument's `anyOf [T, null]` becomes `T`
 //!   (an absent argument already means "none"); a union nested in it stays one `anyOf`; a `oneOf` of string
 //!   constants becomes one `enum`; only each argument's own `description` is kept, on one line.
-//! - [`compact_output_schema`]: no `title`/`description` anywhere (the tool's description says what it returns);
-//!   nullable fields keep their `anyOf [T, null]`, so the schema still validates every result, and a `oneOf` of
-//!   string constants becomes one `enum` (the same values).
+//! - [`compact_output_schema`]: no root `title`/`description` (the tool's description says what it is) and none
+//!   below the top-level properties; each top-level property (`data`, `nextPage`, `incomplete`, ...) keeps its own
+//!   `description`, on one line, so a type generator documents the envelope once per field; nullable fields keep
+//!   their `[T, null]` form, so the schema still validates every result, and a `oneOf` of string constants becomes
+//!   one `enum` (the same values).
+//!
+//! An empty `description` (`#[schemars(description = "")]`, for an argument whose type says it all) is dropped.
 
 use serde_json::{Map, Value};
 
@@ -27,8 +31,25 @@ pub fn compact_input_schema(mut schema: Map<String, Value>) -> Map<String, Value
 
 /// The `outputSchema` of a tool, compacted as described in the module docs.
 pub fn compact_output_schema(mut schema: Map<String, Value>) -> Map<String, Value> {
+    let mut kept = Vec::new();
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        for (name, property) in properties {
+            if let Some(Value::String(text)) = property.get("description")
+                && !text.trim().is_empty()
+            {
+                kept.push((name.clone(), one_line(text)));
+            }
+        }
+    }
     strip_words(&mut schema);
     enums_of_constants(&mut schema);
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for (name, text) in kept {
+            if let Some(Value::Object(property)) = properties.get_mut(&name) {
+                property.insert("description".into(), Value::String(text));
+            }
+        }
+    }
     schema
 }
 
@@ -39,14 +60,22 @@ fn compact_argument(mut argument: Map<String, Value>) -> Map<String, Value> {
     }
     strip_words(&mut argument);
     enums_of_constants(&mut argument);
-    if let Some(Value::String(text)) = description {
+    if let Some(Value::String(text)) = description.filter(|text| text.as_str().is_some_and(|t| !t.trim().is_empty())) {
         argument.insert("description".into(), Value::String(one_line(&text)));
     }
     argument
 }
 
-/// `T` of an `anyOf [T, {"type": "null"}]` (either order), else `None`.
+/// `T` of an `anyOf [T, {"type": "null"}]` (either order), or the schema with `"type": X` of a
+/// `"type": [X, "null"]`, else `None`.
 fn non_null_branch(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
+    if let Some(Value::Array(types)) = schema.get("type") {
+        let types: Vec<String> = types.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect();
+        let scalar = crate::schema::nullable_scalar(&types)?.to_owned();
+        let mut inner = schema.clone();
+        inner.insert("type".into(), Value::String(scalar));
+        return Some(inner);
+    }
     let Some(Value::Array(branches)) = schema.get("anyOf") else {
         return None;
     };
@@ -175,8 +204,10 @@ mod tests {
             "type": "object", "title": "T", "description": "d",
             "properties": {
                 "description": {"type": "string", "description": "a property named description stays"},
-                "nextPage": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "n"},
-                "encoding": {"type": "string", "const": "base64", "enum": ["base64"]}
+                "nextPage": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "n",
+                    "title": "N"},
+                "encoding": {"type": "string", "const": "base64", "enum": ["base64"]},
+                "deep": {"type": "object", "properties": {"x": {"type": "string", "description": "dropped"}}}
             },
             "required": ["nextPage"]
         }));
@@ -185,11 +216,35 @@ mod tests {
             json!({
                 "type": "object",
                 "properties": {
-                    "description": {"type": "string"},
-                    "nextPage": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
-                    "encoding": {"type": "string", "const": "base64"}
+                    "description": {"type": "string", "description": "a property named description stays"},
+                    "nextPage": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "n"},
+                    "encoding": {"type": "string", "const": "base64"},
+                    "deep": {"type": "object", "properties": {"x": {"type": "string"}}}
                 },
                 "required": ["nextPage"]
+            }),
+            "each top-level property keeps its own description, nothing below it"
+        );
+    }
+
+    #[test]
+    fn a_nullable_scalar_argument_is_its_scalar_and_an_empty_description_goes() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": {
+                "branch": {"type": ["string", "null"], "maxLength": 255, "description": "Branch name."},
+                "outputFormat": {"anyOf": [{"type": "string", "enum": ["toon", "json"]}, {"type": "null"}],
+                    "description": ""}
+            }
+        }));
+        assert_eq!(
+            Value::Object(compact_input_schema(schema)),
+            json!({
+                "type": "object",
+                "properties": {
+                    "branch": {"type": "string", "maxLength": 255, "description": "Branch name."},
+                    "outputFormat": {"type": "string", "enum": ["toon", "json"]}
+                }
             })
         );
     }

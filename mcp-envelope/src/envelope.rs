@@ -54,13 +54,17 @@ use serde_json::{Map, Value};
 pub struct Envelope<T = Value, M = NoMeta> {
     /// The (projected) upstream body. Any JSON value, `null` included; `null`
     /// when the value was too large and `incomplete` is present.
+    #[schemars(description = "The body, or the jq output; null when incomplete")]
     pub data: T,
     /// Tool metadata, flattened beside `data`.
     #[serde(flatten)]
     pub meta: M,
     /// Present only when `data` is not the whole result (never `null`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Incomplete")]
+    #[schemars(
+        with = "Incomplete",
+        description = "Only when data is null (too large): read the whole result with artifact_read"
+    )]
     pub incomplete: Option<Incomplete>,
 }
 
@@ -107,6 +111,7 @@ impl<T: JsonSchema, M: JsonSchema> Envelope<T, M> {
     pub fn output_schema() -> Map<String, Value> {
         let mut schema = crate::schema::output_schema_for::<Self>();
         crate::schema::map_data_schema(&mut schema, crate::schema::nullable);
+        close(&mut schema);
         schema
     }
 
@@ -118,7 +123,19 @@ impl<T: JsonSchema, M: JsonSchema> Envelope<T, M> {
     pub fn projected_output_schema() -> Map<String, Value> {
         let mut schema = crate::schema::output_schema_for::<Self>();
         crate::schema::map_data_schema(&mut schema, crate::schema::any_after_projection);
+        close(&mut schema);
         schema
+    }
+}
+
+/// `additionalProperties: false` on the envelope and on `incomplete`: both are closed (`data`, the metadata and
+/// `incomplete` are every key written), so a type generator gives exact types.
+fn close(schema: &mut Map<String, Value>) {
+    schema.insert("additionalProperties".to_owned(), Value::Bool(false));
+    if let Some(Value::Object(properties)) = schema.get_mut("properties")
+        && let Some(Value::Object(incomplete)) = properties.get_mut("incomplete")
+    {
+        incomplete.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
 }
 
@@ -155,7 +172,7 @@ pub struct PageMeta {
     /// The page to request next (pass it as `page`), or `null` when upstream
     /// advertised no next page. Taken from the upstream headers, never from
     /// the projected data.
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1), description = "Pass as page for the next page; null on the last")]
     #[serde(deserialize_with = "flattened::optional_u64")]
     pub next_page: Option<u64>,
 }

@@ -105,10 +105,9 @@ pub fn prepare<M: Serialize>(
     })
 }
 
-/// The text block alone, as [`prepare`] computes it, for a server whose
-/// structured-output switch is off (CONTRACT §1): the text is identical but
-/// for a truncation marker's note, which names no `structuredContent`
-/// ([`Rest::NoStructuredContent`]).
+/// The text block alone, as [`prepare`] computes it: for a server whose
+/// structured-output switch is off (CONTRACT §1), the text is identical (an
+/// inline value's truncation note included).
 ///
 /// # Errors
 /// [`EnvelopeError::Projection`] or [`EnvelopeError::Render`].
@@ -121,7 +120,7 @@ pub fn prepare_text<M: Serialize>(
 ) -> Result<String, EnvelopeError> {
     let data = project(data, jq)?;
     let envelope = Envelope::new(data, meta);
-    Ok(text_of(&envelope, format, source)?.finish(Rest::NoStructuredContent).0)
+    Ok(text_of(&envelope, format, source)?.finish(Rest::StructuredContent).0)
 }
 
 /// Deepest `data` (nesting levels) rendered as indented text (TOON, pretty JSON): 1,000. Indentation grows with the

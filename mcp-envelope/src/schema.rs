@@ -17,9 +17,12 @@
 //!   schemars' `uint64`, `int32`, `double`, `uuid`... are dropped (`minimum`
 //!   is kept);
 //! - every other keyword outside [`ALLOWED_KEYWORDS`] is dropped;
-//! - a union `"type": [..]` becomes `anyOf` with one branch per type, each
-//!   carrying the keywords that apply to it (Ajv's strict mode rejects union
-//!   types unless `allowUnionTypes` is set).
+//! - a simple nullable scalar stays `"type": [X, "null"]` (X a string,
+//!   integer, number or boolean): type generators render it `X | null`, where
+//!   some render an `anyOf` as `any`; the MCP SDKs' validators read it (the
+//!   TypeScript SDK's Ajv runs with `strict: false`). Any other union
+//!   `"type": [..]` becomes `anyOf` with one branch per type, each carrying
+//!   the keywords that apply to it.
 //!
 //! Dropping a keyword can only make a schema accept more, so a normalised
 //! schema still validates every value the type can serialize to.
@@ -176,6 +179,16 @@ pub(crate) fn any_after_projection(schema: Map<String, Value>) -> Map<String, Va
     out
 }
 
+/// The scalar `X` of a `[X, "null"]` (either order) type list, X one of string, integer, number, boolean.
+pub(crate) fn nullable_scalar(types: &[String]) -> Option<&str> {
+    const SCALARS: &[&str] = &["string", "integer", "number", "boolean"];
+    match types {
+        [a, b] if b == "null" && SCALARS.contains(&a.as_str()) => Some(a),
+        [a, b] if a == "null" && SCALARS.contains(&b.as_str()) => Some(b),
+        _ => None,
+    }
+}
+
 /// Keywords that restrict which JSON types a schema accepts.
 const TYPE_KEYWORDS: &[&str] = &["type", "enum", "const", "anyOf", "oneOf", "allOf", "not"];
 
@@ -196,7 +209,7 @@ fn accepts_null(schema: &Map<String, Value>) -> bool {
         return false;
     }
     if let Some(t) = schema.get("type") {
-        return t == "null";
+        return t == "null" || t.as_array().is_some_and(|types| types.iter().any(|t| t == "null"));
     }
     ["anyOf", "oneOf"].iter().any(|k| match schema.get(*k) {
         Some(Value::Array(branches)) => branches.iter().any(|b| b.as_object().is_some_and(accepts_null)),
@@ -287,6 +300,10 @@ fn split_union_type(mut schema: Map<String, Value>) -> Value {
         Some(Value::Array(types)) => types.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect(),
         _ => return Value::Object(schema),
     };
+    if nullable_scalar(&types).is_some() {
+        // `{"type": [X, "null"], ...}`: X's keywords do not apply to `null`, so it reads the same as the split form.
+        return Value::Object(schema);
+    }
     schema.remove("type");
     if types.len() == 1 {
         schema.insert("type".to_owned(), Value::String(types[0].clone()));

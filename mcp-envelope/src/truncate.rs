@@ -45,7 +45,7 @@ pub enum Rest<'a> {
     Artifact(&'a str),
     /// The value was over the bound (`data: null`) and saving it as an artifact failed.
     NotSaved,
-    /// The value is over the bound (`data: null`), its artifact not known yet: [`crate::prepare`]'s text before
+    /// The value is over the bound (`data: null`), its artifact not known yet: [`crate::prepare()`]'s text before
     /// the artifact is saved.
     Oversized,
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 
 /// Walk a normalised schema and fail on any keyword outside the allow-list,
 /// any `$`-keyword, non-standard `format`, array-form `items`, union `type`
-/// or boolean subschema.
+/// (but a nullable scalar's `[X, "null"]`) or boolean subschema.
 fn walk(schema: &Value, path: &str) {
     let Value::Object(map) = schema else {
         panic!("{path}: subschema is not an object: {schema}");
@@ -33,7 +33,14 @@ fn walk(schema: &Value, path: &str) {
                 STANDARD_FORMATS.contains(&value.as_str().unwrap()),
                 "{here}: non-standard format {value}"
             ),
-            "type" => assert!(value.is_string(), "{here}: union type {value}"),
+            "type" => assert!(
+                value.is_string()
+                    || value.as_array().is_some_and(|types| {
+                        let types: Vec<String> = types.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect();
+                        nullable_scalar(&types).is_some()
+                    }),
+                "{here}: union type {value}"
+            ),
             _ => {}
         }
     }
@@ -273,7 +280,14 @@ fn boolean_and_tuple_forms_are_normalised() {
     assert_eq!(out["properties"]["tuple"], json!({"type": "array"}));
     assert_eq!(
         out["properties"]["nested"],
-        json!({"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]})
+        json!({"type": ["string", "null"], "minLength": 1}),
+        "a nullable scalar keeps its type list"
+    );
+    let mixed = Value::Object(normalize_root(json!({"type": "object", "properties": {
+        "either": {"type": ["string", "integer"], "minLength": 1}}})));
+    assert_eq!(
+        mixed["properties"]["either"],
+        json!({"anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]})
     );
     assert_eq!(out["additionalProperties"], json!(false));
 }
