@@ -199,8 +199,8 @@ impl ServerHandler for DevtoolsServer {
             .with_server_info(Implementation::new("mcp-devtools", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Tools for CI and issue-tracker APIs. Results are TOON text by default (outputFormat: json for \
-                 JSON); use jq to keep only what you need. Oversized structured results are saved as artifacts: \
-                 read them with artifact_read.",
+                 JSON); use jq (or JMESPath) to keep only what you need: its output replaces data. Oversized \
+                 structured results are saved as artifacts: read them with artifact_read.",
             )
     }
 

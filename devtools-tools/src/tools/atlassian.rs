@@ -34,15 +34,16 @@ pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PathArgs {
-    /// API path from the product's base (see the tool's examples); a previous body's next link works as is.
+    /// Path from the product's base; a body's next link works as is.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters, values unencoded (the server percent-encodes them once).
+    /// Query parameters, unencoded.
     pub query_params: Option<BTreeMap<String, String>>,
-    /// jq (or JMESPath) applied to the response body; must yield one value.
+    /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
     pub output_format: Option<OutputFormat>,
 }
 
@@ -50,17 +51,18 @@ pub struct PathArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BodyArgs {
-    /// API path from the product's base (see the tool's examples).
+    /// Path from the product's base.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters, values unencoded (the server percent-encodes them once).
+    /// Query parameters, unencoded.
     pub query_params: Option<BTreeMap<String, String>>,
-    /// The JSON request body, sent as `application/json`.
+    /// JSON request body.
     pub body: Option<serde_json::Value>,
-    /// jq (or JMESPath) applied to the response body; must yield one value.
+    /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
     pub output_format: Option<OutputFormat>,
 }
 
@@ -95,11 +97,7 @@ struct Def {
 
 macro_rules! write_note {
     ($product:literal) => {
-        concat!(
-            " Returns the response body as text ({} when empty); clears cached ",
-            $product,
-            " reads."
-        )
+        concat!(" Clears cached ", $product, " reads.")
     };
 }
 
@@ -110,7 +108,7 @@ static DEFS: [Def; 15] = [
         verb: Verb::Get,
         title: "Jira GET",
         description: "GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
-                      maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Returns the body as data. Ask only for \
+                      maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for \
                       the fields you need.",
     },
     Def {
@@ -156,8 +154,8 @@ static DEFS: [Def; 15] = [
         verb: Verb::Get,
         title: "Confluence GET",
         description: "GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with \
-                      queryParams {body-format: storage}, /wiki/rest/api/search with {cql}. Returns the body as \
-                      data; continue with its _links.next as path.",
+                      queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue \
+                      with its _links.next as path.",
     },
     Def {
         name: "conf_post",
@@ -203,8 +201,8 @@ static DEFS: [Def; 15] = [
         verb: Verb::Get,
         title: "Bitbucket GET",
         description: "GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
-                      .../diff/{spec}. Returns the body as data (a diff or raw file as a string); continue with its \
-                      next URL as path.",
+                      .../diff/{spec}. A diff or raw file is a string; continue with its next \
+                      URL as path.",
     },
     Def {
         name: "bb_post",

@@ -25,6 +25,7 @@ pub const NAME: &str = "circleci_get";
 #[serde(rename_all = "camelCase")]
 pub struct CacheMeta {
     /// Whether the body came from the server's HTTP cache, and how old it is.
+    #[schemars(description = "The server's HTTP cache: hit, age (ms), fetch time")]
     pub cache: CacheInfo,
 }
 
@@ -57,19 +58,18 @@ pub fn output_schema() -> Map<String, Value> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CircleciGetArgs {
-    /// API v2 path, relative to https://circleci.com/api/v2 (the `/api/v2` prefix is optional), e.g. `/me`,
-    /// `/project/gh/ORG/REPO/pipeline`, `/pipeline/{id}/workflow`, `/workflow/{id}/job`.
+    /// API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
-    /// Query parameters, values unencoded, e.g. `{"branch": "main"}`; continue a list with `page-token` set to
-    /// the previous body's `next_page_token`.
+    /// Query parameters, unencoded; continue a list with page-token = the body's next_page_token.
     pub query_params: Option<BTreeMap<String, String>>,
-    /// Skip the server's HTTP cache and replace its entry with a fresh read (default false).
+    /// Bypass the HTTP cache (default false).
     pub fresh: Option<bool>,
-    /// jq (or JMESPath) applied to the response body; must yield one value.
+    /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
     pub output_format: Option<OutputFormat>,
 }
 
@@ -77,9 +77,8 @@ pub struct CircleciGetArgs {
 pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
-        description: "GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me). Returns the body as \
-                      data and cache {hit, ageMs, fetchedAt}; pipeline, workflow and job paths are never cached; \
-                      fresh: true forces a new read.",
+        description: "GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow \
+                      and job paths are never cached; fresh: true forces a new read.",
         input_schema: input_schema::<CircleciGetArgs>(),
         output: Some(OutputContract::CircleCi),
         annotations: read_only("CircleCI GET", true),

@@ -37,30 +37,31 @@ pub enum WorkflowIdArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
-    /// Repository owner (user or organisation).
+    /// Repository owner, e.g. octo-org.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
-    /// Repository name without `.git`.
+    /// Repository name, e.g. octo-repo.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
-    /// Only runs of this workflow: its id or file name (e.g. `ci.yml`).
+    /// Workflow id or file name (e.g. ci.yml).
     pub workflow_id: Option<WorkflowIdArg>,
-    /// Only runs for this branch.
+    /// Branch name.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub branch: Option<String>,
-    /// Only runs with this status or conclusion, e.g. failure, success, in_progress.
+    /// A status or conclusion, e.g. failure, in_progress.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub status: Option<String>,
-    /// Only runs triggered by this event, e.g. push, pull_request.
+    /// Triggering event, e.g. push, pull_request.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub event: Option<String>,
-    /// Only runs started by this user login.
+    /// Login of the user who started the run.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
-    /// jq or JMESPath over the body; one value.
+    /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// toon (default) or json.
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
     pub output_format: Option<OutputFormat>,
 }
 
@@ -68,21 +69,22 @@ pub struct ListWorkflowRunsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
-    /// Repository owner.
+    /// Repository owner, e.g. octo-org.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
-    /// Repository name without `.git`.
+    /// Repository name, e.g. octo-repo.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
-    /// The run's `id`.
+    /// The run's id.
     #[serde(deserialize_with = "crate::args::integer::required")]
     pub run_id: u64,
-    /// latest (default) attempt, or all attempts.
+    /// latest (default): the latest attempt's jobs; all: every attempt's.
     pub filter: Option<JobFilterArg>,
-    /// jq or JMESPath over the body; one value.
+    /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// toon (default) or json.
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
     pub output_format: Option<OutputFormat>,
 }
 
@@ -100,8 +102,8 @@ pub enum JobFilterArg {
 pub fn list_workflow_runs_spec() -> ToolSpec {
     ToolSpec {
         name: LIST_WORKFLOW_RUNS,
-        description: "GitHub Actions workflow runs of a repository, newest first, optionally of one workflow and \
-                      filtered. data: {total_count, workflow_runs}; nextPage: the next page or null.",
+        description: "List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow \
+                      and filtered by branch, status, event or actor.",
         input_schema: input_schema::<Paged<ListWorkflowRunsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow runs", true),
@@ -114,8 +116,7 @@ pub fn list_workflow_runs_spec() -> ToolSpec {
 pub fn list_workflow_jobs_spec() -> ToolSpec {
     ToolSpec {
         name: LIST_WORKFLOW_JOBS,
-        description: "The jobs of a GitHub Actions workflow run, with steps and conclusions. data: {total_count, \
-                      jobs}; nextPage: the next page or null.",
+        description: "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.",
         input_schema: input_schema::<Paged<ListWorkflowJobsArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("List workflow run jobs", true),

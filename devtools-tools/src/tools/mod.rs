@@ -117,10 +117,35 @@ impl ToolSpec {
         let mut tool = Tool::new(self.name, self.description, Arc::new(self.input_schema.clone()))
             .with_annotations(self.annotations.clone());
         if structured_output && let Some(contract) = self.output {
-            tool = mcp_envelope::rmcp::tool_with_output_schema(tool, contract.schema());
+            let mut schema = contract.schema();
+            if let Some(text) = data_description(self.name)
+                && let Some(serde_json::Value::Object(data)) = schema
+                    .get_mut("properties")
+                    .and_then(|properties| properties.get_mut("data"))
+            {
+                data.insert("description".to_owned(), serde_json::Value::String(text.to_owned()));
+            }
+            tool = mcp_envelope::rmcp::tool_with_output_schema(tool, schema);
         }
         tool
     }
+}
+
+/// What `data` is for a tool whose unprojected body has a known shape (the `outputSchema`'s `data.description`,
+/// which a code-mode harness shows as the field's documentation); other tools keep the envelope's generic words.
+fn data_description(tool: &str) -> Option<&'static str> {
+    Some(match tool {
+        github::LIST_WORKFLOW_RUNS => {
+            "GitHub's body {total_count, workflow_runs: [{id, name, head_branch, head_sha, status, conclusion, \
+             html_url, head_commit: {message}, ...}]}, or the jq output; null when incomplete"
+        }
+        github::LIST_WORKFLOW_JOBS => {
+            "GitHub's body {total_count, jobs: [{id, name, conclusion, steps: [{name, conclusion, number}], \
+             html_url, ...}]}, or the jq output; null when incomplete"
+        }
+        circleci::NAME => "CircleCI's body (a list: {items, next_page_token}), or the jq output; null when incomplete",
+        _ => return None,
+    })
 }
 
 /// The input schema of an argument struct ([`mcp_results::schema::input_schema`]: compact, the one argument

@@ -14,12 +14,11 @@ use crate::args::{self, ArgumentError};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageArgs {
-    /// Default 30.
+    /// 1..=100 (default 30).
     #[schemars(range(min = 1, max = 100))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub per_page: Option<u64>,
-    // Page number, from 1; the previous result's `nextPage` continues (the tools' descriptions say so; no schema
-    // description, to keep tools/list small).
+    /// Page, from 1: the last result's nextPage.
     #[schemars(range(min = 1))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub page: Option<u64>,
