@@ -1,0 +1,531 @@
+type GithubListWorkflowRunsInput = {
+    /** Repository owner, e.g. octo-org. */
+    owner: string;
+    /** Repository name, e.g. octo-repo. */
+    repo: string;
+    /** Workflow id or file name (e.g. ci.yml). */
+    workflowId?: number | string;
+    /** Branch name. */
+    branch?: string;
+    /** A status or conclusion, e.g. failure, in_progress. */
+    status?: string;
+    /** Triggering event, e.g. push, pull_request. */
+    event?: string;
+    /** Login of the user who started the run. */
+    actor?: string;
+    /** 1..=100 (default 30). */
+    perPage?: number;
+    /** Page, from 1: the last result's nextPage. */
+    page?: number;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type GithubListWorkflowRunsOutput = {
+    /** GitHub's body {total_count, workflow_runs: [{id, name, head_branch, head_sha, status, conclusion, html_url, head_commit: {message}, ...}]}, or the jq output; null when incomplete */
+    data: unknown;
+    /** Pass as page for the next page; null on the last */
+    nextPage: number | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type GithubListWorkflowJobsInput = {
+    /** Repository owner, e.g. octo-org. */
+    owner: string;
+    /** Repository name, e.g. octo-repo. */
+    repo: string;
+    /** The run's id. */
+    runId: number;
+    /** latest (default): the latest attempt's jobs; all: every attempt's. */
+    filter?: "latest" | "all";
+    /** 1..=100 (default 30). */
+    perPage?: number;
+    /** Page, from 1: the last result's nextPage. */
+    page?: number;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type GithubListWorkflowJobsOutput = {
+    /** GitHub's body {total_count, jobs: [{id, name, conclusion, steps: [{name, conclusion, number}], html_url, ...}]}, or the jq output; null when incomplete */
+    data: unknown;
+    /** Pass as page for the next page; null on the last */
+    nextPage: number | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type CircleciGetInput = {
+    /** API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. */
+    path: string;
+    /** Query parameters, unencoded; continue a list with page-token = the body's next_page_token. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** Bypass the HTTP cache (default false). */
+    fresh?: boolean;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type CircleciGetOutput = {
+    /** CircleCI's body (a list: {items, next_page_token}), or the jq output; null when incomplete */
+    data: unknown;
+    /** The server's HTTP cache: hit, age (ms), fetch time */
+    cache: {
+        hit: boolean;
+        ageMs: number;
+        fetchedAt: string;
+    };
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type ArtifactReadInput = {
+    /** The `incomplete.artifactId` of an oversized result. */
+    artifactId: string;
+    /** Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue. */
+    offset?: number;
+    /** Most bytes to return in this chunk (default 65536, clamped to 1..=1048576). */
+    maxBytes?: number;
+}
+type ArtifactReadOutput = {
+    /** The artifact's id. */
+    artifactId: string;
+    /** The artifact's MIME type, e.g. `application/json`. */
+    mimeType: string;
+    /** First byte of this chunk. */
+    offset: number;
+    /** One past the last byte of this chunk; pass it as `offset` to continue. */
+    nextOffset: number;
+    /** The artifact's full length in bytes. */
+    totalBytes: number;
+    /** `true` when `nextOffset == totalBytes` (nothing left to read). */
+    eof: boolean;
+    /** Always `"base64"`. */
+    encoding: "base64";
+    /** The chunk's bytes, standard base64 with padding. */
+    data: string;
+}
+type JiraGetInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type JiraGetOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type JiraPostInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type JiraPostOutput = unknown
+type JiraPutInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type JiraPutOutput = unknown
+type JiraPatchInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type JiraPatchOutput = unknown
+type JiraDeleteInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type JiraDeleteOutput = unknown
+type ConfGetInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type ConfGetOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type ConfPostInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type ConfPostOutput = unknown
+type ConfPutInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type ConfPutOutput = unknown
+type ConfPatchInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type ConfPatchOutput = unknown
+type ConfDeleteInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type ConfDeleteOutput = unknown
+type BbGetInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type BbGetOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type BbPostInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type BbPostOutput = unknown
+type BbPutInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type BbPutOutput = unknown
+type BbPatchInput = {
+    /** Path from the product's base. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** JSON request body. */
+    body?: unknown;
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type BbPatchOutput = unknown
+type BbDeleteInput = {
+    /** Path from the product's base; a body's next link works as is. */
+    path: string;
+    /** Query parameters, unencoded. */
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** jq filter; replaces data. */
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type BbDeleteOutput = unknown
+
+declare const devtools: {
+	/**
+	 * List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow and filtered by branch, status, event or actor.
+	 * @param input.owner - Repository owner, e.g. octo-org.
+	 * @param input.repo - Repository name, e.g. octo-repo.
+	 * @param input.workflowId - Workflow id or file name (e.g. ci.yml).
+	 * @param input.branch - Branch name.
+	 * @param input.status - A status or conclusion, e.g. failure, in_progress.
+	 * @param input.event - Triggering event, e.g. push, pull_request.
+	 * @param input.actor - Login of the user who started the run.
+	 * @param input.perPage - 1..=100 (default 30).
+	 * @param input.page - Page, from 1: the last result's nextPage.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	github_list_workflow_runs: (input: GithubListWorkflowRunsInput) => Promise<GithubListWorkflowRunsOutput>;
+
+	/**
+	 * List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.
+	 * @param input.owner - Repository owner, e.g. octo-org.
+	 * @param input.repo - Repository name, e.g. octo-repo.
+	 * @param input.runId - The run's id.
+	 * @param input.filter - latest (default): the latest attempt's jobs; all: every attempt's.
+	 * @param input.perPage - 1..=100 (default 30).
+	 * @param input.page - Page, from 1: the last result's nextPage.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	github_list_workflow_jobs: (input: GithubListWorkflowJobsInput) => Promise<GithubListWorkflowJobsOutput>;
+
+	/**
+	 * GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
+	 * @param input.path - API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job.
+	 * @param input.queryParams - Query parameters, unencoded; continue a list with page-token = the body's next_page_token.
+	 * @param input.fresh - Bypass the HTTP cache (default false).
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	circleci_get: (input: CircleciGetInput) => Promise<CircleciGetOutput>;
+
+	/**
+	 * Read an oversized tool result saved as an artifact (incomplete.artifactId), one chunk at a time. Each chunk's data is base64 of bytes [offset, nextOffset); continue with offset = nextOffset until eof is true, then decode and concatenate the chunks.
+	 * @param input.artifactId - The `incomplete.artifactId` of an oversized result.
+	 * @param input.offset - Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue.
+	 * @param input.maxBytes - Most bytes to return in this chunk (default 65536, clamped to 1..=1048576).
+	 */
+	artifact_read: (input: ArtifactReadInput) => Promise<ArtifactReadOutput>;
+
+	/**
+	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	jira_get: (input: JiraGetInput) => Promise<JiraGetOutput>;
+
+	/**
+	 * POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create), /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	jira_post: (input: JiraPostInput) => Promise<JiraPostOutput>;
+
+	/**
+	 * PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit). Clears cached Jira reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	jira_put: (input: JiraPutInput) => Promise<JiraPutOutput>;
+
+	/**
+	 * PATCH a Jira path with a JSON body. Clears cached Jira reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	jira_patch: (input: JiraPatchInput) => Promise<JiraPatchOutput>;
+
+	/**
+	 * DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone. Clears cached Jira reads.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	jira_delete: (input: JiraDeleteInput) => Promise<JiraDeleteOutput>;
+
+	/**
+	 * GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	conf_get: (input: ConfGetInput) => Promise<ConfGetOutput>;
+
+	/**
+	 * POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with {spaceId, title, body}. Clears cached Confluence reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	conf_post: (input: ConfPostInput) => Promise<ConfPostOutput>;
+
+	/**
+	 * PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id, status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	conf_put: (input: ConfPutInput) => Promise<ConfPutOutput>;
+
+	/**
+	 * PATCH a Confluence path with a JSON body. Clears cached Confluence reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	conf_patch: (input: ConfPatchInput) => Promise<ConfPatchOutput>;
+
+	/**
+	 * DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}: for good). Clears cached Confluence reads.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	conf_delete: (input: ConfDeleteInput) => Promise<ConfDeleteOutput>;
+
+	/**
+	 * GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	bb_get: (input: BbGetInput) => Promise<BbGetOutput>;
+
+	/**
+	 * POST a JSON body to a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	bb_post: (input: BbPostInput) => Promise<BbPostOutput>;
+
+	/**
+	 * PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached Bitbucket reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	bb_put: (input: BbPutInput) => Promise<BbPutOutput>;
+
+	/**
+	 * PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket reads.
+	 * @param input.path - Path from the product's base.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.body - JSON request body.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	bb_patch: (input: BbPatchInput) => Promise<BbPatchOutput>;
+
+	/**
+	 * DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be undone. Clears cached Bitbucket reads.
+	 * @param input.path - Path from the product's base; a body's next link works as is.
+	 * @param input.queryParams - Query parameters, unencoded.
+	 * @param input.jq - jq filter; replaces data.
+	 */
+	bb_delete: (input: BbDeleteInput) => Promise<BbDeleteOutput>;
+}
