@@ -43,7 +43,11 @@ fn clock(at: Arc<Mutex<SystemTime>>) -> adapters_http::Clock {
 
 fn replica(server: &MockServer, redis: &str, token: &str, now: &Arc<Mutex<SystemTime>>) -> HttpClient {
     let cache = HttpCache::with_clock(CacheConfig::default(), clock(now.clone()))
-        .with_redis(&RedisCacheConfig { url: redis.to_owned() })
+        // Generous: these tests are about the cache's rules, not its timeout (a loaded machine can pause 50 ms).
+        .with_redis(&RedisCacheConfig {
+            command_timeout: Duration::from_secs(2),
+            ..RedisCacheConfig::new(redis)
+        })
         .expect("redis url");
     assert!(cache.is_shared());
     HttpClient::new(HttpConfig {
@@ -220,5 +224,5 @@ async fn unreachable_redis_means_uncached_calls_and_one_warning() {
     }
     server.verify().await;
     let text = String::from_utf8(logs.0.lock().expect("log").clone()).expect("utf-8");
-    assert_eq!(text.matches("Redis is unreachable").count(), 1, "{text}");
+    assert_eq!(text.matches("Redis failed").count(), 1, "{text}");
 }

@@ -7,7 +7,7 @@ use adapters_atlassian::Atlassian;
 use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
 use adapters_http::HttpCache;
-use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, S3Store, spawn_sweeper};
+use mcp_artifacts::{ArtifactStore, Bounded, FsStore, MemoryStore, S3Store, spawn_sweeper};
 use mcp_projection::Isolated;
 use mcp_results::Responder;
 
@@ -83,6 +83,8 @@ impl App {
             ArtifactBackend::S3(s3) => Arc::new(S3Store::open(s3, config.artifact_store).await?),
         };
         tracing::info!(backend = %config.artifact_backend.describe(), "artifact store open");
+        // Saves and reads are bounded (turns and a timeout) and run outside the result pipelines' permits.
+        let store: Arc<dyn ArtifactStore> = Arc::new(Bounded::new(store, config.artifact_limits));
         spawn_sweeper(store.clone(), config.artifact_store.sweep_interval);
         // Every credential held, taken out of every vendor's answers (adapters-http `redact`).
         let redact = config.redactor();

@@ -9,7 +9,7 @@ use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
 use adapters_http::{CacheConfig, Redactor, RedisCacheConfig};
-use mcp_artifacts::{S3Config, StoreConfig};
+use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
@@ -59,6 +59,9 @@ pub struct ToolsConfig {
     pub artifact_backend: ArtifactBackend,
     /// Artifact retention, sweep interval and quotas.
     pub artifact_store: StoreConfig,
+    /// Concurrent artifact saves and reads, and the timeout of each (a hung store costs a save `artifactId: null`
+    /// after it, and costs calls that save nothing nothing).
+    pub artifact_limits: StoreLimits,
     /// GitHub adapter configuration (the token inside is masked in `Debug`).
     pub github: GithubConfig,
     /// CircleCI adapter configuration (the token inside is masked in `Debug`).
@@ -89,6 +92,7 @@ impl Default for ToolsConfig {
             max_bytes: SizeBound::default(),
             artifact_backend: ArtifactBackend::Memory,
             artifact_store: StoreConfig::default(),
+            artifact_limits: StoreLimits::default(),
             github: GithubConfig::default(),
             circleci: CircleciConfig::default(),
             http_cache: CacheConfig::default(),

@@ -70,6 +70,20 @@ pub enum ArtifactError {
     /// A background storage task panicked or was cancelled.
     #[error("artifact storage task failed")]
     TaskFailed,
+
+    /// The store's backend did not answer within the timeout of [`crate::StoreLimits`] (waiting for a turn
+    /// included): the operation was abandoned. The backend is down, hung or overloaded; try again later.
+    #[error(
+        "the artifact store did not answer within {} ms while {operation} (it is unreachable or overloaded); try \
+         again later",
+        timeout.as_millis()
+    )]
+    Unavailable {
+        /// What the store was doing, e.g. `"saving an artifact"`.
+        operation: &'static str,
+        /// The timeout that ran out.
+        timeout: std::time::Duration,
+    },
 }
 
 impl ArtifactError {

@@ -14,6 +14,8 @@
 //! - With the `conformance` feature, `conformance`: the suite every backend (this crate's or a third party's)
 //!   passes.
 //! - [`ArtifactId`]: 128-bit random ids, validated before any use.
+//! - [`Bounded`] / [`StoreLimits`]: any store behind a cap on concurrent operations and a timeout on each, so a
+//!   hung backend costs only the calls that use it.
 //! - [`StoreConfig`]: retention, sweep interval and [`Quota`]; [`spawn_sweeper`] runs the sweep.
 //! - [`ArtifactReadResult`]: the `artifact_read` result, built from a [`Chunk`].
 //! - [`Clock`]: time source, replaceable by [`ManualClock`] in tests.
@@ -38,6 +40,7 @@
 //! [`SWEEP_BATCHES_PER_TICK`] calls. The stores hold their index lock only for in-memory
 //! updates, never across file I/O, so sweeps do not block puts or reads.
 
+mod bounded;
 mod chunk;
 mod clock;
 mod config;
@@ -55,6 +58,7 @@ pub mod s3;
 mod store;
 mod sweeper;
 
+pub use bounded::{Bounded, DEFAULT_STORE_CONCURRENCY, DEFAULT_STORE_TIMEOUT, StoreLimits};
 pub use chunk::{Chunk, DEFAULT_READ_MAX_BYTES, MAX_READ_MAX_BYTES, MIN_READ_MAX_BYTES, clamp_read_max_bytes};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use mcp_artifacts::ArtifactStore;
 use mcp_envelope::rmcp::success_result;
-use mcp_envelope::{Envelope, Incomplete, Rest, Sealed, SizeBound, prepare, prepare_text, render_serialize};
+use mcp_envelope::{Envelope, Incomplete, Rest, Sealed, SizeBound, TextEnds, prepare, prepare_text, render_serialize};
 use mcp_projection::ProjectionRunner;
 use rmcp::model::CallToolResult;
 use rmcp::service::{RequestContext, RoleServer};
@@ -18,6 +18,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::builder::{DEFAULT_OWNER, Owner};
 use crate::pipeline::{check_depth, finish, render_data};
 use crate::{View, error};
+
+/// What [`Responder::prepare`] gives: the text, and (structured output on) the sealed envelope with the ends of a
+/// truncated text, kept to name the artifact once it is saved.
+type Prepared<M> = (String, Option<(Sealed<M>, Option<TextEnds>)>);
 
 /// Default of [`Responder::with_pipeline_timeout`]: 10 s.
 pub const DEFAULT_PIPELINE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -52,6 +56,8 @@ pub struct Responder {
     runner: Arc<dyn ProjectionRunner>,
     structured: bool,
     permits: Arc<Semaphore>,
+    /// How many permits `permits` started with (named in the busy error).
+    pipelines: usize,
     timeout: Duration,
     owner: Owner,
 }
@@ -67,6 +73,7 @@ impl Responder {
             runner,
             structured: true,
             permits: Arc::new(Semaphore::new(default_permits())),
+            pipelines: default_permits(),
             timeout: DEFAULT_PIPELINE_TIMEOUT,
             owner: Arc::new(|_: &RequestContext<RoleServer>| DEFAULT_OWNER.to_owned()),
         }
@@ -100,7 +107,8 @@ impl Responder {
     /// runner the workers' memory limits add up to a known bound.
     #[must_use]
     pub fn with_pipeline_permits(mut self, permits: usize) -> Self {
-        self.permits = Arc::new(Semaphore::new(permits.max(1)));
+        self.pipelines = permits.max(1);
+        self.permits = Arc::new(Semaphore::new(self.pipelines));
         self
     }
 
@@ -144,33 +152,11 @@ impl Responder {
     where
         M: Serialize + Send + 'static,
     {
-        // Held until the result is ready or the wait times out, the projection included.
-        let _permit = match self.permit().await {
-            Ok(permit) => permit,
-            Err(busy) => return error(busy),
-        };
-        let data = match self.project(data, view).await {
-            Ok(projected) => projected,
-            Err(failed) => {
-                mcp_envelope::nesting::drop_flat(failed.data);
-                return error(failed.error.to_string());
-            }
-        };
-        let data = match check_depth(data) {
-            Ok(data) => data,
-            Err(too_deep) => return error(too_deep),
-        };
-        let (structured, bound, format, text_from) = (self.structured, self.bound, view.format, view.text_from);
-        let work = tokio::task::spawn_blocking(move || {
-            if structured {
-                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
-            } else {
-                prepare_text(data, meta, None, format, text_from).map(|text| (text, None))
-            }
-        });
-        let (mut text, sealed) = match finish(work, self.timeout).await {
+        // The permit covers the CPU work only (projection, rendering, sealing); the artifact save below runs
+        // outside it, bounded by the store's own limits, so a slow store never holds a pipeline.
+        let (mut text, sealed) = match self.prepare(data, meta, view).await {
             Ok(prepared) => prepared,
-            Err(reason) => return error(reason),
+            Err(failed) => return failed,
         };
         let Some((sealed, text_ends)) = sealed else {
             return success_result(text, None);
@@ -291,6 +277,39 @@ impl Responder {
         self.save(owner, media_type, bytes, "a binary body").await
     }
 
+    /// The CPU part of [`Responder::respond`], under a pipeline permit: projection, depth check, rendering and
+    /// sealing. The text and (structured output on) the sealed envelope with the truncated text's ends, or the
+    /// error result.
+    async fn prepare<M>(&self, data: Value, meta: M, view: &View) -> Result<Prepared<M>, CallToolResult>
+    where
+        M: Serialize + Send + 'static,
+    {
+        let _permit = match self.permit().await {
+            Ok(permit) => permit,
+            Err(busy) => return Err(error(busy)),
+        };
+        let data = match self.project(data, view).await {
+            Ok(projected) => projected,
+            Err(failed) => {
+                mcp_envelope::nesting::drop_flat(failed.data);
+                return Err(error(failed.error.to_string()));
+            }
+        };
+        let data = match check_depth(data) {
+            Ok(data) => data,
+            Err(too_deep) => return Err(error(too_deep)),
+        };
+        let (structured, bound, format, text_from) = (self.structured, self.bound, view.format, view.text_from);
+        let work = tokio::task::spawn_blocking(move || {
+            if structured {
+                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
+            } else {
+                prepare_text(data, meta, None, format, text_from).map(|text| (text, None))
+            }
+        });
+        finish(work, self.timeout).await.map_err(error)
+    }
+
     /// `data` projected by the view's `jq` (unchanged when there is none) through the runner.
     async fn project(&self, data: Value, view: &View) -> Result<Value, mcp_projection::Unprojected> {
         match view.jq.as_deref().filter(|jq| !jq.trim().is_empty()) {
@@ -315,7 +334,9 @@ impl Responder {
         match tokio::time::timeout(self.timeout, self.permits.clone().acquire_owned()).await {
             Ok(Ok(permit)) => Ok(permit),
             _ => Err(format!(
-                "the server is busy preparing other results (waited {} s): try again shortly, with a narrower jq",
+                "the server is busy: all {} result pipelines were taken by other calls' projection and rendering for \
+                 {} s; try again shortly",
+                self.pipelines,
                 self.timeout.as_secs()
             )),
         }

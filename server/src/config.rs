@@ -16,7 +16,7 @@ use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
 use adapters_http::{CacheConfig, RedisCacheConfig, Secret, SettingNames};
-use mcp_artifacts::{Quota, S3Config, StoreConfig};
+use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::{ArtifactBackend, SelectionNames, ToolsConfig, toolsets};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
@@ -170,6 +170,15 @@ impl Settings {
                     mcp_artifacts::QUOTA_BYTES_RANGE,
                 ),
             },
+        };
+
+        let artifact_limits = StoreLimits {
+            timeout: secs(r.whole(
+                ARTIFACT_TIMEOUT,
+                mcp_artifacts::DEFAULT_STORE_TIMEOUT.as_secs(),
+                1..=300,
+            )),
+            ..StoreLimits::default()
         };
 
         let timeout = secs(r.whole(UPSTREAM_TIMEOUT, 30, 1..=300));
@@ -329,15 +338,24 @@ impl Settings {
                 read_only,
             }
         });
+        let redis_timeout = Duration::from_millis(r.whole(
+            HTTP_CACHE_REDIS_TIMEOUT_MS,
+            u64::try_from(adapters_http::cache::redis::DEFAULT_COMMAND_TIMEOUT.as_millis()).unwrap_or(50),
+            5..=5000,
+        ));
         let tools = ToolsConfig {
             structured_output: r.switch(STRUCTURED_OUTPUT, false),
             max_bytes,
             artifact_backend,
             artifact_store,
+            artifact_limits,
             github,
             circleci,
             http_cache,
-            http_cache_redis: r.text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig { url }),
+            http_cache_redis: r.text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig {
+                command_timeout: redis_timeout,
+                ..RedisCacheConfig::new(url)
+            }),
             atlassian,
             jq,
             selection,

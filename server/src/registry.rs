@@ -68,6 +68,7 @@ settings! {
     ARTIFACT_RETENTION = "STREAMING_ARTIFACT_RETENTION_SECONDS", "artifact-retention-seconds", Value, Some("3600"), "How long an artifact stays readable, seconds; clamped 300..=604800";
     ARTIFACT_SWEEP = "STREAMING_ARTIFACT_SWEEP_INTERVAL_SECONDS", "artifact-sweep-interval-seconds", Value, Some("60"), "How often expired artifacts are deleted, seconds; clamped 5..=3600";
     ARTIFACT_MAX_STORE_BYTES = "STREAMING_ARTIFACT_MAX_STORE_BYTES", "artifact-max-store-bytes", Value, Some("1073741824"), "Most bytes of artifact data the whole store holds; clamped 1024..=2^40";
+    ARTIFACT_TIMEOUT = "STREAMING_ARTIFACT_TIMEOUT_SECONDS", "artifact-timeout-seconds", Value, Some("5"), "Longest one artifact save or artifact_read chunk may take (its wait for a turn included), seconds; past it an oversized result gets artifactId null and artifact_read an error; clamped 1..=300";
     ARTIFACT_MAX_PRINCIPAL_BYTES = "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "artifact-max-principal-bytes", Value, Some("268435456"), "Most bytes of artifact data one principal holds; clamped 1024..=2^40";
     CIRCLECI_TOKEN = "CIRCLECI_TOKEN", "circleci-token", Secret, None, "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag";
     CIRCLECI_API_BASE = "CIRCLECI_API_BASE", "circleci-api-base", Value, Some("https://circleci.com/api/v2"), "CircleCI API v2 base URL";
@@ -78,6 +79,7 @@ settings! {
     HTTP_CACHE_MAX_ENTRIES = "HTTP_CACHE_MAX_ENTRIES", "http-cache-max-entries", Value, Some("512"), "Most HTTP cache entries; clamped 1..=1000000";
     HTTP_CACHE_MAX_BYTES = "HTTP_CACHE_MAX_BYTES", "http-cache-max-bytes", Value, Some("67108864"), "Most cached bytes; clamped 65536..=4294967296";
     HTTP_CACHE_DEFAULT_TTL = "HTTP_CACHE_DEFAULT_TTL_SECONDS", "http-cache-default-ttl-seconds", Value, Some("60"), "Cache freshness when a response gives none, seconds; clamped 1..=3600";
+    HTTP_CACHE_REDIS_TIMEOUT_MS = "HTTP_CACHE_REDIS_TIMEOUT_MS", "http-cache-redis-timeout-ms", Value, Some("50"), "Longest one Redis cache command may take, milliseconds; past it (or on any Redis error) the cache is bypassed until a background probe finds Redis back; clamped 5..=5000";
     HTTP_CACHE_REDIS_URL = "HTTP_CACHE_REDIS_URL", "http-cache-redis-url", Secret, None, "Keep the HTTP cache in Redis, shared by replicas: redis://HOST:PORT/DB (may hold a password: masked)";
     ATLASSIAN_SITE_NAME = "ATLASSIAN_SITE_NAME", "atlassian-site-name", Value, None, "Atlassian Cloud site name: your-domain for https://your-domain.atlassian.net (Jira and Confluence base)";
     JIRA_BASE_URL = "JIRA_BASE_URL", "jira-base-url", Value, Some("https://<ATLASSIAN_SITE_NAME>.atlassian.net"), "Jira base URL, overriding the site (Data Center)";

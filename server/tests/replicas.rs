@@ -65,6 +65,8 @@ async fn replica(upstream: &str, endpoint: &str, s3_url: &str, redis: &str) -> H
             ("AWS_SECRET_ACCESS_KEY", AWS_SECRET),
             ("AWS_ALLOW_HTTP", "true"),
             ("HTTP_CACHE_REDIS_URL", redis),
+            // Generous: this test is about sharing, not the timeout (a loaded machine can pause 50 ms).
+            ("HTTP_CACHE_REDIS_TIMEOUT_MS", "2000"),
             ("MCP_HTTP_STATELESS", "true"),
             ("RUST_LOG", "info"),
         ],

@@ -10,13 +10,16 @@
 //!   under an older generation are never served again (they expire on their own). A lookup reads the generation
 //!   and the entry in one `MGET`; a store records the generation read before the fetch, so a write that happened
 //!   during the fetch also invalidates what the fetch stores.
-//! - Redis unreachable or failing: the call goes uncached (a miss; a store is skipped), never an error for the
-//!   caller. One warning is logged when an outage starts and one line when Redis answers again, not one per call;
-//!   a new connection is tried at most once per [`RECONNECT_INTERVAL`].
+//! - Redis unreachable, failing or frozen: the call goes uncached (a miss; a store is skipped), never an error for
+//!   the caller. A command that fails or takes longer than [`RedisCacheConfig::command_timeout`] (default
+//!   [`DEFAULT_COMMAND_TIMEOUT`], 50 ms) marks Redis down: from then on calls skip the cache at once (cache-off
+//!   speed, no wait) while a background probe tries a new connection at most once per
+//!   [`RedisCacheConfig::reconnect_interval`] ([`RECONNECT_INTERVAL`]) and brings the cache back when Redis
+//!   answers `PING`. One warning is logged when an outage starts and one line when Redis answers again.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -30,11 +33,27 @@ use url::Url;
 
 use crate::response::RawResponse;
 
-/// How to reach the shared cache (the bundled server fills it from one of its settings).
+/// How to reach the shared cache, and how long to wait for it (the bundled server fills it from its settings).
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisCacheConfig {
     /// `redis://[user:password@]HOST:PORT/DB` (or `rediss://` for TLS).
     pub url: String,
+    /// The longest one cache command (a lookup's `MGET`, a store's `PSETEX`) may take; past it, as on any Redis
+    /// error, the cache is bypassed until a background probe finds Redis back ([`DEFAULT_COMMAND_TIMEOUT`]).
+    pub command_timeout: Duration,
+    /// The shortest time between two probes (connection attempts) while Redis is down ([`RECONNECT_INTERVAL`]).
+    pub reconnect_interval: Duration,
+}
+
+impl RedisCacheConfig {
+    /// `url` with the default timeout and reconnect interval.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            command_timeout: DEFAULT_COMMAND_TIMEOUT,
+            reconnect_interval: RECONNECT_INTERVAL,
+        }
+    }
 }
 
 impl RedisCacheConfig {
@@ -55,6 +74,8 @@ impl std::fmt::Debug for RedisCacheConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisCacheConfig")
             .field("url", &masked_url(&self.url))
+            .field("command_timeout", &self.command_timeout)
+            .field("reconnect_interval", &self.reconnect_interval)
             .finish()
     }
 }
@@ -79,12 +100,15 @@ pub struct RedisConfigError {
     url: String,
 }
 
-/// Waiting at least this long between two connection attempts while Redis is down: 1 s.
+/// Default of [`RedisCacheConfig::reconnect_interval`]: at most one connection attempt per second while Redis is
+/// down.
 pub const RECONNECT_INTERVAL: Duration = Duration::from_secs(1);
-/// Connecting to Redis gives up after this long: 1 s.
+/// Default of [`RedisCacheConfig::command_timeout`]: 50 ms (a healthy Redis on the network answers in well under
+/// a millisecond; a call without the cache costs an upstream fetch, tens of milliseconds).
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_millis(50);
+/// Connecting (and the probe's `PING`) gives up after this long: 1 s. Only the first connection, made by the first
+/// call, is waited for; later ones are made by the background probe.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
-/// One command gives up after this long: 2 s.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 
 const PREFIX: &str = "mcp-devtools:http-cache:v1";
 
@@ -110,14 +134,22 @@ pub(crate) struct RedisTier {
 }
 
 struct State {
-    connection: tokio::sync::Mutex<Connection>,
-    down: AtomicBool,
+    link: Mutex<Link>,
+    /// Held by the first call while it makes the first connection (later calls never wait for a connection).
+    first: tokio::sync::Mutex<()>,
+    /// A background probe is running.
+    probing: AtomicBool,
+    command_timeout: Duration,
+    reconnect_interval: Duration,
 }
 
-enum Connection {
+#[derive(Clone)]
+enum Link {
+    /// No connection tried yet.
+    Unstarted,
     Ready(ConnectionManager),
-    /// No connection; the next attempt is allowed at this instant.
-    Idle(Instant),
+    /// Redis failed: the cache is bypassed until the probe connects again.
+    Down,
 }
 
 /// What a lookup learnt that the following store needs: the vendor's generation before the fetch (`None` when
@@ -136,52 +168,120 @@ impl RedisTier {
         Ok(Self {
             client,
             state: Arc::new(State {
-                connection: tokio::sync::Mutex::new(Connection::Idle(Instant::now())),
-                down: AtomicBool::new(false),
+                link: Mutex::new(Link::Unstarted),
+                first: tokio::sync::Mutex::new(()),
+                probing: AtomicBool::new(false),
+                command_timeout: config.command_timeout.max(Duration::from_millis(1)),
+                reconnect_interval: config.reconnect_interval,
             }),
         })
     }
 
+    fn link(&self) -> MutexGuard<'_, Link> {
+        // Only a connection handle is swapped under the lock; a panic cannot leave it unsafe to use.
+        self.state.link.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The connection to use, or `None` (at once) while Redis is down. Only the very first call waits, at most
+    /// [`CONNECT_TIMEOUT`], for the first connection.
     async fn connection(&self) -> Option<ConnectionManager> {
-        let mut connection = self.state.connection.lock().await;
-        match &*connection {
-            Connection::Ready(manager) => return Some(manager.clone()),
-            Connection::Idle(next) if Instant::now() < *next => return None,
-            Connection::Idle(_) => {}
+        let link = self.link().clone();
+        match link {
+            Link::Ready(manager) => return Some(manager),
+            Link::Down => return None,
+            Link::Unstarted => {}
         }
+        let _first = self.state.first.lock().await;
+        let link = self.link().clone();
+        match link {
+            Link::Ready(manager) => Some(manager),
+            Link::Down => None,
+            Link::Unstarted => match self.connect().await {
+                Ok(manager) => {
+                    *self.link() = Link::Ready(manager.clone());
+                    Some(manager)
+                }
+                Err(err) => {
+                    self.failed(&err);
+                    None
+                }
+            },
+        }
+    }
+
+    /// A new connection that answers `PING`, within [`CONNECT_TIMEOUT`].
+    async fn connect(&self) -> Result<ConnectionManager, String> {
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
-            .set_number_of_retries(1);
-        match ConnectionManager::new_with_config(self.client.clone(), config).await {
-            Ok(manager) => {
-                *connection = Connection::Ready(manager.clone());
-                Some(manager)
+            .set_response_timeout(Some(self.state.command_timeout))
+            .set_number_of_retries(0);
+        let connecting = async {
+            let mut manager = ConnectionManager::new_with_config(self.client.clone(), config)
+                .await
+                .map_err(|err| err.to_string())?;
+            redis::cmd("PING")
+                .query_async::<()>(&mut manager)
+                .await
+                .map_err(|err| err.to_string())?;
+            Ok(manager)
+        };
+        tokio::time::timeout(CONNECT_TIMEOUT, connecting)
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {} ms", CONNECT_TIMEOUT.as_millis())))
+    }
+
+    /// Runs one command, within the command timeout: its value, or `None` after marking Redis down.
+    async fn run<T>(&self, command: impl Future<Output = redis::RedisResult<T>>) -> Option<T> {
+        match tokio::time::timeout(self.state.command_timeout, command).await {
+            Ok(Ok(value)) => Some(value),
+            Ok(Err(err)) => {
+                self.failed(&err.to_string());
+                None
             }
-            Err(err) => {
-                *connection = Connection::Idle(Instant::now() + RECONNECT_INTERVAL);
-                self.failed(&err);
+            Err(_) => {
+                self.failed(&format!(
+                    "no answer within {} ms",
+                    self.state.command_timeout.as_millis()
+                ));
                 None
             }
         }
     }
 
-    /// Records a failure: the first of an outage is logged.
-    fn failed(&self, err: &redis::RedisError) {
-        if !self.state.down.swap(true, Ordering::SeqCst) {
-            tracing::warn!(
-                target: "adapters_http",
-                error = %err,
-                "HTTP cache: Redis is unreachable; calls go uncached until it is back (logged once per outage)"
-            );
+    /// Records a failure: the cache is bypassed from now on, the first failure of an outage is logged, and a
+    /// background probe looks for Redis at most once per reconnect interval until it answers again.
+    fn failed(&self, err: &str) {
+        {
+            // Under the lock, so that a probe finishing now either sees this failure or is followed by a new one.
+            let mut link = self.link();
+            *link = Link::Down;
+            if self.state.probing.swap(true, Ordering::SeqCst) {
+                return;
+            }
         }
-    }
-
-    /// Records a success: ends an outage.
-    fn succeeded(&self) {
-        if self.state.down.swap(false, Ordering::SeqCst) {
-            tracing::info!(target: "adapters_http", "HTTP cache: Redis is reachable again");
-        }
+        tracing::warn!(
+            target: "adapters_http",
+            error = %err,
+            "HTTP cache: Redis failed; calls go uncached (without waiting for Redis) until it answers again \
+             (logged once per outage)"
+        );
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let tier = self.clone();
+        runtime.spawn(async move {
+            loop {
+                tokio::time::sleep(tier.state.reconnect_interval).await;
+                if let Ok(manager) = tier.connect().await {
+                    let mut link = tier.link();
+                    *link = Link::Ready(manager);
+                    tier.state.probing.store(false, Ordering::SeqCst);
+                    drop(link);
+                    tracing::info!(target: "adapters_http", "HTTP cache: Redis is reachable again");
+                    return;
+                }
+            }
+        });
     }
 
     fn generation_key(vendor: &str) -> String {
@@ -217,21 +317,16 @@ impl RedisTier {
             return (None, none);
         };
         let generation_key = Self::generation_key(vendor);
-        let read: redis::RedisResult<(Option<u64>, Option<String>)> = if skip_entry {
-            conn.get::<_, Option<u64>>(&generation_key).await.map(|g| (g, None))
+        let read = if skip_entry {
+            self.run(async { conn.get::<_, Option<u64>>(&generation_key).await.map(|g| (g, None)) })
+                .await
         } else {
             let entry_key = Self::entry_key(vendor, partition, credential, url);
-            conn.mget(&[generation_key, entry_key]).await
+            self.run(conn.mget::<_, (Option<u64>, Option<String>)>(&[generation_key, entry_key]))
+                .await
         };
-        let (generation, entry) = match read {
-            Ok(values) => {
-                self.succeeded();
-                values
-            }
-            Err(err) => {
-                self.failed(&err);
-                return (None, none);
-            }
+        let Some((generation, entry)) = read else {
+            return (None, none);
         };
         let generation = generation.unwrap_or(0);
         let ticket = Ticket {
@@ -264,20 +359,18 @@ impl RedisTier {
             return;
         };
         let key = Self::entry_key(vendor, partition, credential, url);
-        let result = match ttl {
+        match ttl {
             Some(ttl) => {
                 let stored = Stored::new(response, fetched_at, fetched_at + ttl, generation);
                 let Ok(json) = serde_json::to_string(&stored) else {
                     return;
                 };
                 let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-                conn.pset_ex::<_, _, ()>(&key, json, ttl_ms).await
+                self.run(conn.pset_ex::<_, _, ()>(&key, json, ttl_ms)).await;
             }
-            None => conn.del::<_, ()>(&key).await,
-        };
-        match result {
-            Ok(()) => self.succeeded(),
-            Err(err) => self.failed(&err),
+            None => {
+                self.run(conn.del::<_, ()>(&key)).await;
+            }
         }
     }
 
@@ -286,10 +379,7 @@ impl RedisTier {
         let Some(mut conn) = self.connection().await else {
             return;
         };
-        match conn.incr::<_, _, u64>(Self::generation_key(vendor), 1).await {
-            Ok(_) => self.succeeded(),
-            Err(err) => self.failed(&err),
-        }
+        self.run(conn.incr::<_, _, u64>(Self::generation_key(vendor), 1)).await;
     }
 }
 
@@ -342,12 +432,10 @@ mod tests {
 
     #[test]
     fn passwords_are_masked_and_keys_hide_principals() {
-        let config = RedisCacheConfig {
-            url: "redis://user:s3cr3t@cache:6379/2".into(),
-        };
+        let config = RedisCacheConfig::new("redis://user:s3cr3t@cache:6379/2");
         let shown = format!("{config:?}");
         assert!(!shown.contains("s3cr3t") && shown.contains("***"), "{shown}");
-        assert!(RedisTier::new(&RedisCacheConfig { url: "http://x".into() }).is_err());
+        assert!(RedisTier::new(&RedisCacheConfig::new("http://x")).is_err());
         let url = Url::parse("https://circleci.com/api/v2/me").expect("url");
         let a = RedisTier::entry_key("CircleCI", "alice", None, &url);
         assert!(!a.contains("alice") && !a.contains("circleci.com"), "{a}");
