@@ -3,7 +3,12 @@
 use std::future::Future;
 use std::time::Duration;
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use rmcp::{ServerHandler, ServiceExt};
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 /// How [`serve`] behaves.
@@ -38,7 +43,8 @@ pub enum StdioError {
 /// Serves `handler` over stdin/stdout until the client disconnects, or until `shutdown` resolves: then calls
 /// tracked in `in_flight` (the tracker the handler tracks its calls in) finish (at most
 /// [`StdioConfig::shutdown_grace`]), their answers are written, and it returns, whatever stdin is and even while the
-/// client keeps it open (it is read on a thread of its own: [`crate::stdin`]).
+/// client keeps it open (it is read on a thread of its own: [`crate::stdin`]). When stdin ends (the client closed
+/// it or went away), the calls in flight are cancelled at once (as by `notifications/cancelled`) and it returns.
 ///
 /// # Errors
 /// [`StdioError`]: the session could not start, or its task failed.
@@ -54,7 +60,11 @@ where
     // stdout through rmcp's non-blocking pipe when it is a FIFO; stdin on a thread of its own whatever it is
     // (pipe, socket, tty), so that a shutdown never waits for a pending read (`crate::stdin`).
     let (_, stdout) = rmcp::transport::stdio_pipes();
-    let stdin = crate::stdin::on_thread(std::io::stdin());
+    let closed = CancellationToken::new();
+    let stdin = SignalEof {
+        inner: crate::stdin::on_thread(std::io::stdin()),
+        eof: closed.clone(),
+    };
     let running = handler
         .serve(crate::stdio_framing::spawn(stdin, stdout, config.max_request_bytes))
         .await
@@ -68,6 +78,15 @@ where
             return Ok(());
         }
         () = shutdown => {}
+        () = closed.cancelled() => {
+            // The client closed its end (MCP stdio: how a client ends the session, or it went away): nobody waits
+            // for the answers of the calls in flight, so they are cancelled (upstream calls, projections and
+            // artifact saves stop, their permits are freed) rather than left to finish.
+            tracing::info!(calls_in_flight = in_flight.len(), "stdin closed: cancelling calls in flight");
+            stop.cancel();
+            let _ = tokio::time::timeout(Duration::from_secs(2), waiting).await;
+            return Ok(());
+        }
     }
     tracing::info!(
         calls_in_flight = in_flight.len(),
@@ -88,4 +107,26 @@ where
     stop.cancel();
     let _ = tokio::time::timeout(Duration::from_secs(2), waiting).await;
     Ok(())
+}
+
+/// stdin, cancelling `eof` when it reaches its end (or fails).
+struct SignalEof<R> {
+    inner: R,
+    eof: CancellationToken,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for SignalEof<R> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let ended = match &polled {
+            Poll::Ready(Ok(())) => buf.filled().len() == before && buf.remaining() > 0,
+            Poll::Ready(Err(_)) => true,
+            Poll::Pending => false,
+        };
+        if ended {
+            self.eof.cancel();
+        }
+        polled
+    }
 }

@@ -17,10 +17,13 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use futures_util::Stream;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
-    LocalSessionManager, LocalSessionManagerError, SessionConfig, SessionError,
+    LocalSessionHandle, LocalSessionManager, LocalSessionManagerError, SessionConfig, SessionError,
 };
 use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionState, SessionStore, SessionStoreError,
@@ -151,12 +154,23 @@ impl SessionManager for DormantSessions {
         Ok(())
     }
 
+    /// The request's response stream; dropped before the answer came (the client closed the connection), it
+    /// cancels the request ([`CancelOnDrop`]).
     async fn create_stream(
         &self,
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_stream(id, message).await
+        let request = match &message {
+            ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
+            _ => None,
+        };
+        let handle = self.inner.sessions.read().await.get(id).cloned();
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(CancelOnDrop {
+            inner: Box::pin(stream),
+            pending: request.zip(handle).map(|(request, handle)| (handle, request)),
+        })
     }
 
     async fn accept_message(&self, id: &SessionId, message: ClientJsonRpcMessage) -> Result<(), Self::Error> {
@@ -180,5 +194,67 @@ impl SessionManager for DormantSessions {
 
     async fn restore_session(&self, id: SessionId) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
         self.inner.restore_session(id).await
+    }
+}
+
+/// A request's response stream that, dropped before it carried the request's answer (the client closed the
+/// connection, or the response body was dropped for any other reason), sends the session a
+/// `notifications/cancelled` for the request: rmcp then cancels the handler's call exactly as when the client sends
+/// that notification itself, so its upstream call, projection and artifact save stop and its permits are freed.
+///
+/// MCP (2025-06-18, "Streamable HTTP") says a server SHOULD NOT read a disconnection as a cancellation, as a client
+/// may resume the stream; this server does, because an abandoned call otherwise holds result pipelines and upstream
+/// connections that the caller's next calls need (a client that resumes after a disconnect gets no answer for a
+/// call that was still running, and retries it).
+struct CancelOnDrop {
+    inner: Pin<Box<dyn Stream<Item = ServerSseMessage> + Send + Sync>>,
+    /// The session and the request still waiting for its answer; `None` once it came or the stream ended.
+    pending: Option<(LocalSessionHandle, RequestId)>,
+}
+
+impl Stream for CancelOnDrop {
+    type Item = ServerSseMessage;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<ServerSseMessage>> {
+        let polled = self.inner.as_mut().poll_next(cx);
+        match &polled {
+            Poll::Ready(None) => self.pending = None,
+            Poll::Ready(Some(event)) => {
+                let answered = event.message.as_deref().and_then(|message| match message {
+                    ServerJsonRpcMessage::Response(response) => Some(&response.id),
+                    ServerJsonRpcMessage::Error(error) => error.id.as_ref(),
+                    _ => None,
+                });
+                if answered.is_some() && answered == self.pending.as_ref().map(|(_, id)| id) {
+                    self.pending = None;
+                }
+            }
+            Poll::Pending => {}
+        }
+        polled
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some((handle, request)) = self.pending.take() else {
+            return;
+        };
+        let notification = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": request, "reason": "the client closed the connection"},
+        });
+        let Ok(cancel) = serde_json::from_value::<ClientJsonRpcMessage>(notification) else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        tracing::debug!(request = %request, "response stream dropped before its answer; cancelling the request");
+        runtime.spawn(async move {
+            // An error: the session's worker has ended, and the request with it.
+            let _ = handle.push_message(cancel, None).await;
+        });
     }
 }
