@@ -4,9 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path;
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
+use object_store::{BackoffConfig, ClientOptions, RetryConfig};
 
 /// How to reach the bucket (typed: this crate reads no environment; the bundled server fills it from its settings).
 /// `Debug` never shows the secret key or the session token.
@@ -81,7 +81,7 @@ impl S3Config {
     /// The object_store client for this bucket, and the prefix. Sends nothing.
     ///
     /// Errors: [`S3ConfigError`].
-    pub(super) fn build(&self) -> Result<(Arc<dyn ObjectStore>, Path), S3ConfigError> {
+    pub(super) fn build(&self) -> Result<(Arc<AmazonS3>, Path), S3ConfigError> {
         let (bucket, prefix) = self.bucket_and_prefix()?;
         let mut builder = AmazonS3Builder::new()
             .with_bucket_name(bucket)

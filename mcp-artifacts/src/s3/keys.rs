@@ -101,6 +101,19 @@ impl Layout {
         self.data.clone().join(owner_key).join(id.as_str())
     }
 
+    /// The folder holding every artifact's data.
+    pub fn data_dir(&self) -> &Path {
+        &self.data
+    }
+
+    /// The owner key and id of a data object's path (`data/<owner-key>/<id>`); `None` for anything else.
+    pub fn parse_data(&self, path: &Path) -> Option<(String, ArtifactId)> {
+        let mut parts = path.prefix_match(&self.data)?;
+        let owner_key = parts.next()?.as_ref().to_owned();
+        let id = parts.next()?.as_ref().parse().ok()?;
+        parts.next().is_none().then_some((owner_key, id))
+    }
+
     /// The folder holding every expiry marker.
     pub fn expiry_dir(&self) -> &Path {
         &self.expiry

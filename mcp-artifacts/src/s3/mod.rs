@@ -4,6 +4,7 @@
 mod accounting;
 mod config;
 mod keys;
+mod uploads;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -20,6 +21,7 @@ pub use config::{S3Config, S3ConfigError};
 
 use accounting::Accounting;
 use keys::{CREATED_MS, Layout, Marker, from_millis, owner_key, to_millis};
+use uploads::Uploads;
 
 use crate::chunk::{Chunk, plan_range};
 use crate::clock::{Clock, SystemClock, is_expired};
@@ -34,6 +36,9 @@ pub const MULTIPART_THRESHOLD_BYTES: usize = 8 * 1024 * 1024;
 pub const MULTIPART_PART_BYTES: usize = 8 * 1024 * 1024;
 /// Parts of one multipart upload in flight at once.
 const MULTIPART_CONCURRENCY: usize = 4;
+/// How old a put's leftovers must be before a sweep removes them (an expiry marker without data, an unfinished
+/// multipart upload): 15 minutes, longer than any put that is still running (see [`crate::StoreLimits`]).
+pub const LEFTOVER_GRACE: Duration = Duration::from_secs(15 * 60);
 
 /// Keeps artifacts in an S3 bucket so that every replica serves every artifact.
 ///
@@ -52,13 +57,18 @@ const MULTIPART_CONCURRENCY: usize = 4;
 ///   deletes, at most [`SWEEP_BATCH_LIMIT`] per call) whichever replica wrote them, and refreshes this replica's
 ///   quota ledger from the listing. Quotas are therefore exact for what one replica does and up to one sweep
 ///   interval behind for the others' puts.
+/// - Leftovers of a put that died half-way (its replica killed, or its caller's timeout, [`crate::Bounded`]): a
+///   marker without data stops counting against its owner's quota, and an unfinished multipart upload is
+///   aborted, by the first sweep at least [`LEFTOVER_GRACE`] after the put started.
 /// - As a belt to those braces, a bucket lifecycle rule expiring objects under the prefix after the retention plus
-///   a day removes anything a crashed replica left (README, "Running several replicas").
+///   a day, and aborting incomplete multipart uploads after a day, removes anything a crashed replica left
+///   (README, "Running several replicas").
 /// - Requests are retried (at most 3 times, 15 s in all) by object_store; errors are [`ArtifactError::Io`] with no
 ///   bucket, key or credential in their text (the full error is logged at `warn`).
 #[derive(Debug)]
 pub struct S3Store {
     objects: Arc<dyn ObjectStore>,
+    uploads: Uploads,
     layout: Layout,
     clock: Arc<dyn Clock>,
     retention: Duration,
@@ -82,9 +92,10 @@ impl S3Store {
         config: StoreConfig,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, S3OpenError> {
-        let (objects, prefix) = s3.build()?;
+        let (s3, prefix) = s3.build()?;
         let store = Self {
-            objects,
+            objects: s3.clone(),
+            uploads: Uploads::new(s3),
             layout: Layout::new(&prefix),
             clock,
             retention: config.retention,
@@ -165,6 +176,50 @@ impl S3Store {
         Some((created, mime))
     }
 
+    /// Removes from the bucket and from `markers` the markers older than [`LEFTOVER_GRACE`] (not yet expired)
+    /// whose data is missing: a put that died between its marker and its data. They would otherwise count against
+    /// their owner's quota until they expire.
+    async fn remove_markers_without_data(
+        &self,
+        markers: &mut Vec<Marker>,
+        now: std::time::SystemTime,
+    ) -> Result<(), ArtifactError> {
+        let old = |m: &Marker| {
+            let created = from_millis(m.created_ms);
+            now.duration_since(created).is_ok_and(|age| age >= LEFTOVER_GRACE)
+                && !is_expired(created, now, self.retention)
+        };
+        if !markers.iter().any(old) {
+            return Ok(());
+        }
+        let layout = &self.layout;
+        let data: std::collections::HashSet<(String, ArtifactId)> = self
+            .objects
+            .list(Some(layout.data_dir()))
+            .map_err(|e| storage_error("listing artifacts", &e))
+            .try_filter_map(|meta| async move { Ok(layout.parse_data(&meta.location)) })
+            .try_collect()
+            .await?;
+        let (orphans, kept): (Vec<Marker>, Vec<Marker>) = std::mem::take(markers)
+            .into_iter()
+            .partition(|m| old(m) && !data.contains(&(m.owner_key.clone(), m.id.clone())));
+        *markers = kept;
+        if orphans.is_empty() {
+            return Ok(());
+        }
+        tracing::info!(
+            markers = orphans.len(),
+            "removing S3 artifact markers whose data was never written"
+        );
+        let paths = orphans.iter().map(|m| self.layout.marker(m)).collect();
+        delete_all(&*self.objects, paths).await?;
+        let mut accounting = self.accounting();
+        for marker in &orphans {
+            accounting.forget(&marker.id);
+        }
+        Ok(())
+    }
+
     /// HEAD of `path`: creation time, MIME type and size, or [`ArtifactError::NotFound`] when absent or expired.
     async fn head(&self, path: &Path) -> Result<(std::time::SystemTime, String, u64), ArtifactError> {
         let options = GetOptions {
@@ -181,6 +236,34 @@ impl S3Store {
             return Err(ArtifactError::NotFound);
         }
         Ok((created, mime, result.meta.size))
+    }
+}
+
+/// A put not finished yet: dropped, it stops counting against the quota and removes what it may have written.
+struct Unfinished<'a> {
+    store: &'a S3Store,
+    /// `None` once the put finished.
+    id: Option<ArtifactId>,
+    /// The data and marker paths, to remove in the background; `None` when already removed.
+    written: Option<[Path; 2]>,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        self.store.accounting().forget(&id);
+        let (Some(paths), Ok(runtime)) = (self.written.take(), tokio::runtime::Handle::try_current()) else {
+            return;
+        };
+        let objects = self.store.objects.clone();
+        runtime.spawn(async move {
+            for path in paths {
+                // A failure (the store is down) is left to the sweep.
+                let _ = objects.delete(&path).await;
+            }
+        });
     }
 }
 
@@ -222,21 +305,30 @@ impl ArtifactStore for S3Store {
         };
         let marker_path = self.layout.marker(&marker);
         let data_path = self.layout.data(&marker.owner_key, &id);
-        // The marker first: a put that dies half-way leaves at most a marker, which the sweep removes.
+        // A put dropped half-way (its caller's timeout) stops counting at once, and what it wrote is removed in the
+        // background (or, the store being down, by a later sweep).
+        let mut unfinished = Unfinished {
+            store: self,
+            id: Some(id.clone()),
+            written: Some([data_path.clone(), marker_path.clone()]),
+        };
+        // The marker first: a put that dies half-way leaves at most a marker (and maybe an unfinished multipart
+        // upload), which the sweep removes.
         let written = match self.objects.put(&marker_path, PutPayload::default()).await {
             Ok(_) => self.upload(&data_path, mime_type, marker.created_ms, bytes).await,
             Err(err) => Err(err),
         };
         match written {
             Ok(()) => {
+                unfinished.id = None;
                 self.accounting().finish(&id);
                 Ok(id)
             }
             Err(err) => {
                 let error = storage_error("writing an artifact", &err);
+                unfinished.written = None;
                 let _ = self.objects.delete(&data_path).await;
                 let _ = self.objects.delete(&marker_path).await;
-                self.accounting().forget(&id);
                 Err(error)
             }
         }
@@ -313,7 +405,8 @@ impl ArtifactStore for S3Store {
     async fn sweep_expired(&self) -> Result<usize, ArtifactError> {
         let started = self.accounting().seq();
         let now = self.clock.now();
-        let markers = self.list_markers().await?;
+        let mut markers = self.list_markers().await?;
+        self.remove_markers_without_data(&mut markers, now).await?;
         let expired: Vec<&Marker> = markers
             .iter()
             .take_while(|m| is_expired(from_millis(m.created_ms), now, self.retention))
@@ -340,6 +433,8 @@ impl ArtifactStore for S3Store {
         }
         let live: Vec<Marker> = markers.into_iter().filter(|m| !removed.contains(&m.id)).collect();
         self.apply_listing(started, &live);
+        let cutoff = now.checked_sub(LEFTOVER_GRACE).unwrap_or(std::time::UNIX_EPOCH);
+        self.uploads.abort_older_than(self.layout.data_dir(), cutoff).await;
         Ok(removed.len())
     }
 }
