@@ -148,3 +148,71 @@ async fn an_unreachable_bucket_fails_at_open_without_secrets() {
     };
     assert!(S3Store::open(&bad, StoreConfig::default()).await.is_err());
 }
+
+/// What a put that died half-way leaves (its replica killed between its marker and its data, or during a
+/// multipart upload; issue 31): the marker stops counting against its owner's quota, and the unfinished upload is
+/// aborted, by the first sweep once they are [`mcp_artifacts::s3::LEFTOVER_GRACE`] old, not before (the put may
+/// still be running).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_removes_what_a_dead_put_left() {
+    use object_store::multipart::MultipartStore;
+    use object_store::path::Path;
+    use object_store::{ObjectStoreExt, PutPayload};
+    use sha2::{Digest, Sha256};
+
+    let Some(s3) = s3_settings("leftovers") else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::starting_now());
+    let config = mcp_artifacts::conformance::small_quota_config();
+    let store = open(&s3, config, &clock).await;
+    // The bucket itself, as the dead replica wrote to it.
+    let (bucket, prefix) = s3.url.trim_start_matches("s3://").split_once('/').expect("a prefix");
+    let raw = object_store::aws::AmazonS3Builder::new()
+        .with_bucket_name(bucket)
+        .with_endpoint(s3.endpoint.clone().expect("endpoint"))
+        .with_region("us-east-1")
+        .with_access_key_id("test")
+        .with_secret_access_key("test")
+        .with_allow_http(true)
+        .build()
+        .expect("client");
+    let owner = hex::encode(Sha256::digest(b"alice"));
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_millis();
+    // A marker for 4000 of alice's 4096 bytes, its data never written.
+    let marker = format!("{prefix}/expiry/{now_ms:020}.{owner}.{}.4000", "ab".repeat(16));
+    raw.put(&Path::from(marker), PutPayload::default())
+        .await
+        .expect("marker");
+    // A multipart upload started and never finished.
+    let upload_path = Path::from(format!("{prefix}/data/{owner}/{}", "cd".repeat(16)));
+    let upload = raw.create_multipart(&upload_path).await.expect("create upload");
+    let part = raw
+        .put_part(&upload_path, &upload, 0, PutPayload::from(vec![1u8; 1024]))
+        .await
+        .expect("part");
+
+    // Another replica opened now counts the marker: 96 of alice's bytes left.
+    let replica = open(&s3, config, &clock).await;
+    let small = || Bytes::from(vec![2u8; 1000]);
+    let over = replica.put("alice", "application/json", small()).await;
+    assert!(matches!(over, Err(ArtifactError::QuotaExceeded { .. })), "{over:?}");
+    // A minute later the put could still be running: the sweep leaves both.
+    clock.advance(std::time::Duration::from_secs(60));
+    assert_eq!(replica.sweep_expired().await.expect("sweep"), 0);
+    let over = replica.put("alice", "application/json", small()).await;
+    assert!(matches!(over, Err(ArtifactError::QuotaExceeded { .. })), "{over:?}");
+    // Past the grace: the marker is gone and alice has her quota back; the upload is aborted.
+    clock.advance(mcp_artifacts::s3::LEFTOVER_GRACE);
+    assert_eq!(replica.sweep_expired().await.expect("sweep"), 0);
+    replica
+        .put("alice", "application/json", small())
+        .await
+        .expect("the dead put's marker no longer counts");
+    let completed = raw.complete_multipart(&upload_path, &upload, vec![part]).await;
+    assert!(completed.is_err(), "the unfinished upload was aborted");
+    drop(store);
+}
