@@ -138,3 +138,13 @@ async fn kill_9_during_fs_writes_loses_no_artifact_a_client_received() {
     assert!(received > 0, "the callers received artifact ids before the kill");
     assert_eq!(exact, received, "every fs artifact id received reads back exact");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_stdin_cancels_the_calls_in_flight_at_once() {
+    // Before: rmcp let calls in flight run 5 s after stdin's end, then cancelled them.
+    let exited = faults::stdin_close_exits(Duration::from_millis(600)).await;
+    assert!(
+        exited < Duration::from_secs(3),
+        "the server exited {exited:?} after stdin closed"
+    );
+}

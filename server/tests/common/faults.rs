@@ -664,3 +664,41 @@ pub fn fs_store(dir: &std::path::Path) -> Vec<(String, String)> {
         ("STREAMING_ARTIFACT_DIR".to_owned(), dir.display().to_string()),
     ]
 }
+
+/// A stdio server with a call in flight that holds a result pipeline (a `jq` that does not end for minutes):
+/// closes stdin after `hold` and returns how long the server took to exit (its calls cancelled, its `jq` worker
+/// killed).
+pub async fn stdin_close_exits(hold: Duration) -> Duration {
+    use tokio::io::AsyncWriteExt;
+    let upstream = upstream().await;
+    let env = crate::common::server_env(&upstream.uri(), &[("MCP_JQ_TIMEOUT_SECONDS", "60")]);
+    let mut child = tokio::process::Command::new(crate::common::BIN)
+        .env_clear()
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "github_list_workflow_runs",
+            "arguments": {"owner": "octo-org", "repo": "octo-repo", "jq": "last(range(1e15))"}}}),
+    ] {
+        stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    stdin.flush().await.unwrap();
+    tokio::time::sleep(hold).await;
+    drop(stdin);
+    let closed = Instant::now();
+    tokio::time::timeout(Duration::from_secs(30), child.wait())
+        .await
+        .expect("the server exits once stdin is closed")
+        .unwrap();
+    closed.elapsed()
+}
