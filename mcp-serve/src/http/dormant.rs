@@ -155,7 +155,7 @@ impl SessionManager for DormantSessions {
     }
 
     /// The request's response stream; dropped before the answer came (the client closed the connection), it
-    /// cancels the request ([`CancelOnDrop`]).
+    /// cancels the request (`CancelOnDrop`).
     async fn create_stream(
         &self,
         id: &SessionId,
