@@ -192,9 +192,7 @@ mod tests {
             session_token: Some("s3-session-configured-0006".to_owned()),
             ..S3Config::default()
         });
-        config.http_cache_redis = Some(RedisCacheConfig {
-            url: "redis://:redis%2Fconfigured-0007@cache:6379/0".to_owned(),
-        });
+        config.http_cache_redis = Some(RedisCacheConfig::new("redis://:redis%2Fconfigured-0007@cache:6379/0"));
         let text = "ghp_configured-0001 circle-configured-0002 ATATT-configured-0003 bb-configured-0004 \
                     s3-secret-configured-0005 s3-session-configured-0006 redis/configured-0007";
         assert_eq!(
