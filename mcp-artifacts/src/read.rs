@@ -49,13 +49,16 @@ pub struct ArtifactReadResult {
     pub mime_type: String,
     /// First byte of this chunk.
     pub offset: u64,
-    /// One past the last byte of this chunk; pass it as `offset` to continue.
+    /// One past the last byte of this chunk; pass it as `offset` to continue (the tool's description says so).
+    #[schemars(description = "One past this chunk's last byte.")]
     pub next_offset: u64,
     /// The artifact's full length in bytes.
     pub total_bytes: u64,
     /// `true` when `nextOffset == totalBytes` (nothing left to read).
+    #[schemars(description = "nextOffset == totalBytes.")]
     pub eof: bool,
-    /// Always `"base64"`.
+    /// Always `"base64"` (its `const` says so: no description in the schema).
+    #[schemars(description = "")]
     pub encoding: Encoding,
     /// The chunk's bytes, standard base64 with padding.
     pub data: String,

@@ -42,10 +42,13 @@ pub const DESCRIPTION: &str = "Read an oversized tool result saved as an artifac
 pub struct ArtifactReadArgs {
     /// The `incomplete.artifactId` of an oversized result.
     pub artifact_id: String,
-    /// Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue.
+    /// The byte offset to read from: 0 (the default), then the previous chunk's `nextOffset` (the tool's description
+    /// says so once; the schema says only the default).
+    #[schemars(description = "Default 0.")]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub offset: Option<u64>,
     /// Most bytes to return in this chunk (default 65536, clamped to 1..=1048576).
+    #[schemars(description = "Default 65536, at most 1048576.")]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub max_bytes: Option<u64>,
 }

@@ -39,6 +39,7 @@ pub struct PathArgs {
     pub path: String,
     /// Query parameters, unencoded.
     pub query_params: Option<BTreeMap<String, String>>,
+    #[schemars(description = "")]
     /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
@@ -51,13 +52,17 @@ pub struct PathArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BodyArgs {
+    #[schemars(description = "")]
     /// Path from the product's base.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
+    #[schemars(description = "")]
     /// Query parameters, unencoded.
     pub query_params: Option<BTreeMap<String, String>>,
+    #[schemars(description = "")]
     /// JSON request body.
     pub body: Option<serde_json::Value>,
+    #[schemars(description = "")]
     /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,

@@ -65,6 +65,7 @@ pub struct CircleciGetArgs {
     pub query_params: Option<BTreeMap<String, String>>,
     /// Bypass the HTTP cache (default false).
     pub fresh: Option<bool>,
+    #[schemars(description = "")]
     /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,

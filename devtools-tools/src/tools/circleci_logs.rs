@@ -42,9 +42,11 @@ pub struct CircleciJobLogsArgs {
     pub step: Option<StepArg>,
     /// Keep ANSI codes.
     pub raw: Option<bool>,
+    #[schemars(description = "")]
     /// jq on data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
+    #[schemars(description = "")]
     /// toon or json.
     pub output_format: Option<OutputFormat>,
 }

@@ -37,9 +37,11 @@ pub enum WorkflowIdArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
+    #[schemars(description = "")]
     /// Repository owner, e.g. octo-org.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
+    #[schemars(description = "")]
     /// Repository name, e.g. octo-repo.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
@@ -57,6 +59,7 @@ pub struct ListWorkflowRunsArgs {
     /// Login of the user who started the run.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
+    #[schemars(description = "")]
     /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
@@ -69,9 +72,11 @@ pub struct ListWorkflowRunsArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
+    #[schemars(description = "")]
     /// Repository owner, e.g. octo-org.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
+    #[schemars(description = "")]
     /// Repository name, e.g. octo-repo.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
@@ -80,6 +85,7 @@ pub struct ListWorkflowJobsArgs {
     pub run_id: u64,
     /// latest (default): the latest attempt's jobs; all: every attempt's.
     pub filter: Option<JobFilterArg>,
+    #[schemars(description = "")]
     /// jq filter; replaces data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,

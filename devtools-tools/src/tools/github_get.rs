@@ -41,9 +41,11 @@ pub struct GithubGetArgs {
     pub query_params: Option<BTreeMap<String, String>>,
     /// diff, patch: the text as a string.
     pub media_type: Option<MediaTypeArg>,
+    #[schemars(description = "")]
     /// jq or JMESPath over the body; one value.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
+    #[schemars(description = "")]
     /// toon (default) or json.
     pub output_format: Option<OutputFormat>,
 }
@@ -52,8 +54,7 @@ pub struct GithubGetArgs {
 pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
-        description: "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...). \
-                      data: the body; nextPage: the next page or null.",
+        description: "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
         input_schema: input_schema::<Paged<GithubGetArgs>>(),
         output: Some(OutputContract::Paged),
         annotations: read_only("GitHub GET", true),

@@ -25,9 +25,11 @@ const MAX_JOB_PAGES: u32 = 10;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GithubJobLogsArgs {
+    #[schemars(description = "")]
     /// Repository owner.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
+    #[schemars(description = "")]
     /// Repository name.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
@@ -55,9 +57,11 @@ pub struct GithubJobLogsArgs {
     pub step: Option<StepArg>,
     /// Keep ANSI codes.
     pub raw: Option<bool>,
+    #[schemars(description = "")]
     /// jq on data.
     #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
     pub jq: Option<String>,
+    #[schemars(description = "")]
     /// toon or json.
     pub output_format: Option<OutputFormat>,
 }

@@ -18,6 +18,7 @@ pub struct PageArgs {
     #[schemars(range(min = 1, max = 100))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub per_page: Option<u64>,
+    #[schemars(description = "")]
     /// Page, from 1: the last result's nextPage.
     #[schemars(range(min = 1))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]

@@ -1,7 +1,5 @@
 type GithubListWorkflowRunsInput = {
-    /** Repository owner, e.g. octo-org. */
     owner: string;
-    /** Repository name, e.g. octo-repo. */
     repo: string;
     /** Workflow id or file name (e.g. ci.yml). */
     workflowId?: number | string;
@@ -15,9 +13,7 @@ type GithubListWorkflowRunsInput = {
     actor?: string;
     /** 1..=100 (default 30). */
     perPage?: number;
-    /** Page, from 1: the last result's nextPage. */
     page?: number;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -36,9 +32,7 @@ type GithubListWorkflowRunsOutput = {
     };
 }
 type GithubListWorkflowJobsInput = {
-    /** Repository owner, e.g. octo-org. */
     owner: string;
-    /** Repository name, e.g. octo-repo. */
     repo: string;
     /** The run's id. */
     runId: number;
@@ -46,9 +40,7 @@ type GithubListWorkflowJobsInput = {
     filter?: "latest" | "all";
     /** 1..=100 (default 30). */
     perPage?: number;
-    /** Page, from 1: the last result's nextPage. */
     page?: number;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -57,6 +49,76 @@ type GithubListWorkflowJobsOutput = {
     data: unknown;
     /** Pass as page for the next page; null on the last */
     nextPage: number | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type GithubGetInput = {
+    /** REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host. */
+    path: string;
+    queryParams?: {
+        [key: string]: string;
+    };
+    /** diff, patch: the text as a string. */
+    mediaType?: "json" | "diff" | "patch";
+    /** 1..=100 (default 30). */
+    perPage?: number;
+    page?: number;
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type GithubGetOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Pass as page for the next page; null on the last */
+    nextPage: number | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type GithubGetJobLogsInput = {
+    owner: string;
+    repo: string;
+    /** One job by id. */
+    jobId?: number;
+    /** A run's jobs. */
+    runId?: number;
+    /** With runId: this job. */
+    jobName?: string;
+    /** Failed jobs and steps only (default true). */
+    failedOnly?: boolean;
+    /** Last lines per step (200; 0: all). */
+    tailLines?: number;
+    /** Regex: matching lines only. */
+    grep?: string;
+    /** Lines around matches. */
+    context?: number;
+    /** Step number or name. */
+    step?: number | string;
+    /** Keep ANSI codes. */
+    raw?: boolean;
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type GithubGetJobLogsOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Each job's log in the artifact. */
+    logs?: {
+        jobId: number;
+        offset: number;
+        bytes: number;
+    }[] | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -75,7 +137,6 @@ type CircleciGetInput = {
     };
     /** Bypass the HTTP cache (default false). */
     fresh?: boolean;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -97,12 +158,50 @@ type CircleciGetOutput = {
         mimeType?: string | null;
     };
 }
+type CircleciGetJobLogsInput = {
+    /** e.g. gh/ORG/REPO. */
+    projectSlug: string;
+    /** Job number. */
+    jobNumber: number;
+    /** Failed steps only (default true). */
+    failedOnly?: boolean;
+    /** Last lines per step (200; 0: all). */
+    tailLines?: number;
+    /** Regex: matching lines only. */
+    grep?: string;
+    /** Lines around matches. */
+    context?: number;
+    /** Step number or name. */
+    step?: number | string;
+    /** Keep ANSI codes. */
+    raw?: boolean;
+    jq?: string;
+    outputFormat?: "toon" | "json";
+}
+type CircleciGetJobLogsOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: unknown;
+    /** Each job's log in the artifact. */
+    logs?: {
+        jobId: number;
+        offset: number;
+        bytes: number;
+    }[] | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
 type ArtifactReadInput = {
     /** The `incomplete.artifactId` of an oversized result. */
     artifactId: string;
-    /** Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue. */
+    /** Default 0. */
     offset?: number;
-    /** Most bytes to return in this chunk (default 65536, clamped to 1..=1048576). */
+    /** Default 65536, at most 1048576. */
     maxBytes?: number;
 }
 type ArtifactReadOutput = {
@@ -112,13 +211,12 @@ type ArtifactReadOutput = {
     mimeType: string;
     /** First byte of this chunk. */
     offset: number;
-    /** One past the last byte of this chunk; pass it as `offset` to continue. */
+    /** One past this chunk's last byte. */
     nextOffset: number;
     /** The artifact's full length in bytes. */
     totalBytes: number;
-    /** `true` when `nextOffset == totalBytes` (nothing left to read). */
+    /** nextOffset == totalBytes. */
     eof: boolean;
-    /** Always `"base64"`. */
     encoding: "base64";
     /** The chunk's bytes, standard base64 with padding. */
     data: string;
@@ -130,7 +228,6 @@ type JiraGetInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -147,43 +244,31 @@ type JiraGetOutput = {
     };
 }
 type JiraPostInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type JiraPostOutput = unknown
 type JiraPutInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type JiraPutOutput = unknown
 type JiraPatchInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -195,7 +280,6 @@ type JiraDeleteInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -207,7 +291,6 @@ type ConfGetInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -224,43 +307,31 @@ type ConfGetOutput = {
     };
 }
 type ConfPostInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type ConfPostOutput = unknown
 type ConfPutInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type ConfPutOutput = unknown
 type ConfPatchInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -272,7 +343,6 @@ type ConfDeleteInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -284,7 +354,6 @@ type BbGetInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -301,43 +370,31 @@ type BbGetOutput = {
     };
 }
 type BbPostInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type BbPostOutput = unknown
 type BbPutInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
 type BbPutOutput = unknown
 type BbPatchInput = {
-    /** Path from the product's base. */
     path: string;
-    /** Query parameters, unencoded. */
     queryParams?: {
         [key: string]: string;
     };
-    /** JSON request body. */
     body?: unknown;
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -349,7 +406,6 @@ type BbDeleteInput = {
     queryParams?: {
         [key: string]: string;
     };
-    /** jq filter; replaces data. */
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -358,45 +414,71 @@ type BbDeleteOutput = unknown
 declare const devtools: {
 	/**
 	 * List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow and filtered by branch, status, event or actor.
-	 * @param input.owner - Repository owner, e.g. octo-org.
-	 * @param input.repo - Repository name, e.g. octo-repo.
 	 * @param input.workflowId - Workflow id or file name (e.g. ci.yml).
 	 * @param input.branch - Branch name.
 	 * @param input.status - A status or conclusion, e.g. failure, in_progress.
 	 * @param input.event - Triggering event, e.g. push, pull_request.
 	 * @param input.actor - Login of the user who started the run.
 	 * @param input.perPage - 1..=100 (default 30).
-	 * @param input.page - Page, from 1: the last result's nextPage.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	github_list_workflow_runs: (input: GithubListWorkflowRunsInput) => Promise<GithubListWorkflowRunsOutput>;
 
 	/**
 	 * List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.
-	 * @param input.owner - Repository owner, e.g. octo-org.
-	 * @param input.repo - Repository name, e.g. octo-repo.
 	 * @param input.runId - The run's id.
 	 * @param input.filter - latest (default): the latest attempt's jobs; all: every attempt's.
 	 * @param input.perPage - 1..=100 (default 30).
-	 * @param input.page - Page, from 1: the last result's nextPage.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	github_list_workflow_jobs: (input: GithubListWorkflowJobsInput) => Promise<GithubListWorkflowJobsOutput>;
+
+	/**
+	 * GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).
+	 * @param input.path - REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host.
+	 * @param input.mediaType - diff, patch: the text as a string.
+	 * @param input.perPage - 1..=100 (default 30).
+	 */
+	github_get: (input: GithubGetInput) => Promise<GithubGetOutput>;
+
+	/**
+	 * GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). Default: failed steps' last 200 lines.
+	 * @param input.jobId - One job by id.
+	 * @param input.runId - A run's jobs.
+	 * @param input.jobName - With runId: this job.
+	 * @param input.failedOnly - Failed jobs and steps only (default true).
+	 * @param input.tailLines - Last lines per step (200; 0: all).
+	 * @param input.grep - Regex: matching lines only.
+	 * @param input.context - Lines around matches.
+	 * @param input.step - Step number or name.
+	 * @param input.raw - Keep ANSI codes.
+	 */
+	github_get_job_logs: (input: GithubGetJobLogsInput) => Promise<GithubGetJobLogsOutput>;
 
 	/**
 	 * GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
 	 * @param input.path - API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job.
 	 * @param input.queryParams - Query parameters, unencoded; continue a list with page-token = the body's next_page_token.
 	 * @param input.fresh - Bypass the HTTP cache (default false).
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	circleci_get: (input: CircleciGetInput) => Promise<CircleciGetOutput>;
 
 	/**
+	 * CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.
+	 * @param input.projectSlug - e.g. gh/ORG/REPO.
+	 * @param input.jobNumber - Job number.
+	 * @param input.failedOnly - Failed steps only (default true).
+	 * @param input.tailLines - Last lines per step (200; 0: all).
+	 * @param input.grep - Regex: matching lines only.
+	 * @param input.context - Lines around matches.
+	 * @param input.step - Step number or name.
+	 * @param input.raw - Keep ANSI codes.
+	 */
+	circleci_get_job_logs: (input: CircleciGetJobLogsInput) => Promise<CircleciGetJobLogsOutput>;
+
+	/**
 	 * Read an oversized tool result saved as an artifact (incomplete.artifactId), one chunk at a time. Each chunk's data is base64 of bytes [offset, nextOffset); continue with offset = nextOffset until eof is true, then decode and concatenate the chunks.
 	 * @param input.artifactId - The `incomplete.artifactId` of an oversized result.
-	 * @param input.offset - Byte offset to read from (default 0); pass the previous chunk's `nextOffset` to continue.
-	 * @param input.maxBytes - Most bytes to return in this chunk (default 65536, clamped to 1..=1048576).
+	 * @param input.offset - Default 0.
+	 * @param input.maxBytes - Default 65536, at most 1048576.
 	 */
 	artifact_read: (input: ArtifactReadInput) => Promise<ArtifactReadOutput>;
 
@@ -404,34 +486,21 @@ declare const devtools: {
 	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	jira_get: (input: JiraGetInput) => Promise<JiraGetOutput>;
 
 	/**
 	 * POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create), /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	jira_post: (input: JiraPostInput) => Promise<JiraPostOutput>;
 
 	/**
 	 * PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit). Clears cached Jira reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	jira_put: (input: JiraPutInput) => Promise<JiraPutOutput>;
 
 	/**
 	 * PATCH a Jira path with a JSON body. Clears cached Jira reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	jira_patch: (input: JiraPatchInput) => Promise<JiraPatchOutput>;
 
@@ -439,7 +508,6 @@ declare const devtools: {
 	 * DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone. Clears cached Jira reads.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	jira_delete: (input: JiraDeleteInput) => Promise<JiraDeleteOutput>;
 
@@ -447,34 +515,21 @@ declare const devtools: {
 	 * GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	conf_get: (input: ConfGetInput) => Promise<ConfGetOutput>;
 
 	/**
 	 * POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with {spaceId, title, body}. Clears cached Confluence reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	conf_post: (input: ConfPostInput) => Promise<ConfPostOutput>;
 
 	/**
 	 * PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id, status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	conf_put: (input: ConfPutInput) => Promise<ConfPutOutput>;
 
 	/**
 	 * PATCH a Confluence path with a JSON body. Clears cached Confluence reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	conf_patch: (input: ConfPatchInput) => Promise<ConfPatchOutput>;
 
@@ -482,7 +537,6 @@ declare const devtools: {
 	 * DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}: for good). Clears cached Confluence reads.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	conf_delete: (input: ConfDeleteInput) => Promise<ConfDeleteOutput>;
 
@@ -490,34 +544,21 @@ declare const devtools: {
 	 * GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	bb_get: (input: BbGetInput) => Promise<BbGetOutput>;
 
 	/**
 	 * POST a JSON body to a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	bb_post: (input: BbPostInput) => Promise<BbPostOutput>;
 
 	/**
 	 * PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached Bitbucket reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	bb_put: (input: BbPutInput) => Promise<BbPutOutput>;
 
 	/**
 	 * PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket reads.
-	 * @param input.path - Path from the product's base.
-	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.body - JSON request body.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	bb_patch: (input: BbPatchInput) => Promise<BbPatchOutput>;
 
@@ -525,7 +566,6 @@ declare const devtools: {
 	 * DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be undone. Clears cached Bitbucket reads.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
-	 * @param input.jq - jq filter; replaces data.
 	 */
 	bb_delete: (input: BbDeleteInput) => Promise<BbDeleteOutput>;
 }
