@@ -10,7 +10,8 @@
 use std::path::Path;
 
 use mcp_envelope::{
-    OutputFormat, PageMeta, SizeBound, TEXT_LIMIT_BYTES, TextSource, prepare, render, render_serialize, truncate_text,
+    OutputFormat, PageMeta, Rest, SizeBound, TEXT_LIMIT_BYTES, TextSource, prepare, render, render_serialize,
+    truncate_text_noting,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -95,7 +96,14 @@ fn assert_same_through_prepare(data: &Value, next_page: Option<u64>) {
         TextSource::Envelope,
         &SizeBound::default(),
     );
-    let expected = oracle(&envelope).map(|text| truncate_text(text, TEXT_LIMIT_BYTES));
+    // Over the bound, the text's omission marker points at `incomplete` (the artifact is not saved yet).
+    let oversized = serde_json::to_vec(&envelope).map_or(0, |bytes| bytes.len()) > SizeBound::default().bytes();
+    let rest = if oversized {
+        Rest::Oversized
+    } else {
+        Rest::StructuredContent
+    };
+    let expected = oracle(&envelope).map(|text| truncate_text_noting(text, TEXT_LIMIT_BYTES, rest));
     assert_eq!(prepared.ok().map(|p| p.text), expected, "envelope: {envelope}");
 }
 

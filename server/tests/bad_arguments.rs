@@ -15,6 +15,9 @@ const RUNS: &str = "github_list_workflow_runs";
 const JOBS: &str = "github_list_workflow_jobs";
 const CIRCLECI: &str = "circleci_get";
 const ARTIFACT: &str = "artifact_read";
+const GET: &str = "github_get";
+const LOGS: &str = "github_get_job_logs";
+const CIRCLECI_LOGS: &str = "circleci_get_job_logs";
 
 /// `base` plus `more` (later keys win).
 fn with(base: &Value, more: Value) -> Value {
@@ -43,6 +46,9 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
     let jobs = json!({"owner": "o", "repo": "r", "runId": 1});
     let circleci = json!({"path": "/me"});
     let artifact = json!({"artifactId": "0123456789abcdef0123456789abcdef"});
+    let get = json!({"path": "/repos/o/r/commits/abc/pulls"});
+    let logs = json!({"owner": "o", "repo": "r", "jobId": 1});
+    let circleci_logs = json!({"projectSlug": "gh/o/r", "jobNumber": 1});
     let mut cases: Vec<(&'static str, Value, &'static str)> = vec![
         (RUNS, json!({"repo": "r"}), "owner"),
         (RUNS, json!({"owner": "o"}), "repo"),
@@ -117,8 +123,41 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             with(&artifact, json!({"outputFormat": "json"})),
             "outputFormat",
         ),
+        (GET, json!({}), "path"),
+        (GET, json!({"path": 3}), "path"),
+        (GET, json!({"path": "/".repeat(4097)}), "path is too long"),
+        (GET, with(&get, json!({"queryParams": {"state": 1}})), "queryParams"),
+        (GET, with(&get, json!({"mediaType": "xml"})), "mediaType"),
+        (GET, with(&get, json!({"perPage": 0})), "perPage"),
+        (GET, with(&get, json!({"page": 0})), "page"),
+        // An absolute URL on another host, and `page` given twice, are refused by the adapter before anything is
+        // sent (tests/github_get.rs), with the adapter's "github_get failed: invalid path" text.
+        (LOGS, json!({"repo": "r", "jobId": 1}), "owner"),
+        (LOGS, json!({"owner": "o", "repo": "r"}), "jobId"),
+        (LOGS, with(&logs, json!({"jobId": -1})), "jobId"),
+        (LOGS, with(&logs, json!({"tailLines": -1})), "tailLines"),
+        (LOGS, with(&logs, json!({"context": "x"})), "context"),
+        (LOGS, with(&logs, json!({"grep": "(unclosed"})), "grep"),
+        (LOGS, with(&logs, json!({"step": true})), "step"),
+        (LOGS, with(&logs, json!({"failedOnly": "yes"})), "failedOnly"),
+        (LOGS, with(&logs, json!({"raw": 1})), "raw"),
+        (CIRCLECI_LOGS, json!({"jobNumber": 1}), "projectSlug"),
+        (CIRCLECI_LOGS, json!({"projectSlug": "gh/o/r"}), "jobNumber"),
+        (
+            CIRCLECI_LOGS,
+            with(&circleci_logs, json!({"jobNumber": "x"})),
+            "jobNumber",
+        ),
+        (CIRCLECI_LOGS, with(&circleci_logs, json!({"grep": "[z-a]"})), "grep"),
     ];
-    for (tool, base) in [(RUNS, &runs), (JOBS, &jobs), (CIRCLECI, &circleci)] {
+    for (tool, base) in [
+        (RUNS, &runs),
+        (JOBS, &jobs),
+        (CIRCLECI, &circleci),
+        (GET, &get),
+        (LOGS, &logs),
+        (CIRCLECI_LOGS, &circleci_logs),
+    ] {
         for (more, needle) in view_cases() {
             cases.push((tool, with(base, more), needle));
         }

@@ -169,7 +169,7 @@ async fn bad_arguments_and_unknown_jobs_say_what_to_do() {
         (json!({"owner": "octo-org", "repo": "octo-repo"}), "give jobId"),
         (
             json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "grep": "("}),
-            "invalid grep",
+            "grep: not a regular expression",
         ),
         (
             json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "step": "Deploy"}),

@@ -12,7 +12,7 @@ use super::logs::{self, StepArg};
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
-use crate::args;
+use crate::args::{self, ArgumentError};
 use crate::logs::{JobLog, JobPlan, LogsData, Options, StepChoice, is_failed_job};
 
 /// Tool name.
@@ -90,9 +90,12 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         return mcp_results::error(err.to_string());
     }
     if args.job_id.is_none() && args.run_id.is_none() {
-        return mcp_results::error(format!(
-            "{NAME}: give jobId (one job), or runId (its failed jobs; with jobName, the job of that name)"
-        ));
+        let missing = ArgumentError::new(
+            NAME,
+            "jobId or runId is missing: give jobId (one job), or runId (its failed jobs; with jobName, the job of \
+             that name)",
+        );
+        return mcp_results::error(missing.to_string());
     }
     let bound = app.results.bound().bytes();
     let filter = match logs::filter(

@@ -60,7 +60,8 @@ pub fn filter(
     step: Option<StepArg>,
     bound: usize,
 ) -> Result<LogFilter, String> {
-    let bad = |name: &str, detail: String| format!("{tool}: invalid {name}: {detail}");
+    // Worded as every other bad argument (`Invalid arguments for TOOL: NAME: ...`, `args::ArgumentError`).
+    let bad = |name: &str, detail: String| format!("Invalid arguments for {tool}: {name}: {detail}");
     if let Some(tail) = tail_lines
         && tail > MAX_TAIL_LINES
     {
