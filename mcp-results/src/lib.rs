@@ -20,6 +20,7 @@ mod pipeline;
 mod responder;
 mod router;
 pub mod schema;
+pub mod splice;
 mod structured;
 mod view;
 

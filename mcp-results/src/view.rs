@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::args::MAX_JQ_CHARS;
+use crate::splice::{self, ArgGroup};
 
 /// How the caller asked to see a result.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -60,10 +61,11 @@ pub struct ViewArgs {
     pub output_format: Option<OutputFormat>,
 }
 
-impl ViewArgs {
-    /// The names of the two arguments on the wire.
-    pub const NAMES: [&'static str; 2] = ["jq", "outputFormat"];
+impl ArgGroup for ViewArgs {
+    const NAMES: &'static [&'static str] = &["jq", "outputFormat"];
+}
 
+impl ViewArgs {
     /// The two arguments as given (`None`: not sent).
     pub fn new(jq: Option<String>, output_format: Option<OutputFormat>) -> Self {
         ViewArgs { jq, output_format }
@@ -120,24 +122,8 @@ impl<A> WithView<A> {
 
 impl<'de, A: DeserializeOwned> Deserialize<'de> for WithView<A> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut object = Map::<String, Value>::deserialize(deserializer)?;
-        let mut view = Map::new();
-        for name in ViewArgs::NAMES {
-            if let Some(value) = object.shift_remove(name) {
-                view.insert(name.to_owned(), value);
-            }
-        }
-        let view = ViewArgs::deserialize(Value::Object(view)).map_err(D::Error::custom)?;
-        // The tool's own arguments keep their paths in errors (`count: invalid type ...`).
-        let args = serde_path_to_error::deserialize(Value::Object(object)).map_err(|err| {
-            let path = err.path().to_string();
-            let inner = err.into_inner();
-            if path == "." {
-                D::Error::custom(inner)
-            } else {
-                D::Error::custom(format!("{path}: {inner}"))
-            }
-        })?;
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        let (args, view) = splice::split::<A, ViewArgs>(object).map_err(D::Error::custom)?;
         Ok(WithView { args, view })
     }
 }
@@ -148,21 +134,7 @@ impl<A: JsonSchema> JsonSchema for WithView<A> {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut schema = A::json_schema(generator);
-        let view = ViewArgs::json_schema(generator);
-        let added = view
-            .get("properties")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        if let Some(object) = schema.as_object_mut() {
-            object.entry("type").or_insert_with(|| Value::from("object"));
-            let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-            if let Some(properties) = properties.as_object_mut() {
-                properties.extend(added);
-            }
-        }
-        schema
+        splice::schema::<A, ViewArgs>(generator)
     }
 }
 

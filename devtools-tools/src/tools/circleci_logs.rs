@@ -2,12 +2,11 @@
 //! filtered like `github_get_job_logs`.
 
 use adapters_circleci::{CircleciClient, CircleciError};
-use mcp_envelope::OutputFormat;
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::logs::{self, StepArg};
+use super::logs::{self, WithLogFilter};
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
@@ -27,28 +26,6 @@ pub struct CircleciJobLogsArgs {
     /// Job number.
     #[serde(deserialize_with = "crate::args::integer::required")]
     pub job_number: u64,
-    /// Failed steps only (default true).
-    pub failed_only: Option<bool>,
-    /// Last lines per step (200; 0: all).
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub tail_lines: Option<u64>,
-    /// Regex: matching lines only.
-    #[schemars(length(max = logs::MAX_GREP_CHARS))]
-    pub grep: Option<String>,
-    /// Lines around matches.
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub context: Option<u64>,
-    /// Step number or name.
-    pub step: Option<StepArg>,
-    /// Keep ANSI codes.
-    pub raw: Option<bool>,
-    #[schemars(description = "")]
-    /// jq on data.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// toon or json.
-    pub output_format: Option<OutputFormat>,
 }
 
 /// The `tools/list` entry.
@@ -56,7 +33,7 @@ pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
         description: "CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.",
-        input_schema: input_schema::<CircleciJobLogsArgs>(),
+        input_schema: input_schema::<WithLogFilter<CircleciJobLogsArgs>>(),
         output: Some(OutputContract::Logs),
         annotations: read_only("Get CircleCI job logs", true),
         vendor: crate::Vendor::Circleci,
@@ -66,21 +43,21 @@ pub fn spec() -> ToolSpec {
 
 /// Runs `circleci_get_job_logs`.
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let args = match args::parse::<CircleciJobLogsArgs>(NAME, arguments) {
-        Ok(args) => args,
+    let (args, wanted) = match args::parse::<WithLogFilter<CircleciJobLogsArgs>>(NAME, arguments) {
+        Ok(parsed) => (parsed.args, parsed.group),
         Err(err) => return mcp_results::error(err.to_string()),
     };
-    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+    if let Err(err) = args::check_jq(NAME, wanted.jq.as_deref()).await {
         return mcp_results::error(err.to_string());
     }
     let bound = app.results.bound().bytes();
     let filter = match logs::filter(
         NAME,
-        args.tail_lines,
-        args.grep,
-        args.context,
-        args.raw,
-        args.step,
+        wanted.tail_lines,
+        wanted.grep,
+        wanted.context,
+        wanted.raw,
+        wanted.step,
         bound,
     ) {
         Ok(filter) => filter,
@@ -100,7 +77,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             args.job_number
         ));
     };
-    let selected = match plan.select(filter.step.as_ref(), args.failed_only.unwrap_or(true)) {
+    let selected = match plan.select(filter.step.as_ref(), wanted.failed_only.unwrap_or(true)) {
         Ok(selected) => selected,
         Err(err) => return mcp_results::error(format!("{NAME}: {err}")),
     };
@@ -123,7 +100,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         jobs: vec![plan.assemble(scanned)],
     };
     super::record_upstream_status(Some(200));
-    let view = super::view(args.jq, args.output_format, mcp_envelope::TextSource::Envelope);
+    let view = super::view(wanted.jq, wanted.output_format, mcp_envelope::TextSource::Envelope);
     logs::respond(app, principal, NAME, data, overflow, &view, || async move {
         let mut text = Vec::new();
         for output in &outputs {

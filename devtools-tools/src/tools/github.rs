@@ -215,7 +215,10 @@ pub(super) async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
     tool: &'static str,
     arguments: Option<JsonObject>,
 ) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
-    let Paged { args: parsed, paging } = args::parse::<Paged<T>>(tool, arguments)?;
+    let Paged {
+        args: parsed,
+        group: paging,
+    } = args::parse::<Paged<T>>(tool, arguments)?;
     let (per_page, page) = paging.check(tool)?;
     args::check_jq(tool, parsed.jq()).await?;
     Ok((parsed, per_page, page))

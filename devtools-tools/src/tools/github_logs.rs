@@ -2,13 +2,12 @@
 //! log streams in (`tailLines`, `grep` with `context`, `step`), lines tied to the jobs API's steps.
 
 use adapters_github::{GithubClient, GithubError, JobFilter, JobRef, ListWorkflowJobsParams};
-use mcp_envelope::OutputFormat;
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::logs::{self, StepArg};
+use super::logs::{self, WithLogFilter};
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
@@ -42,28 +41,6 @@ pub struct GithubJobLogsArgs {
     /// With runId: this job.
     #[schemars(length(max = 255))]
     pub job_name: Option<String>,
-    /// Failed jobs and steps only (default true).
-    pub failed_only: Option<bool>,
-    /// Last lines per step (200; 0: all).
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub tail_lines: Option<u64>,
-    /// Regex: matching lines only.
-    #[schemars(length(max = logs::MAX_GREP_CHARS))]
-    pub grep: Option<String>,
-    /// Lines around matches.
-    #[serde(default, deserialize_with = "crate::args::integer::optional")]
-    pub context: Option<u64>,
-    /// Step number or name.
-    pub step: Option<StepArg>,
-    /// Keep ANSI codes.
-    pub raw: Option<bool>,
-    #[schemars(description = "")]
-    /// jq on data.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// toon or json.
-    pub output_format: Option<OutputFormat>,
 }
 
 /// The `tools/list` entry.
@@ -72,7 +49,7 @@ pub fn spec() -> ToolSpec {
         name: NAME,
         description: "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). \
                       Default: failed steps' last 200 lines.",
-        input_schema: input_schema::<GithubJobLogsArgs>(),
+        input_schema: input_schema::<WithLogFilter<GithubJobLogsArgs>>(),
         output: Some(OutputContract::Logs),
         annotations: read_only("Get job logs", true),
         vendor: crate::Vendor::Github,
@@ -82,11 +59,11 @@ pub fn spec() -> ToolSpec {
 
 /// Runs `github_get_job_logs`.
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let args = match args::parse::<GithubJobLogsArgs>(NAME, arguments) {
-        Ok(args) => args,
+    let (args, wanted) = match args::parse::<WithLogFilter<GithubJobLogsArgs>>(NAME, arguments) {
+        Ok(parsed) => (parsed.args, parsed.group),
         Err(err) => return mcp_results::error(err.to_string()),
     };
-    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+    if let Err(err) = args::check_jq(NAME, wanted.jq.as_deref()).await {
         return mcp_results::error(err.to_string());
     }
     if args.job_id.is_none() && args.run_id.is_none() {
@@ -100,11 +77,11 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     let bound = app.results.bound().bytes();
     let filter = match logs::filter(
         NAME,
-        args.tail_lines,
-        args.grep,
-        args.context,
-        args.raw,
-        args.step,
+        wanted.tail_lines,
+        wanted.grep,
+        wanted.context,
+        wanted.raw,
+        wanted.step,
         bound,
     ) {
         Ok(filter) => filter,
@@ -114,7 +91,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         Ok(github) => github,
         Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
     };
-    let failed_only = args.failed_only.unwrap_or(true);
+    let failed_only = wanted.failed_only.unwrap_or(true);
     let (owner, repo) = (args.owner, args.repo);
     let jobs = match find_jobs(
         github,
@@ -154,7 +131,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     }
     super::record_upstream_status(Some(200));
     let data = LogsData { jobs: read };
-    let view = super::view(args.jq, args.output_format, mcp_envelope::TextSource::Envelope);
+    let view = super::view(wanted.jq, wanted.output_format, mcp_envelope::TextSource::Envelope);
     logs::respond(app, principal, NAME, data, overflow, &view, || async move {
         let mut all = Vec::new();
         for job in &plans {

@@ -10,6 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use mcp_envelope::OutputFormat;
+use mcp_results::splice::{ArgGroup, Spliced};
+
 use crate::Principal;
 use crate::app::App;
 use crate::logs::{Grep, LogsData, Options, StepChoice};
@@ -27,6 +30,51 @@ pub const MAX_GREP_CHARS: u32 = 1000;
 pub const MAX_LOG_ARTIFACT_BYTES: usize = 256 << 20;
 /// Media type of the full-log artifact.
 pub const LOG_MIME_TYPE: &str = "text/plain; charset=utf-8";
+
+/// The filter arguments both log tools take, after each tool's own (which job): which steps and lines, and the
+/// view. Spliced into each tool's arguments ([`WithLogFilter`]).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LogFilterArgs {
+    /// Failed jobs and steps only (default true).
+    pub failed_only: Option<bool>,
+    /// Last lines per step (200; 0: all).
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub tail_lines: Option<u64>,
+    /// Regex: matching lines only.
+    #[schemars(length(max = MAX_GREP_CHARS))]
+    pub grep: Option<String>,
+    /// Lines around matches.
+    #[serde(default, deserialize_with = "crate::args::integer::optional")]
+    pub context: Option<u64>,
+    /// Step number or name.
+    pub step: Option<StepArg>,
+    /// Keep ANSI codes.
+    pub raw: Option<bool>,
+    #[schemars(description = "")]
+    /// jq over `data` (said once, in `data`'s description: no description in the schema).
+    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
+    pub jq: Option<String>,
+    #[schemars(description = "")]
+    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
+    pub output_format: Option<OutputFormat>,
+}
+
+impl ArgGroup for LogFilterArgs {
+    const NAMES: &'static [&'static str] = &[
+        "failedOnly",
+        "tailLines",
+        "grep",
+        "context",
+        "step",
+        "raw",
+        "jq",
+        "outputFormat",
+    ];
+}
+
+/// A log tool's own arguments `A` (which job) with [`LogFilterArgs`] spliced in.
+pub type WithLogFilter<A> = Spliced<A, LogFilterArgs>;
 
 /// A step by number or name.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -163,7 +163,7 @@ type CircleciGetJobLogsInput = {
     projectSlug: string;
     /** Job number. */
     jobNumber: number;
-    /** Failed steps only (default true). */
+    /** Failed jobs and steps only (default true). */
     failedOnly?: boolean;
     /** Last lines per step (200; 0: all). */
     tailLines?: number;
@@ -465,7 +465,7 @@ declare const devtools: {
 	 * CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.
 	 * @param input.projectSlug - e.g. gh/ORG/REPO.
 	 * @param input.jobNumber - Job number.
-	 * @param input.failedOnly - Failed steps only (default true).
+	 * @param input.failedOnly - Failed jobs and steps only (default true).
 	 * @param input.tailLines - Last lines per step (200; 0: all).
 	 * @param input.grep - Regex: matching lines only.
 	 * @param input.context - Lines around matches.
