@@ -87,22 +87,47 @@ pub fn plain(text: &[u8]) -> String {
 /// [`plain`] into `out` (cleared first), as bytes.
 pub fn plain_into(text: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    let text = match text.iter().rposition(|&b| b == b'\r') {
+    let text = match memchr::memrchr(b'\r', text) {
         Some(cr) if cr + 1 < text.len() => &text[cr + 1..],
         _ => text,
     };
+    // Runs of kept bytes are copied whole: a log line has a few codes at most.
     let mut i = 0;
     while i < text.len() {
-        let b = text[i];
-        if b == ESC {
-            i = skip_escape(text, i);
-            continue;
+        let run = next_dropped(&text[i..]).map_or(text.len(), |p| i + p);
+        out.extend_from_slice(&text[i..run]);
+        match text.get(run) {
+            Some(&ESC) => i = skip_escape(text, run),
+            Some(_) => i = run + 1,
+            None => break,
         }
-        if (b >= 0x20 && b != 0x7f) || b == b'\t' {
-            out.push(b);
-        }
-        i += 1;
     }
+}
+
+/// The first byte [`plain_into`] does not keep as it is (a C0 control other than tab, DEL; ESC included), looked
+/// for eight bytes at a time: a word with no byte below 0x20 and none equal to 0x7f is skipped whole (the classic
+/// "has a byte less than n" test, exact for words it clears; a word it flags is searched byte by byte).
+fn next_dropped(text: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let dropped = |b: u8| (b < 0x20 && b != b'\t') || b == 0x7f;
+    let mut words = text.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        let w = u64::from_ne_bytes(bytes);
+        let below_space = w.wrapping_sub(0x20 * ONES) & !w & HIGH;
+        let del = w ^ (0x7f * ONES);
+        let is_del = del.wrapping_sub(ONES) & !del & HIGH;
+        if below_space | is_del != 0
+            && let Some(p) = word.iter().position(|&b| dropped(b))
+        {
+            return Some(at + p);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&b| dropped(b)).map(|p| at + p)
 }
 
 /// The index after the escape sequence starting at `text[start]` (an ESC): CSI `ESC [ params intermediates final`,

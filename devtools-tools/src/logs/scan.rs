@@ -127,6 +127,8 @@ pub struct Scanner {
     kept_bytes: usize,
     overflow: bool,
     scratch: Vec<u8>,
+    /// The block search's haystack when a segment has lines to make plain (reused).
+    hay: Vec<u8>,
 }
 
 impl Scanner {
@@ -158,6 +160,7 @@ impl Scanner {
             kept_bytes: 0,
             overflow: false,
             scratch: Vec::new(),
+            hay: Vec::new(),
         }
     }
 
@@ -307,34 +310,28 @@ impl Scanner {
             return;
         };
         let context = self.options.context;
-        let mut at = 0usize;
+        // The haystack of the block search: the segment itself, or, when a line holds an escape sequence or a
+        // carriage return, a copy with those lines' plain texts (line for line, so a code inside a word cannot
+        // hide a match from the one search over the whole block).
+        let mut hay = std::mem::take(&mut self.hay);
+        let plain = plain_lines(segment, &mut hay, &mut self.scratch);
+        let hay_bytes: &[u8] = if plain { &hay } else { segment };
+        let (mut at, mut hat) = (0usize, 0usize);
         let mut n = first;
-        let mut next_hit: Option<usize> = None;
-        let mut next_esc: Option<usize> = None;
-        while at < segment.len() && !self.overflow {
-            let step = &self.steps[self.current];
-            if n > step.after_until {
-                // Jump to the next candidate line.
-                let candidate = if grep.anchored {
-                    Some(at)
-                } else {
-                    if next_hit.is_none_or(|hit| hit < at) {
-                        next_hit = grep
-                            .block
-                            .find_at(segment, at)
-                            .map(|m| line_start(segment, m.start()).max(at));
-                    }
-                    if next_esc.is_none_or(|esc| esc < at) {
-                        next_esc = memchr(ESC, &segment[at..]).map(|i| line_start(segment, at + i).max(at));
-                    }
-                    match (next_hit, next_esc) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    }
+        while at < segment.len() && hat < hay_bytes.len() && !self.overflow {
+            if n > self.steps[self.current].after_until && !grep.anchored {
+                // Jump to the line of the next hit, in both texts.
+                let Some(hit) = grep.block.find_at(hay_bytes, hat) else {
+                    break;
                 };
-                let Some(candidate) = candidate else { break };
-                n += memchr_iter(b'\n', &segment[at..candidate]).count() as u64;
-                at = candidate;
+                let candidate = line_start(hay_bytes, hit.start()).max(hat);
+                let skipped = memchr_iter(b'\n', &hay_bytes[hat..candidate]).count();
+                at = skip_lines(segment, at, skipped);
+                hat = candidate;
+                n += skipped as u64;
+                if at >= segment.len() {
+                    break;
+                }
             }
             let end = memchr(b'\n', &segment[at..]).map_or(segment.len(), |i| at + i);
             let (_, text) = split_time(&segment[at..end]);
@@ -346,8 +343,10 @@ impl Scanner {
                 self.keep(n, &segment[at..end]);
             }
             at = end + 1;
+            hat = next_line(hay_bytes, hat);
             n += 1;
         }
+        self.hay = hay;
         self.remember_recent(segment, first, context);
     }
 
@@ -437,6 +436,51 @@ impl Scanner {
 /// The start of the line holding `offset`.
 fn line_start(segment: &[u8], offset: usize) -> usize {
     memrchr(b'\n', &segment[..offset]).map_or(0, |i| i + 1)
+}
+
+/// The start of the line `lines` lines after the one starting at `at` (the end when there are fewer).
+fn skip_lines(block: &[u8], mut at: usize, mut lines: usize) -> usize {
+    // Whole chunks are skipped by counting their newlines (vectorized); the last one is walked.
+    const CHUNK: usize = 16 << 10;
+    while lines > 0 && at + CHUNK <= block.len() {
+        let newlines = memchr_iter(b'\n', &block[at..at + CHUNK]).count();
+        if newlines >= lines {
+            break;
+        }
+        lines -= newlines;
+        at += CHUNK;
+    }
+    if lines == 0 {
+        return at;
+    }
+    memchr_iter(b'\n', &block[at..])
+        .nth(lines - 1)
+        .map_or(block.len(), |i| at + i + 1)
+}
+
+/// Fills `hay` with `segment`'s lines, each line holding an escape sequence or a carriage return replaced by its
+/// plain text ([`line::plain_into`]), the others copied as they are, newlines kept: true when some line was
+/// replaced (`hay` then holds the copy), false when `segment` is its own haystack (`hay` untouched).
+fn plain_lines(segment: &[u8], hay: &mut Vec<u8>, scratch: &mut Vec<u8>) -> bool {
+    let mut special = memchr::memchr2_iter(ESC, b'\r', segment).peekable();
+    if special.peek().is_none() {
+        return false;
+    }
+    hay.clear();
+    let mut copied = 0;
+    for at in special {
+        if at < copied {
+            continue;
+        }
+        let start = line_start(segment, at).max(copied);
+        let end = memchr(b'\n', &segment[at..]).map_or(segment.len(), |i| at + i);
+        hay.extend_from_slice(&segment[copied..start]);
+        line::plain_into(&segment[start..end], scratch);
+        hay.extend_from_slice(scratch);
+        copied = end;
+    }
+    hay.extend_from_slice(&segment[copied..]);
+    true
 }
 
 /// The start of the line after the one starting at `at`.

@@ -163,3 +163,43 @@ fn steps_are_chosen_by_number_or_name() {
     let err = plan.select(Some(&StepChoice::Name("Deploy".into())), true).unwrap_err();
     assert!(err.contains("\"Run tests\""), "{err}");
 }
+
+/// The block search over plain texts finds exactly the lines a naive filter finds (each line's plain text after
+/// its timestamp, matched on its own), with their numbers, on a log mixing colour codes, carriage returns and
+/// plain lines, fed in odd pieces.
+#[test]
+fn grep_finds_what_a_line_by_line_filter_finds() {
+    let plan = plan();
+    let all = vec![true; plan.steps.len()];
+    let bodies: [&[u8]; 6] = [
+        b"plain error line",
+        b"\x1b[31mFAI\x1b[0mLED split by a code",
+        b"progress 10%\rprogress 100% error",
+        b"nothing here",
+        b"\x1b[32mok\x1b[0m no match",
+        b"error\rhidden by the carriage return",
+    ];
+    let mut log = Vec::new();
+    for i in 0..3000 {
+        log.extend_from_slice(format!("2021-07-01T12:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60).as_bytes());
+        log.extend_from_slice(bodies[(i * 7) % bodies.len()]);
+        log.push(b'\n');
+    }
+    let pattern = "error|FAILED";
+    let regex = regex::bytes::Regex::new(pattern).unwrap();
+    let mut expected = Vec::new();
+    for (index, raw) in log.split(|&b| b == b'\n').enumerate() {
+        let (_, text) = line::split_time(raw);
+        let mut plain = Vec::new();
+        line::plain_into(text, &mut plain);
+        if !raw.is_empty() && regex.is_match(&plain) {
+            expected.push(index as u64 + 1);
+        }
+    }
+    assert!(expected.len() > 1000, "{}", expected.len());
+    for piece in [7, 4096, 1 << 20] {
+        let scanned = scan(&plan, options(None, Some(pattern), 0), &all, &log, piece);
+        let got: Vec<u64> = scanned.steps.iter().flat_map(|s| s.lines.iter().map(|l| l.n)).collect();
+        assert_eq!(got, expected, "piece {piece}");
+    }
+}
