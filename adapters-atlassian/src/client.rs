@@ -137,18 +137,18 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     } else {
         names.user_email
     };
-    let http = HttpClient::new(HttpConfig {
-        auth: resolved.auth,
-        user_agent: config.user_agent.clone(),
-        timeout: config.timeout,
-        default_headers,
-        max_body_bytes: config.max_body_bytes,
-        redirects: RedirectPolicy::default(),
-        error_message: error_body,
-        redact: config.redact.clone(),
-        login_check: crate::login::login_check(product, user, credential),
-        ..HttpConfig::new(resolved.vendor, resolved.base)
-    })?;
+    let http = HttpClient::new(
+        HttpConfig::new(resolved.vendor, resolved.base)
+            .with_auth(resolved.auth)
+            .with_user_agent(config.user_agent.clone())
+            .with_timeout(config.timeout)
+            .with_default_headers(default_headers)
+            .with_max_body_bytes(config.max_body_bytes)
+            .with_redirects(RedirectPolicy::default())
+            .with_error_message(error_body)
+            .with_redact(config.redact.clone())
+            .with_login_check(crate::login::login_check(product, user, credential)),
+    )?;
     Ok(http)
 }
 

@@ -12,6 +12,7 @@ pub const DEFAULT_BITBUCKET_BASE_URL: &str = "https://api.bitbucket.org";
 
 /// Settings of [`crate::Atlassian`]. Every credential and base is optional here: what a product lacks makes its
 /// calls fail with [`crate::AtlassianError::MissingSetting`] (naming it by [`SettingNames`]). `Debug` never shows a secret.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct AtlassianConfig {
     /// The Atlassian Cloud site's name (`your-domain`): Jira base `https://{site}.atlassian.net`, Confluence base
@@ -46,9 +47,103 @@ pub struct AtlassianConfig {
     pub redact: Redactor,
 }
 
+impl AtlassianConfig {
+    /// This config with [`AtlassianConfig::site_name`] set.
+    #[must_use]
+    pub fn with_site_name(mut self, site_name: Option<String>) -> Self {
+        self.site_name = site_name;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::jira_base_url`] set.
+    #[must_use]
+    pub fn with_jira_base_url(mut self, jira_base_url: Option<String>) -> Self {
+        self.jira_base_url = jira_base_url;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::confluence_base_url`] set.
+    #[must_use]
+    pub fn with_confluence_base_url(mut self, confluence_base_url: Option<String>) -> Self {
+        self.confluence_base_url = confluence_base_url;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::bitbucket_base_url`] set.
+    #[must_use]
+    pub fn with_bitbucket_base_url(mut self, bitbucket_base_url: impl Into<String>) -> Self {
+        self.bitbucket_base_url = bitbucket_base_url.into();
+        self
+    }
+
+    /// This config with [`AtlassianConfig::user_email`] set.
+    #[must_use]
+    pub fn with_user_email(mut self, user_email: Option<String>) -> Self {
+        self.user_email = user_email;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::api_token`] set.
+    #[must_use]
+    pub fn with_api_token(mut self, api_token: Option<Secret>) -> Self {
+        self.api_token = api_token;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::bitbucket_username`] set.
+    #[must_use]
+    pub fn with_bitbucket_username(mut self, bitbucket_username: Option<String>) -> Self {
+        self.bitbucket_username = bitbucket_username;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::bitbucket_app_password`] set.
+    #[must_use]
+    pub fn with_bitbucket_app_password(mut self, bitbucket_app_password: Option<Secret>) -> Self {
+        self.bitbucket_app_password = bitbucket_app_password;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::user_agent`] set.
+    #[must_use]
+    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// This config with [`AtlassianConfig::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::max_body_bytes`] set.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::setting_names`] set.
+    #[must_use]
+    pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
+        self.setting_names = setting_names;
+        self
+    }
+
+    /// This config with [`AtlassianConfig::redact`] set.
+    #[must_use]
+    pub fn with_redact(mut self, redact: Redactor) -> Self {
+        self.redact = redact;
+        self
+    }
+}
+
 /// The names a host gives the settings of [`AtlassianConfig`], used in error texts ("`api_token` not set") and as
 /// the credential label. [`Default`]: the field names of [`AtlassianConfig`]; the bundled server gives its
 /// environment-variable names (`ATLASSIAN_API_TOKEN`, …).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SettingNames {
     /// Name of [`AtlassianConfig::site_name`].
@@ -69,6 +164,71 @@ pub struct SettingNames {
     pub bitbucket_app_password: &'static str,
     /// Name of [`AtlassianConfig::max_body_bytes`].
     pub max_body_bytes: &'static str,
+}
+
+impl SettingNames {
+    /// This set of names with [`SettingNames::site_name`] set.
+    #[must_use]
+    pub fn with_site_name(mut self, site_name: &'static str) -> Self {
+        self.site_name = site_name;
+        self
+    }
+
+    /// This set of names with [`SettingNames::jira_base_url`] set.
+    #[must_use]
+    pub fn with_jira_base_url(mut self, jira_base_url: &'static str) -> Self {
+        self.jira_base_url = jira_base_url;
+        self
+    }
+
+    /// This set of names with [`SettingNames::confluence_base_url`] set.
+    #[must_use]
+    pub fn with_confluence_base_url(mut self, confluence_base_url: &'static str) -> Self {
+        self.confluence_base_url = confluence_base_url;
+        self
+    }
+
+    /// This set of names with [`SettingNames::bitbucket_base_url`] set.
+    #[must_use]
+    pub fn with_bitbucket_base_url(mut self, bitbucket_base_url: &'static str) -> Self {
+        self.bitbucket_base_url = bitbucket_base_url;
+        self
+    }
+
+    /// This set of names with [`SettingNames::user_email`] set.
+    #[must_use]
+    pub fn with_user_email(mut self, user_email: &'static str) -> Self {
+        self.user_email = user_email;
+        self
+    }
+
+    /// This set of names with [`SettingNames::api_token`] set.
+    #[must_use]
+    pub fn with_api_token(mut self, api_token: &'static str) -> Self {
+        self.api_token = api_token;
+        self
+    }
+
+    /// This set of names with [`SettingNames::bitbucket_username`] set.
+    #[must_use]
+    pub fn with_bitbucket_username(mut self, bitbucket_username: &'static str) -> Self {
+        self.bitbucket_username = bitbucket_username;
+        self
+    }
+
+    /// This set of names with [`SettingNames::bitbucket_app_password`] set.
+    #[must_use]
+    pub fn with_bitbucket_app_password(mut self, bitbucket_app_password: &'static str) -> Self {
+        self.bitbucket_app_password = bitbucket_app_password;
+        self
+    }
+
+    /// This set of names with [`SettingNames::max_body_bytes`] set.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max_body_bytes: &'static str) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
 }
 
 impl Default for SettingNames {

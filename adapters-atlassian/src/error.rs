@@ -7,6 +7,7 @@ use crate::product::Product;
 /// Everything that can go wrong calling Jira, Confluence or Bitbucket. Texts say what failed and what to do, keep
 /// the vendor's error body verbatim (Jira `errorMessages`/`errors`, Confluence v2 `errors[]`, Bitbucket `error`),
 /// and never contain a credential.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AtlassianError {
     /// A setting the product needs is not set; returned before any request is sent.

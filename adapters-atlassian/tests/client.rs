@@ -20,15 +20,13 @@ const TOKEN: &str = "ATATT_TEST_SECRET_0123";
 const BASIC: &str = "Basic bWlhQGV4YW1wbGUuY29tOkFUQVRUX1RFU1RfU0VDUkVUXzAxMjM=";
 
 fn config(uri: &str) -> AtlassianConfig {
-    AtlassianConfig {
-        jira_base_url: Some(uri.to_owned()),
-        confluence_base_url: Some(format!("{uri}/wiki")),
-        bitbucket_base_url: uri.to_owned(),
-        user_email: Some(EMAIL.to_owned()),
-        api_token: Some(Secret::new(TOKEN)),
-        timeout: Duration::from_secs(10),
-        ..AtlassianConfig::default()
-    }
+    AtlassianConfig::default()
+        .with_jira_base_url(Some(uri.to_owned()))
+        .with_confluence_base_url(Some(format!("{uri}/wiki")))
+        .with_bitbucket_base_url(uri.to_owned())
+        .with_user_email(Some(EMAIL.to_owned()))
+        .with_api_token(Some(Secret::new(TOKEN)))
+        .with_timeout(Duration::from_secs(10))
 }
 
 fn fixture_json(name: &str) -> Value {
@@ -352,12 +350,10 @@ async fn redirects_are_followed_on_the_same_origin_only() {
 #[tokio::test]
 async fn missing_settings_fail_only_that_product_and_send_nothing() {
     let server = MockServer::start().await;
-    let mut partial = AtlassianConfig {
-        bitbucket_base_url: server.uri(),
-        bitbucket_username: Some("octocat".into()),
-        bitbucket_app_password: Some(Secret::new("app-pw-SECRET")),
-        ..AtlassianConfig::default()
-    };
+    let mut partial = AtlassianConfig::default()
+        .with_bitbucket_base_url(server.uri())
+        .with_bitbucket_username(Some("octocat".into()))
+        .with_bitbucket_app_password(Some(Secret::new("app-pw-SECRET")));
     let client = Atlassian::new(&partial, None);
     for product in [Product::Jira, Product::Confluence] {
         let err = send(&client, product, Method::GET, "/x", &[], None).await.unwrap_err();

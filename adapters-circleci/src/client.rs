@@ -57,16 +57,16 @@ impl CircleciClient {
             None => Auth::None,
         };
         let vendor = Vendor::new(VENDOR_NAME, config.setting_names);
-        let http = HttpClient::new(HttpConfig {
-            auth,
-            user_agent: config.user_agent,
-            timeout: config.timeout,
-            default_headers,
-            max_body_bytes: config.max_body_bytes,
-            redirects: RedirectPolicy::default(),
-            redact: config.redact,
-            ..HttpConfig::new(vendor, config.api_base)
-        })?;
+        let http = HttpClient::new(
+            HttpConfig::new(vendor, config.api_base)
+                .with_auth(auth)
+                .with_user_agent(config.user_agent)
+                .with_timeout(config.timeout)
+                .with_default_headers(default_headers)
+                .with_max_body_bytes(config.max_body_bytes)
+                .with_redirects(RedirectPolicy::default())
+                .with_redact(config.redact),
+        )?;
         let http = match cache {
             Some(cache) => http.with_cache(cache),
             None => http,

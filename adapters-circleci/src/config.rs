@@ -13,6 +13,7 @@ pub const TOKEN_HEADER: &str = "circle-token";
 pub const VENDOR_NAME: &str = "CircleCI";
 
 /// Settings of a [`crate::CircleciClient`]. `Debug` never shows the token.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct CircleciConfig {
     /// API base URL (default `https://circleci.com/api/v2`); absolute http(s).
@@ -32,6 +33,57 @@ pub struct CircleciConfig {
     /// gives every credential it holds, so another vendor's token quoted in a body never comes back
     /// ([`adapters_http::redact`]). Default: none.
     pub redact: Redactor,
+}
+
+impl CircleciConfig {
+    /// This config with [`CircleciConfig::api_base`] set.
+    #[must_use]
+    pub fn with_api_base(mut self, api_base: impl Into<String>) -> Self {
+        self.api_base = api_base.into();
+        self
+    }
+
+    /// This config with [`CircleciConfig::token`] set.
+    #[must_use]
+    pub fn with_token(mut self, token: Option<Secret>) -> Self {
+        self.token = token;
+        self
+    }
+
+    /// This config with [`CircleciConfig::user_agent`] set.
+    #[must_use]
+    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// This config with [`CircleciConfig::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This config with [`CircleciConfig::max_body_bytes`] set.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// This config with [`CircleciConfig::setting_names`] set.
+    #[must_use]
+    pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
+        self.setting_names = setting_names;
+        self
+    }
+
+    /// This config with [`CircleciConfig::redact`] set.
+    #[must_use]
+    pub fn with_redact(mut self, redact: Redactor) -> Self {
+        self.redact = redact;
+        self
+    }
 }
 
 impl Default for CircleciConfig {

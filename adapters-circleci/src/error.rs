@@ -4,6 +4,7 @@ use adapters_http::HttpError;
 
 /// Everything that can go wrong calling CircleCI. Texts say what failed and what to do, keep CircleCI's
 /// `message` verbatim, and never contain the token.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CircleciError {
     /// No token is configured; returned before any request is sent.

@@ -222,13 +222,7 @@ async fn with_caching_off_every_call_is_fetched() {
     let server = MockServer::start().await;
     mount(&server, "/api/v2/me", me(), 2).await;
     let clock = TestClock::default();
-    let off = HttpCache::with_clock(
-        CacheConfig {
-            enabled: false,
-            ..CacheConfig::default()
-        },
-        clock.clock(),
-    );
+    let off = HttpCache::with_clock(CacheConfig::default().with_enabled(false), clock.clock());
     let client = client_with(&server, Some(TOKEN), Some(off));
     for _ in 0..2 {
         let got = get(&client, "/me", "alice", false).await;

@@ -136,18 +136,16 @@ async fn a_body_over_the_cap_is_a_clear_error() {
         .mount(&server)
         .await;
     let client = CircleciClient::new(
-        CircleciConfig {
-            api_base: format!("{}/api/v2", server.uri()),
-            token: Some(Secret::new(TOKEN)),
-            timeout: Duration::from_secs(10),
-            max_body_bytes: 1024,
-            setting_names: SettingNames {
+        CircleciConfig::default()
+            .with_api_base(format!("{}/api/v2", server.uri()))
+            .with_token(Some(Secret::new(TOKEN)))
+            .with_timeout(Duration::from_secs(10))
+            .with_max_body_bytes(1024)
+            .with_setting_names(SettingNames {
                 base: "CIRCLECI_API_BASE",
                 credential: "CIRCLECI_TOKEN",
                 max_body: "HTTP_MAX_BODY_BYTES",
-            },
-            ..CircleciConfig::default()
-        },
+            }),
         None,
     )
     .expect("client");
@@ -169,14 +167,8 @@ async fn a_body_over_the_cap_is_a_clear_error() {
 
 #[test]
 fn debug_never_shows_the_token() {
-    let client = CircleciClient::new(
-        CircleciConfig {
-            token: Some(Secret::new(TOKEN)),
-            ..CircleciConfig::default()
-        },
-        None,
-    )
-    .expect("client");
+    let client =
+        CircleciClient::new(CircleciConfig::default().with_token(Some(Secret::new(TOKEN))), None).expect("client");
     let debug = format!("{client:?}");
     assert!(!debug.contains(TOKEN), "{debug}");
     assert_eq!(client.api_base(), "https://circleci.com/api/v2");

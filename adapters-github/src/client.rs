@@ -72,23 +72,25 @@ impl GithubClient {
         let mut default_headers = HeaderMap::new();
         default_headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT_GITHUB_JSON));
         default_headers.insert("x-github-api-version", HeaderValue::from_static(API_VERSION));
-        let http = HttpClient::new(HttpConfig {
-            auth: config
-                .token
-                .map_or(Auth::None, |token| Auth::Bearer(token.into_secret())),
-            user_agent: config.user_agent,
-            timeout: config.timeout,
-            default_headers,
-            max_body_bytes: config.max_body_bytes,
-            retry: RetryPolicy {
-                classify: github_verdict,
-                timer: config.retry_timer,
-                ..RetryPolicy::default()
-            },
-            redact: config.redact,
-            login_check: crate::sso::sso_check(config.setting_names.credential),
-            ..HttpConfig::new(Vendor::new(VENDOR_NAME, config.setting_names), config.api_base)
-        })
+        let http = HttpClient::new(
+            HttpConfig::new(Vendor::new(VENDOR_NAME, config.setting_names), config.api_base)
+                .with_auth(
+                    config
+                        .token
+                        .map_or(Auth::None, |token| Auth::Bearer(token.into_secret())),
+                )
+                .with_user_agent(config.user_agent)
+                .with_timeout(config.timeout)
+                .with_default_headers(default_headers)
+                .with_max_body_bytes(config.max_body_bytes)
+                .with_retry(
+                    RetryPolicy::default()
+                        .with_classify(github_verdict)
+                        .with_timer(config.retry_timer),
+                )
+                .with_redact(config.redact)
+                .with_login_check(crate::sso::sso_check(config.setting_names.credential)),
+        )
         .map_err(GithubError::from_http)?;
         Ok(Self { http })
     }

@@ -58,6 +58,7 @@ impl fmt::Debug for Token {
 /// `mcp-devtools/<crate version>`, `timeout` 30 s ([`DEFAULT_TIMEOUT`]), `max_body_bytes` 32 MiB, tokio's
 /// retry timer.
 /// `Debug` output never shows the token (see [`Token`]).
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct GithubConfig {
     /// REST API base URL, e.g. `https://api.github.com` or
@@ -83,6 +84,64 @@ pub struct GithubConfig {
     /// gives every credential it holds, so another vendor's token quoted in a body never comes back
     /// ([`adapters_http::redact`]). Default: none.
     pub redact: Redactor,
+}
+
+impl GithubConfig {
+    /// This config with [`GithubConfig::api_base`] set.
+    #[must_use]
+    pub fn with_api_base(mut self, api_base: impl Into<String>) -> Self {
+        self.api_base = api_base.into();
+        self
+    }
+
+    /// This config with [`GithubConfig::token`] set.
+    #[must_use]
+    pub fn with_token(mut self, token: Option<Token>) -> Self {
+        self.token = token;
+        self
+    }
+
+    /// This config with [`GithubConfig::user_agent`] set.
+    #[must_use]
+    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// This config with [`GithubConfig::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This config with [`GithubConfig::max_body_bytes`] set.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// This config with [`GithubConfig::retry_timer`] set.
+    #[must_use]
+    pub fn with_retry_timer(mut self, retry_timer: RetryTimer) -> Self {
+        self.retry_timer = retry_timer;
+        self
+    }
+
+    /// This config with [`GithubConfig::setting_names`] set.
+    #[must_use]
+    pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
+        self.setting_names = setting_names;
+        self
+    }
+
+    /// This config with [`GithubConfig::redact`] set.
+    #[must_use]
+    pub fn with_redact(mut self, redact: Redactor) -> Self {
+        self.redact = redact;
+        self
+    }
 }
 
 impl Default for GithubConfig {

@@ -15,6 +15,7 @@ use http::HeaderMap;
 /// Display texts say what failed and what to do, keep GitHub's `message` verbatim, and never
 /// contain the token. `message` fields hold GitHub's `message` followed by
 /// ` (<documentation_url>)` when the body has one; for a non-JSON body, its first 2 KiB.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GithubError {
     /// No token is configured. Returned at call time before any request is sent.
@@ -216,6 +217,19 @@ impl GithubError {
             HttpError::Transport { detail, vendor } => Self::Transport {
                 detail,
                 setting: vendor.base_setting,
+            },
+            // A failure the shared layer gained after this mapping was written: its own text (which says what to
+            // do), as the upstream's answer when there was one, else as a failed call.
+            other => match other.status() {
+                Some(status) => Self::Upstream {
+                    status,
+                    message: other.to_string(),
+                    retry_after_secs: None,
+                },
+                None => Self::Transport {
+                    detail: other.to_string(),
+                    setting: "the GitHub API base URL",
+                },
             },
         }
     }

@@ -19,6 +19,7 @@ pub const MAX_PER_PAGE: u8 = 100;
 /// See <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository> and
 /// <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow>.
 /// Optional filters are sent as query parameters only when `Some` and not blank.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListWorkflowRunsParams {
     /// Account owner of the repository (user or organisation). Required, not blank.
@@ -42,6 +43,80 @@ pub struct ListWorkflowRunsParams {
     pub page: Option<u32>,
 }
 
+impl ListWorkflowRunsParams {
+    /// The runs of `owner/repo`, no filter, GitHub's default page (set the rest with the `with_*` methods).
+    pub fn new(owner: impl Into<String>, repo: impl Into<String>) -> Self {
+        Self {
+            owner: owner.into(),
+            repo: repo.into(),
+            ..Self::default()
+        }
+    }
+
+    /// This request with [`ListWorkflowRunsParams::owner`] set.
+    #[must_use]
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = owner.into();
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::repo`] set.
+    #[must_use]
+    pub fn with_repo(mut self, repo: impl Into<String>) -> Self {
+        self.repo = repo.into();
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::workflow_id`] set.
+    #[must_use]
+    pub fn with_workflow_id(mut self, workflow_id: Option<WorkflowId>) -> Self {
+        self.workflow_id = workflow_id;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::branch`] set.
+    #[must_use]
+    pub fn with_branch(mut self, branch: Option<String>) -> Self {
+        self.branch = branch;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::status`] set.
+    #[must_use]
+    pub fn with_status(mut self, status: Option<String>) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::event`] set.
+    #[must_use]
+    pub fn with_event(mut self, event: Option<String>) -> Self {
+        self.event = event;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::actor`] set.
+    #[must_use]
+    pub fn with_actor(mut self, actor: Option<String>) -> Self {
+        self.actor = actor;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::per_page`] set.
+    #[must_use]
+    pub fn with_per_page(mut self, per_page: Option<u8>) -> Self {
+        self.per_page = per_page;
+        self
+    }
+
+    /// This request with [`ListWorkflowRunsParams::page`] set.
+    #[must_use]
+    pub fn with_page(mut self, page: Option<u32>) -> Self {
+        self.page = page;
+        self
+    }
+}
+
 /// A workflow reference: its numeric id or its file name (`ci.yml`, not a path).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WorkflowId {
@@ -63,6 +138,7 @@ impl fmt::Display for WorkflowId {
 /// Parameters of `GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs`.
 ///
 /// See <https://docs.github.com/rest/actions/workflow-jobs#list-jobs-for-a-workflow-run>.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListWorkflowJobsParams {
     /// Account owner of the repository. Required, not blank.
@@ -77,6 +153,60 @@ pub struct ListWorkflowJobsParams {
     pub per_page: Option<u8>,
     /// Page number, >= 1.
     pub page: Option<u32>,
+}
+
+impl ListWorkflowJobsParams {
+    /// The jobs of run `run_id` of `owner/repo`, GitHub's default filter and page.
+    pub fn new(owner: impl Into<String>, repo: impl Into<String>, run_id: u64) -> Self {
+        Self {
+            owner: owner.into(),
+            repo: repo.into(),
+            run_id,
+            ..Self::default()
+        }
+    }
+
+    /// This request with [`ListWorkflowJobsParams::owner`] set.
+    #[must_use]
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = owner.into();
+        self
+    }
+
+    /// This request with [`ListWorkflowJobsParams::repo`] set.
+    #[must_use]
+    pub fn with_repo(mut self, repo: impl Into<String>) -> Self {
+        self.repo = repo.into();
+        self
+    }
+
+    /// This request with [`ListWorkflowJobsParams::run_id`] set.
+    #[must_use]
+    pub fn with_run_id(mut self, run_id: u64) -> Self {
+        self.run_id = run_id;
+        self
+    }
+
+    /// This request with [`ListWorkflowJobsParams::filter`] set.
+    #[must_use]
+    pub fn with_filter(mut self, filter: Option<JobFilter>) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// This request with [`ListWorkflowJobsParams::per_page`] set.
+    #[must_use]
+    pub fn with_per_page(mut self, per_page: Option<u8>) -> Self {
+        self.per_page = per_page;
+        self
+    }
+
+    /// This request with [`ListWorkflowJobsParams::page`] set.
+    #[must_use]
+    pub fn with_page(mut self, page: Option<u32>) -> Self {
+        self.page = page;
+        self
+    }
 }
 
 /// The `filter` query parameter of the jobs endpoint.

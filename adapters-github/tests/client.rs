@@ -16,20 +16,18 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const TOKEN: &str = "ghp_TESTSECRETtoken1234567890";
 
 fn config(server: &MockServer) -> GithubConfig {
-    GithubConfig {
-        api_base: server.uri(),
-        token: Some(Token::new(TOKEN.to_owned())),
-        user_agent: "mcp-devtools-test/1.0".to_owned(),
-        timeout: Duration::from_secs(10),
-        retry_timer: RetryTimer::simulated(),
+    GithubConfig::default()
+        .with_api_base(server.uri())
+        .with_token(Some(Token::new(TOKEN.to_owned())))
+        .with_user_agent("mcp-devtools-test/1.0".to_owned())
+        .with_timeout(Duration::from_secs(10))
+        .with_retry_timer(RetryTimer::simulated())
         // The host's names for the settings errors point at (the bundled server's); the default is the field names.
-        setting_names: SettingNames {
+        .with_setting_names(SettingNames {
             base: "GITHUB_API_BASE",
             credential: "GITHUB_TOKEN",
             max_body: "HTTP_MAX_BODY_BYTES",
-        },
-        ..GithubConfig::default()
-    }
+        })
 }
 
 fn client(server: &MockServer) -> GithubClient {
@@ -37,20 +35,11 @@ fn client(server: &MockServer) -> GithubClient {
 }
 
 fn runs(owner: &str, repo: &str) -> ListWorkflowRunsParams {
-    ListWorkflowRunsParams {
-        owner: owner.to_owned(),
-        repo: repo.to_owned(),
-        ..Default::default()
-    }
+    ListWorkflowRunsParams::new(owner, repo)
 }
 
 fn jobs(run_id: u64) -> ListWorkflowJobsParams {
-    ListWorkflowJobsParams {
-        owner: "octo-org".to_owned(),
-        repo: "octo-repo".to_owned(),
-        run_id,
-        ..Default::default()
-    }
+    ListWorkflowJobsParams::new("octo-org", "octo-repo", run_id)
 }
 
 /// Asserts the token appears in neither Display nor Debug of the error.
@@ -126,10 +115,7 @@ async fn large_page() {
         .respond_with(response("runs-large"))
         .mount(&server)
         .await;
-    let params = ListWorkflowRunsParams {
-        per_page: Some(100),
-        ..runs("octo-org", "octo-repo")
-    };
+    let params = runs("octo-org", "octo-repo").with_per_page(Some(100));
     let page = client(&server).list_workflow_runs(&params).await.expect("page");
     assert_eq!(page.next_page, Some(2));
     assert_eq!(
@@ -147,10 +133,7 @@ async fn workflow_runs_by_numeric_id() {
         .expect(1)
         .mount(&server)
         .await;
-    let params = ListWorkflowRunsParams {
-        workflow_id: Some(WorkflowId::Id(12_794_729)),
-        ..runs("octo-org", "octo-repo")
-    };
+    let params = runs("octo-org", "octo-repo").with_workflow_id(Some(WorkflowId::Id(12_794_729)));
     let page = client(&server).list_workflow_runs(&params).await.expect("page");
     assert_eq!(page.next_page, None);
     assert_eq!(page.data(), Some(&Fixture::load("workflow-runs").json()));
@@ -174,15 +157,10 @@ async fn workflow_runs_by_file_name_is_one_encoded_segment() {
         .mount(&server)
         .await;
     let c = client(&server);
-    let params = ListWorkflowRunsParams {
-        workflow_id: Some(WorkflowId::FileName("ci.yml".to_owned())),
-        ..runs("octo-org", "octo-repo")
-    };
+    let params = runs("octo-org", "octo-repo").with_workflow_id(Some(WorkflowId::FileName("ci.yml".to_owned())));
     c.list_workflow_runs(&params).await.expect("page");
-    let params = ListWorkflowRunsParams {
-        workflow_id: Some(WorkflowId::FileName("dir/build it.yml".to_owned())),
-        ..runs("octo org", "octo-repo")
-    };
+    let params =
+        runs("octo org", "octo-repo").with_workflow_id(Some(WorkflowId::FileName("dir/build it.yml".to_owned())));
     c.list_workflow_runs(&params).await.expect("page");
 }
 
@@ -208,20 +186,15 @@ async fn jobs_with_filter() {
         .mount(&server)
         .await;
     let c = client(&server);
-    let params = ListWorkflowJobsParams {
-        filter: Some(JobFilter::All),
-        per_page: Some(5),
-        page: Some(1),
-        ..jobs(5_313_935_045)
-    };
+    let params = jobs(5_313_935_045)
+        .with_filter(Some(JobFilter::All))
+        .with_per_page(Some(5))
+        .with_page(Some(1));
     let page = c.list_workflow_jobs(&params).await.expect("page");
     assert_eq!(page.next_page, None);
     assert_eq!(page.data(), Some(&Fixture::load("run-jobs").json()));
     assert_eq!(page.data().expect("JSON")["jobs"].as_array().map(Vec::len), Some(5));
-    let params = ListWorkflowJobsParams {
-        filter: Some(JobFilter::Latest),
-        ..jobs(5_313_935_045)
-    };
+    let params = jobs(5_313_935_045).with_filter(Some(JobFilter::Latest));
     c.list_workflow_jobs(&params).await.expect("page");
 }
 
@@ -405,11 +378,7 @@ async fn missing_token_sends_no_request() {
         .expect(0)
         .mount(&server)
         .await;
-    let c = GithubClient::new(GithubConfig {
-        token: None,
-        ..config(&server)
-    })
-    .expect("client");
+    let c = GithubClient::new(config(&server).with_token(None)).expect("client");
     let err = c
         .list_workflow_runs(&runs("octo-org", "octo-repo"))
         .await
@@ -446,23 +415,14 @@ async fn invalid_arguments_send_no_request() {
     let c = client(&server);
     for params in [
         runs("", "r"),
-        ListWorkflowRunsParams {
-            per_page: Some(101),
-            ..runs("o", "r")
-        },
-        ListWorkflowRunsParams {
-            page: Some(0),
-            ..runs("o", "r")
-        },
+        runs("o", "r").with_per_page(Some(101)),
+        runs("o", "r").with_page(Some(0)),
     ] {
         let err = c.list_workflow_runs(&params).await.expect_err("invalid");
         assert!(matches!(err, GithubError::InvalidArgument { .. }), "{err:?}");
     }
     let err = c
-        .list_workflow_jobs(&ListWorkflowJobsParams {
-            per_page: Some(0),
-            ..jobs(1)
-        })
+        .list_workflow_jobs(&jobs(1).with_per_page(Some(0)))
         .await
         .expect_err("invalid");
     assert_eq!(err.to_string(), "invalid perPage: must be between 1 and 100, got 0");
@@ -499,11 +459,11 @@ async fn default_user_agent_is_sent() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = GithubClient::new(GithubConfig {
-        api_base: server.uri(),
-        token: Some(Token::new(TOKEN.to_owned())),
-        ..GithubConfig::default()
-    })
+    let c = GithubClient::new(
+        GithubConfig::default()
+            .with_api_base(server.uri())
+            .with_token(Some(Token::new(TOKEN.to_owned()))),
+    )
     .expect("client");
     c.list_workflow_runs(&runs("o", "r")).await.expect("ua matched");
 }
@@ -536,20 +496,15 @@ async fn query_params_only_when_given() {
         .mount(&server)
         .await;
     let c = client(&server);
-    let full = ListWorkflowRunsParams {
-        branch: Some("feature/x y".to_owned()),
-        status: Some("failure".to_owned()),
-        event: Some("push".to_owned()),
-        actor: Some("octocat".to_owned()),
-        per_page: Some(2),
-        page: Some(3),
-        ..runs("o", "r")
-    };
+    let full = runs("o", "r")
+        .with_branch(Some("feature/x y".to_owned()))
+        .with_status(Some("failure".to_owned()))
+        .with_event(Some("push".to_owned()))
+        .with_actor(Some("octocat".to_owned()))
+        .with_per_page(Some(2))
+        .with_page(Some(3));
     c.list_workflow_runs(&full).await.expect("full query");
-    let partial = ListWorkflowRunsParams {
-        branch: Some("main".to_owned()),
-        ..runs("o", "r")
-    };
+    let partial = runs("o", "r").with_branch(Some("main".to_owned()));
     c.list_workflow_runs(&partial).await.expect("partial query");
     let received = server.received_requests().await.expect("recording");
     assert_eq!(received.len(), 2);
@@ -611,12 +566,12 @@ async fn transport_error_has_no_secret() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     drop(listener);
-    let c = GithubClient::new(GithubConfig {
-        api_base: base,
-        token: Some(Token::new(TOKEN.to_owned())),
-        timeout: Duration::from_secs(5),
-        ..GithubConfig::default()
-    })
+    let c = GithubClient::new(
+        GithubConfig::default()
+            .with_api_base(base)
+            .with_token(Some(Token::new(TOKEN.to_owned())))
+            .with_timeout(Duration::from_secs(5)),
+    )
     .expect("client");
     let err = c
         .list_workflow_runs(&runs("o", "r"))
@@ -634,11 +589,7 @@ async fn timeout_is_a_transport_error() {
         .respond_with(response("actions-runs-empty").set_delay(Duration::from_secs(3)))
         .mount(&server)
         .await;
-    let c = GithubClient::new(GithubConfig {
-        timeout: Duration::from_millis(200),
-        ..config(&server)
-    })
-    .expect("client");
+    let c = GithubClient::new(config(&server).with_timeout(Duration::from_millis(200))).expect("client");
     let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("timeout");
     assert_eq!(
         err.to_string(),
@@ -656,11 +607,7 @@ async fn enterprise_base_path_is_kept() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = GithubClient::new(GithubConfig {
-        api_base: format!("{}/api/v3/", server.uri()),
-        ..config(&server)
-    })
-    .expect("client");
+    let c = GithubClient::new(config(&server).with_api_base(format!("{}/api/v3/", server.uri()))).expect("client");
     c.list_workflow_jobs(&jobs(7)).await.expect("page");
 }
 
@@ -686,11 +633,7 @@ async fn body_over_the_cap_is_body_too_large() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = GithubClient::new(GithubConfig {
-        max_body_bytes: 4096,
-        ..config(&server)
-    })
-    .expect("client");
+    let c = GithubClient::new(config(&server).with_max_body_bytes(4096)).expect("client");
     let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("too large");
     assert_eq!(
         err,

@@ -28,19 +28,15 @@ async fn runs_after(
         .mount(&server)
         .await;
     let timer = RetryTimer::simulated();
-    let client = GithubClient::new(GithubConfig {
-        api_base: server.uri(),
-        token: Some(Token::new(TOKEN.to_owned())),
-        timeout: Duration::from_secs(30),
-        retry_timer: timer.clone(),
-        ..GithubConfig::default()
-    })
+    let client = GithubClient::new(
+        GithubConfig::default()
+            .with_api_base(server.uri())
+            .with_token(Some(Token::new(TOKEN.to_owned())))
+            .with_timeout(Duration::from_secs(30))
+            .with_retry_timer(timer.clone()),
+    )
     .expect("client");
-    let params = ListWorkflowRunsParams {
-        owner: "o".to_owned(),
-        repo: "r".to_owned(),
-        ..Default::default()
-    };
+    let params = ListWorkflowRunsParams::new("o", "r");
     let result = client.list_workflow_runs(&params).await;
     let requests = server.received_requests().await.map_or(0, |r| r.len());
     (result, requests, timer.waits())

@@ -40,6 +40,7 @@ impl Default for RedirectPolicy {
 }
 
 /// Settings of one [`crate::HttpClient`]. `Debug` never shows a secret (see [`crate::Secret`]).
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     /// Who the upstream is (error texts, cache namespace).
@@ -74,6 +75,92 @@ pub struct HttpConfig {
     /// [`crate::HttpError::LoginFailed`], never cached. The HTML-login-page rule applies to every vendor besides.
     /// Default: none.
     pub login_check: LoginCheck,
+}
+
+impl HttpConfig {
+    /// This config with [`HttpConfig::vendor`] set.
+    #[must_use]
+    pub fn with_vendor(mut self, vendor: Vendor) -> Self {
+        self.vendor = vendor;
+        self
+    }
+
+    /// This config with [`HttpConfig::api_base`] set.
+    #[must_use]
+    pub fn with_api_base(mut self, api_base: impl Into<String>) -> Self {
+        self.api_base = api_base.into();
+        self
+    }
+
+    /// This config with [`HttpConfig::auth`] set.
+    #[must_use]
+    pub fn with_auth(mut self, auth: Auth) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    /// This config with [`HttpConfig::user_agent`] set.
+    #[must_use]
+    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// This config with [`HttpConfig::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This config with [`HttpConfig::default_headers`] set.
+    #[must_use]
+    pub fn with_default_headers(mut self, default_headers: HeaderMap) -> Self {
+        self.default_headers = default_headers;
+        self
+    }
+
+    /// This config with [`HttpConfig::max_body_bytes`] set.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// This config with [`HttpConfig::redirects`] set.
+    #[must_use]
+    pub fn with_redirects(mut self, redirects: RedirectPolicy) -> Self {
+        self.redirects = redirects;
+        self
+    }
+
+    /// This config with [`HttpConfig::error_message`] set.
+    #[must_use]
+    pub fn with_error_message(mut self, error_message: fn(&serde_json::Value) -> Option<String>) -> Self {
+        self.error_message = error_message;
+        self
+    }
+
+    /// This config with [`HttpConfig::retry`] set.
+    #[must_use]
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// This config with [`HttpConfig::redact`] set.
+    #[must_use]
+    pub fn with_redact(mut self, redact: Redactor) -> Self {
+        self.redact = redact;
+        self
+    }
+
+    /// This config with [`HttpConfig::login_check`] set.
+    #[must_use]
+    pub fn with_login_check(mut self, login_check: LoginCheck) -> Self {
+        self.login_check = login_check;
+        self
+    }
 }
 
 impl HttpConfig {

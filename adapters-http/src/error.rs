@@ -8,6 +8,7 @@ use crate::status::StatusError;
 use crate::vendor::Vendor;
 
 /// A failure of one upstream exchange, or of building it.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HttpError {
     /// A setting (base URL, credential, user agent) is unusable; nothing was sent. `detail` never holds a secret.

@@ -51,6 +51,7 @@ pub type Classifier = fn(&RawResponse, SystemTime) -> Verdict;
 
 /// The retry settings of one [`crate::HttpClient`]. `Default`: [`MAX_ATTEMPTS`] attempts, [`standard_verdict`],
 /// tokio's timer.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct RetryPolicy {
     /// Most attempts of one call, clamped to `1..=`[`MAX_ATTEMPTS`] (1 = never retry).
@@ -59,6 +60,29 @@ pub struct RetryPolicy {
     pub classify: Classifier,
     /// How waits are spent.
     pub timer: RetryTimer,
+}
+
+impl RetryPolicy {
+    /// This policy with [`RetryPolicy::max_attempts`] set.
+    #[must_use]
+    pub fn with_max_attempts(mut self, max_attempts: u32) -> Self {
+        self.max_attempts = max_attempts;
+        self
+    }
+
+    /// This policy with [`RetryPolicy::classify`] set.
+    #[must_use]
+    pub fn with_classify(mut self, classify: Classifier) -> Self {
+        self.classify = classify;
+        self
+    }
+
+    /// This policy with [`RetryPolicy::timer`] set.
+    #[must_use]
+    pub fn with_timer(mut self, timer: RetryTimer) -> Self {
+        self.timer = timer;
+        self
+    }
 }
 
 impl Default for RetryPolicy {

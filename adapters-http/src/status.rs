@@ -52,6 +52,7 @@ impl StatusClass {
 }
 
 /// A non-2xx answer: its status, class, the vendor's message and, when given, how long to wait.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusError {
     /// The upstream.

@@ -27,14 +27,12 @@ const OTHER: Vendor = Vendor {
 };
 
 fn config(vendor: Vendor, base: &str) -> HttpConfig {
-    HttpConfig {
-        auth: Auth::Header {
+    HttpConfig::new(vendor, base)
+        .with_auth(Auth::Header {
             name: HeaderName::from_static("x-token"),
             value: Secret::new(SECRET),
-        },
-        timeout: Duration::from_secs(10),
-        ..HttpConfig::new(vendor, base)
-    }
+        })
+        .with_timeout(Duration::from_secs(10))
 }
 
 fn fixed_clock() -> adapters_http::Clock {
@@ -79,11 +77,7 @@ async fn chunked_server(chunks: usize, chunk: usize) -> String {
 #[tokio::test]
 async fn a_streamed_body_past_the_cap_stops_with_a_clear_error() {
     let base = chunked_server(64, 1024).await;
-    let client = HttpClient::new(HttpConfig {
-        max_body_bytes: 10 * 1024,
-        ..config(VENDOR, &base)
-    })
-    .expect("client");
+    let client = HttpClient::new(config(VENDOR, &base).with_max_body_bytes(10 * 1024)).expect("client");
     let url = client.url("/big", &[] as &[(&str, &str)]).expect("url");
     let err = client.send(Method::GET, url, None).await.expect_err("too large");
     assert_eq!(
@@ -99,11 +93,7 @@ async fn a_streamed_body_past_the_cap_stops_with_a_clear_error() {
 #[tokio::test]
 async fn a_streamed_body_under_the_cap_is_read_whole() {
     let base = chunked_server(4, 1024).await;
-    let client = HttpClient::new(HttpConfig {
-        max_body_bytes: 4096,
-        ..config(VENDOR, &base)
-    })
-    .expect("client");
+    let client = HttpClient::new(config(VENDOR, &base).with_max_body_bytes(4096)).expect("client");
     let url = client.url("/ok", &[] as &[(&str, &str)]).expect("url");
     let response = client.send(Method::GET, url, None).await.expect("body");
     assert_eq!(response.body.len(), 4096);
@@ -238,11 +228,7 @@ async fn an_entry_over_half_the_byte_bound_is_not_stored_and_entries_are_bounded
         .mount(&server)
         .await;
     let cache = HttpCache::with_clock(
-        CacheConfig {
-            max_entries: 3,
-            max_bytes: 64 * 1024,
-            ..CacheConfig::default()
-        },
+        CacheConfig::default().with_max_entries(3).with_max_bytes(64 * 1024),
         fixed_clock(),
     );
     let client = HttpClient::new(config(VENDOR, &server.uri()))

@@ -22,13 +22,13 @@ const VENDOR: Vendor = Vendor {
 fn client(base: &str, auth: Auth) -> HttpClient {
     let mut default_headers = HeaderMap::new();
     default_headers.insert("x-api-version", HeaderValue::from_static("2022-11-28"));
-    HttpClient::new(HttpConfig {
-        auth,
-        default_headers,
-        timeout: Duration::from_secs(10),
-        max_body_bytes: 4096,
-        ..HttpConfig::new(VENDOR, base)
-    })
+    HttpClient::new(
+        HttpConfig::new(VENDOR, base)
+            .with_auth(auth)
+            .with_default_headers(default_headers)
+            .with_timeout(Duration::from_secs(10))
+            .with_max_body_bytes(4096),
+    )
     .expect("client")
 }
 

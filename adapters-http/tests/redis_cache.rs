@@ -44,19 +44,13 @@ fn clock(at: Arc<Mutex<SystemTime>>) -> adapters_http::Clock {
 fn replica(server: &MockServer, redis: &str, token: &str, now: &Arc<Mutex<SystemTime>>) -> HttpClient {
     let cache = HttpCache::with_clock(CacheConfig::default(), clock(now.clone()))
         // Generous: these tests are about the cache's rules, not its timeout (a loaded machine can pause 50 ms).
-        .with_redis(&RedisCacheConfig {
-            command_timeout: Duration::from_secs(2),
-            ..RedisCacheConfig::new(redis)
-        })
+        .with_redis(&RedisCacheConfig::new(redis).with_command_timeout(Duration::from_secs(2)))
         .expect("redis url");
     assert!(cache.is_shared());
-    HttpClient::new(HttpConfig {
-        auth: Auth::Header {
-            name: HeaderName::from_static("x-token"),
-            value: Secret::new(token),
-        },
-        ..HttpConfig::new(VENDOR, server.uri())
-    })
+    HttpClient::new(HttpConfig::new(VENDOR, server.uri()).with_auth(Auth::Header {
+        name: HeaderName::from_static("x-token"),
+        value: Secret::new(token),
+    }))
     .expect("client")
     .with_cache(cache)
 }

@@ -16,14 +16,11 @@ const VENDOR: Vendor = Vendor {
 };
 
 fn client(server: &MockServer, timeout: Duration, timer: &RetryTimer) -> HttpClient {
-    HttpClient::new(HttpConfig {
-        timeout,
-        retry: RetryPolicy {
-            timer: timer.clone(),
-            ..RetryPolicy::default()
-        },
-        ..HttpConfig::new(VENDOR, server.uri())
-    })
+    HttpClient::new(
+        HttpConfig::new(VENDOR, server.uri())
+            .with_timeout(timeout)
+            .with_retry(RetryPolicy::default().with_timer(timer.clone())),
+    )
     .expect("client")
 }
 
@@ -207,14 +204,11 @@ async fn transport_failures_are_not_retried() {
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     drop(listener);
     let timer = RetryTimer::simulated();
-    let c = HttpClient::new(HttpConfig {
-        timeout: SECS(5),
-        retry: RetryPolicy {
-            timer: timer.clone(),
-            ..RetryPolicy::default()
-        },
-        ..HttpConfig::new(VENDOR, base)
-    })
+    let c = HttpClient::new(
+        HttpConfig::new(VENDOR, base)
+            .with_timeout(SECS(5))
+            .with_retry(RetryPolicy::default().with_timer(timer.clone())),
+    )
     .expect("client");
     let url = c.url("/x", &[] as &[(&str, &str)]).expect("url");
     let err = c.send(Method::GET, url, None).await.expect_err("refused");

@@ -15,6 +15,7 @@ use crate::config::{ArtifactBackend, ToolsConfig};
 use crate::vendor::Vendor;
 
 /// Why [`App::new`] cannot build the tools from their configuration.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// The filesystem artifact directory cannot be created or read.
@@ -88,24 +89,15 @@ impl App {
         spawn_sweeper(store.clone(), config.artifact_store.sweep_interval);
         // Every credential held, taken out of every vendor's answers (adapters-http `redact`).
         let redact = config.redactor();
-        let github = GithubClient::new(adapters_github::GithubConfig {
-            redact: redact.clone(),
-            ..config.github.clone()
-        })
-        .map_err(|err| unusable("GitHub", err));
+        let github =
+            GithubClient::new(config.github.clone().with_redact(redact.clone())).map_err(|err| unusable("GitHub", err));
         let mut http_cache = HttpCache::new(config.http_cache);
         if let Some(redis) = &config.http_cache_redis {
             http_cache = http_cache.with_redis(redis)?;
         }
-        let circleci = adapters_circleci::CircleciConfig {
-            redact: redact.clone(),
-            ..config.circleci.clone()
-        };
+        let circleci = config.circleci.clone().with_redact(redact.clone());
         let circleci = CircleciClient::new(circleci, Some(http_cache.clone())).map_err(|err| unusable("CircleCI", err));
-        let atlassian = adapters_atlassian::AtlassianConfig {
-            redact,
-            ..config.atlassian.clone()
-        };
+        let atlassian = config.atlassian.clone().with_redact(redact);
         let atlassian = Atlassian::new(&atlassian, Some(http_cache.clone()));
         let policy = config
             .policy_file

@@ -16,6 +16,7 @@ use mcp_projection::IsolatedConfig;
 use crate::toolsets::{SelectionNames, TOOLSET_NAMES, ToolSelection};
 
 /// Which artifact backend to use.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ArtifactBackend {
     /// In memory: lost when the process stops.
@@ -49,6 +50,7 @@ impl ArtifactBackend {
 
 /// Everything the tools are built from. [`ToolsConfig::default`]: every toolset, structured output off, the default
 /// bound, artifacts in memory, no credentials (each vendor's tools answer "no request sent: set …"), no policy.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct ToolsConfig {
     /// Whether tools advertise `outputSchema` and successful results carry `structuredContent`.
@@ -83,6 +85,113 @@ pub struct ToolsConfig {
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result (CONTRACT §7).
     pub enterprise_mode: bool,
+}
+
+impl ToolsConfig {
+    /// This config with [`ToolsConfig::structured_output`] set.
+    #[must_use]
+    pub fn with_structured_output(mut self, structured_output: bool) -> Self {
+        self.structured_output = structured_output;
+        self
+    }
+
+    /// This config with [`ToolsConfig::max_bytes`] set.
+    #[must_use]
+    pub fn with_max_bytes(mut self, max_bytes: SizeBound) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// This config with [`ToolsConfig::artifact_backend`] set.
+    #[must_use]
+    pub fn with_artifact_backend(mut self, artifact_backend: ArtifactBackend) -> Self {
+        self.artifact_backend = artifact_backend;
+        self
+    }
+
+    /// This config with [`ToolsConfig::artifact_store`] set.
+    #[must_use]
+    pub fn with_artifact_store(mut self, artifact_store: StoreConfig) -> Self {
+        self.artifact_store = artifact_store;
+        self
+    }
+
+    /// This config with [`ToolsConfig::artifact_limits`] set.
+    #[must_use]
+    pub fn with_artifact_limits(mut self, artifact_limits: StoreLimits) -> Self {
+        self.artifact_limits = artifact_limits;
+        self
+    }
+
+    /// This config with [`ToolsConfig::github`] set.
+    #[must_use]
+    pub fn with_github(mut self, github: GithubConfig) -> Self {
+        self.github = github;
+        self
+    }
+
+    /// This config with [`ToolsConfig::circleci`] set.
+    #[must_use]
+    pub fn with_circleci(mut self, circleci: CircleciConfig) -> Self {
+        self.circleci = circleci;
+        self
+    }
+
+    /// This config with [`ToolsConfig::http_cache`] set.
+    #[must_use]
+    pub fn with_http_cache(mut self, http_cache: CacheConfig) -> Self {
+        self.http_cache = http_cache;
+        self
+    }
+
+    /// This config with [`ToolsConfig::http_cache_redis`] set.
+    #[must_use]
+    pub fn with_http_cache_redis(mut self, http_cache_redis: Option<RedisCacheConfig>) -> Self {
+        self.http_cache_redis = http_cache_redis;
+        self
+    }
+
+    /// This config with [`ToolsConfig::atlassian`] set.
+    #[must_use]
+    pub fn with_atlassian(mut self, atlassian: AtlassianConfig) -> Self {
+        self.atlassian = atlassian;
+        self
+    }
+
+    /// This config with [`ToolsConfig::jq`] set.
+    #[must_use]
+    pub fn with_jq(mut self, jq: IsolatedConfig) -> Self {
+        self.jq = jq;
+        self
+    }
+
+    /// This config with [`ToolsConfig::selection`] set.
+    #[must_use]
+    pub fn with_selection(mut self, selection: ToolSelection) -> Self {
+        self.selection = selection;
+        self
+    }
+
+    /// This config with [`ToolsConfig::selection_names`] set.
+    #[must_use]
+    pub fn with_selection_names(mut self, selection_names: SelectionNames) -> Self {
+        self.selection_names = selection_names;
+        self
+    }
+
+    /// This config with [`ToolsConfig::policy_file`] set.
+    #[must_use]
+    pub fn with_policy_file(mut self, policy_file: Option<PathBuf>) -> Self {
+        self.policy_file = policy_file;
+        self
+    }
+
+    /// This config with [`ToolsConfig::enterprise_mode`] set.
+    #[must_use]
+    pub fn with_enterprise_mode(mut self, enterprise_mode: bool) -> Self {
+        self.enterprise_mode = enterprise_mode;
+        self
+    }
 }
 
 impl Default for ToolsConfig {
@@ -187,12 +296,14 @@ mod tests {
         config.atlassian.api_token = Some(Secret::new("ATATT-configured-0003"));
         config.atlassian.bitbucket_username = Some("bb".to_owned());
         config.atlassian.bitbucket_app_password = Some(Secret::new("bb-configured-0004"));
-        config.artifact_backend = ArtifactBackend::S3(S3Config {
-            secret_access_key: Some("s3-secret-configured-0005".to_owned()),
-            session_token: Some("s3-session-configured-0006".to_owned()),
-            ..S3Config::default()
-        });
-        config.http_cache_redis = Some(RedisCacheConfig::new("redis://:redis%2Fconfigured-0007@cache:6379/0"));
+        config.artifact_backend = ArtifactBackend::S3(
+            S3Config::default()
+                .with_secret_access_key(Some("s3-secret-configured-0005".to_owned()))
+                .with_session_token(Some("s3-session-configured-0006".to_owned())),
+        );
+        config.http_cache_redis = Some(RedisCacheConfig::new(
+            "redis://:redis%2Fconfigured-0007@cache:6379/0".to_owned(),
+        ));
         let text = "ghp_configured-0001 circle-configured-0002 ATATT-configured-0003 bb-configured-0004 \
                     s3-secret-configured-0005 s3-session-configured-0006 redis/configured-0007";
         assert_eq!(

@@ -15,6 +15,7 @@ pub const DEFAULT_SWEEP_INTERVAL_SECONDS: u64 = 60;
 pub const SWEEP_INTERVAL_SECONDS_RANGE: RangeInclusive<u64> = 5..=3600;
 
 /// How long artifacts live, how often expired ones are removed, and how many bytes may be held.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreConfig {
     /// An artifact expires (is no longer readable) once it is this old.
@@ -24,6 +25,22 @@ pub struct StoreConfig {
     pub sweep_interval: Duration,
     /// Byte quotas per store and per principal; a put over either fails (see [`Quota`]).
     pub quota: Quota,
+}
+
+impl StoreConfig {
+    /// This config with [`StoreConfig::retention`] set.
+    #[must_use]
+    pub fn with_retention(mut self, retention: Duration) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    /// This config with [`StoreConfig::sweep_interval`] set.
+    #[must_use]
+    pub fn with_sweep_interval(mut self, sweep_interval: Duration) -> Self {
+        self.sweep_interval = sweep_interval;
+        self
+    }
 }
 
 impl Default for StoreConfig {

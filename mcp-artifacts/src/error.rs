@@ -18,6 +18,7 @@ pub const NOT_FOUND_MESSAGE: &str = "Artifact not found or expired";
 /// before and without any filesystem access. What remains is nanosecond-scale variation (hash
 /// lookup hit or miss, string comparison of the owner names), far below the jitter of any MCP
 /// transport; no test asserts timings, which would be flaky.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum ArtifactError {
     /// The artifact does not exist for this caller. Returned, with the same text
@@ -124,6 +125,7 @@ impl std::fmt::Display for QuotaScope {
 
 /// The path-free description of a failed storage I/O operation, carried by
 /// [`ArtifactError::Io`]. Displays as `"<operation>: <kind>"`.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("{operation}: {kind}")]
 pub struct IoFailure {

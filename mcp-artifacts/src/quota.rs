@@ -26,12 +26,29 @@ pub const QUOTA_BYTES_RANGE: RangeInclusive<u64> = 1024..=(1 << 40);
 
 /// Byte quotas of one store. A put must fit both; the effective per-principal limit is therefore
 /// `min(max_principal_bytes, max_store_bytes)`.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quota {
     /// Most bytes of artifact data the store holds for all principals together.
     pub max_store_bytes: u64,
     /// Most bytes of artifact data the store holds for one principal (owner).
     pub max_principal_bytes: u64,
+}
+
+impl Quota {
+    /// This quota with [`Quota::max_store_bytes`] set.
+    #[must_use]
+    pub fn with_max_store_bytes(mut self, max_store_bytes: u64) -> Self {
+        self.max_store_bytes = max_store_bytes;
+        self
+    }
+
+    /// This quota with [`Quota::max_principal_bytes`] set.
+    #[must_use]
+    pub fn with_max_principal_bytes(mut self, max_principal_bytes: u64) -> Self {
+        self.max_principal_bytes = max_principal_bytes;
+        self
+    }
 }
 
 impl Default for Quota {

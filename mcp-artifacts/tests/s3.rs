@@ -26,15 +26,16 @@ fn s3_settings(prefix: &str) -> Option<S3Config> {
         return None;
     };
     let unique = hex_id();
-    Some(S3Config {
-        url: format!("s3://{bucket}/{prefix}-{unique}"),
-        endpoint: Some(endpoint),
-        region: Some("us-east-1".into()),
-        access_key_id: Some("test".into()),
-        secret_access_key: Some("test".into()),
-        session_token: None,
-        allow_http: true,
-    })
+    Some(
+        S3Config::default()
+            .with_url(format!("s3://{bucket}/{prefix}-{unique}"))
+            .with_endpoint(Some(endpoint))
+            .with_region(Some("us-east-1".into()))
+            .with_access_key_id(Some("test".into()))
+            .with_secret_access_key(Some("test".into()))
+            .with_session_token(None)
+            .with_allow_http(true),
+    )
 }
 
 fn hex_id() -> String {
@@ -128,24 +129,19 @@ async fn large_values_use_multipart_upload() {
 
 #[tokio::test]
 async fn an_unreachable_bucket_fails_at_open_without_secrets() {
-    let s3 = S3Config {
-        url: "s3://no-such-bucket/p".into(),
-        endpoint: Some("http://127.0.0.1:9".into()),
-        access_key_id: Some("AKIDEXAMPLE".into()),
-        secret_access_key: Some("wJalrXUtnFEMIsecret".into()),
-        allow_http: true,
-        ..S3Config::default()
-    };
+    let s3 = S3Config::default()
+        .with_url("s3://no-such-bucket/p")
+        .with_endpoint(Some("http://127.0.0.1:9".into()))
+        .with_access_key_id(Some("AKIDEXAMPLE".into()))
+        .with_secret_access_key(Some("wJalrXUtnFEMIsecret".into()))
+        .with_allow_http(true);
     let err = S3Store::open(&s3, StoreConfig::default())
         .await
         .expect_err("unreachable");
     let text = err.to_string();
     assert!(text.contains("S3Config `url`"), "{text}");
     assert!(!text.contains("wJalrXUtnFEMIsecret"), "{text}");
-    let bad = S3Config {
-        url: "https://bucket".into(),
-        ..S3Config::default()
-    };
+    let bad = S3Config::default().with_url("https://bucket");
     assert!(S3Store::open(&bad, StoreConfig::default()).await.is_err());
 }
 

@@ -6,6 +6,7 @@ use crate::seal::SealError;
 
 /// Any failure of [`crate::prepare()`]. Its `Display` is the text of the
 /// `isError` result (CONTRACT §7): it says what failed and what to do.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
     /// The `jq` expression failed (CONTRACT §4).

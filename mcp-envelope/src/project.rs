@@ -90,6 +90,7 @@ pub enum Dialect {
 
 /// A projection failure; each is an `isError` result whose text is the
 /// `Display` of this error (CONTRACT §4).
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProjectionError {
     /// The expression is longer than [`MAX_EXPRESSION_BYTES`].

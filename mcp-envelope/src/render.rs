@@ -48,6 +48,7 @@ impl fmt::Display for OutputFormat {
 }
 
 /// An `outputFormat` value other than `toon` or `json`.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown outputFormat {given:?}: use \"toon\" (the default) or \"json\"")]
 pub struct UnknownOutputFormat {
@@ -73,6 +74,7 @@ impl FromStr for OutputFormat {
 }
 
 /// Rendering the text failed.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
     /// The value nests too deep for TOON's indented text.

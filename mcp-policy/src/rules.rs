@@ -34,6 +34,7 @@ pub struct Decision {
 }
 
 /// Why the policy file cannot be used; start-up stops with this message.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
     /// The file cannot be read.

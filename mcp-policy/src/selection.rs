@@ -30,6 +30,7 @@ pub enum LeftOut {
 }
 
 /// A toolset list names a toolset the host does not have.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown toolset {name:?}; use a comma-separated list of {}", known.join(", "))]
 pub struct UnknownToolset {

@@ -68,6 +68,7 @@ pub enum WorkerProgram {
 }
 
 /// The worker program and the limits of [`Isolated`]. Every value is typed; the host decides where it comes from.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IsolatedConfig {
     /// The worker program (default [`WorkerProgram::CurrentExe`]).
@@ -86,6 +87,50 @@ pub struct IsolatedConfig {
     pub workers: usize,
     /// Requests a worker serves before it is replaced (at least 1).
     pub max_requests_per_worker: u32,
+}
+
+impl IsolatedConfig {
+    /// This config with [`IsolatedConfig::program`] set.
+    #[must_use]
+    pub fn with_program(mut self, program: WorkerProgram) -> Self {
+        self.program = program;
+        self
+    }
+
+    /// This config with [`IsolatedConfig::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This config with [`IsolatedConfig::max_memory_bytes`] set.
+    #[must_use]
+    pub fn with_max_memory_bytes(mut self, max_memory_bytes: u64) -> Self {
+        self.max_memory_bytes = max_memory_bytes;
+        self
+    }
+
+    /// This config with [`IsolatedConfig::max_output_bytes`] set.
+    #[must_use]
+    pub fn with_max_output_bytes(mut self, max_output_bytes: u64) -> Self {
+        self.max_output_bytes = max_output_bytes;
+        self
+    }
+
+    /// This config with [`IsolatedConfig::workers`] set.
+    #[must_use]
+    pub fn with_workers(mut self, workers: usize) -> Self {
+        self.workers = workers;
+        self
+    }
+
+    /// This config with [`IsolatedConfig::max_requests_per_worker`] set.
+    #[must_use]
+    pub fn with_max_requests_per_worker(mut self, max_requests_per_worker: u32) -> Self {
+        self.max_requests_per_worker = max_requests_per_worker;
+        self
+    }
 }
 
 impl Default for IsolatedConfig {

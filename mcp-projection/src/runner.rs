@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 /// Why a projection gave no value. `Display` is the text of the tool's `isError` result: it says what to do.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
     /// The expression failed to compile or run, or gave zero or several outputs: the

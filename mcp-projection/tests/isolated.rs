@@ -9,13 +9,13 @@ use mcp_projection::{Isolated, IsolatedConfig, ProjectionRunner, RunError, Worke
 use serde_json::{Value, json};
 
 fn runner(timeout_seconds: u64, memory_mib: u64) -> Isolated {
-    Isolated::new(IsolatedConfig {
-        program: WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-jq-worker").into()),
-        timeout: Duration::from_secs(timeout_seconds),
-        max_memory_bytes: memory_mib * 1024 * 1024,
-        workers: 1,
-        ..IsolatedConfig::default()
-    })
+    Isolated::new(
+        IsolatedConfig::default()
+            .with_program(WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-jq-worker").into()))
+            .with_timeout(Duration::from_secs(timeout_seconds))
+            .with_max_memory_bytes(memory_mib * 1024 * 1024)
+            .with_workers(1),
+    )
 }
 
 async fn assert_alive(runner: &Isolated) {

@@ -7,6 +7,7 @@ use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 
 /// Why a tool's arguments were rejected; the text names the argument and what it accepts.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 #[error("Invalid arguments for {tool}: {detail}")]
 pub struct ArgumentError {

@@ -21,6 +21,7 @@ pub const MAX_DEPTH: usize = 128;
 pub const BATCH_REVISION: &str = "2025-03-26";
 
 /// Why an incoming message is refused. `Display` is the error message sent back (never quoting the input).
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Rejection {
     /// Longer than the request-size limit, bytes.

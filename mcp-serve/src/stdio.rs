@@ -12,12 +12,29 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 /// How [`serve`] behaves.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StdioConfig {
     /// The longest line (one JSON-RPC message) accepted, bytes; a longer one is answered with a `-32600` error.
     pub max_request_bytes: usize,
     /// How long a shutdown waits for calls in flight.
     pub shutdown_grace: Duration,
+}
+
+impl StdioConfig {
+    /// This config with [`StdioConfig::max_request_bytes`] set.
+    #[must_use]
+    pub fn with_max_request_bytes(mut self, max_request_bytes: usize) -> Self {
+        self.max_request_bytes = max_request_bytes;
+        self
+    }
+
+    /// This config with [`StdioConfig::shutdown_grace`] set.
+    #[must_use]
+    pub fn with_shutdown_grace(mut self, shutdown_grace: Duration) -> Self {
+        self.shutdown_grace = shutdown_grace;
+        self
+    }
 }
 
 impl Default for StdioConfig {
@@ -30,6 +47,7 @@ impl Default for StdioConfig {
 }
 
 /// Why [`serve`] failed.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum StdioError {
     /// The session could not start (e.g. the client closed stdin before `initialize`).

@@ -19,6 +19,7 @@ use subtle::ConstantTimeEq;
 use crate::principal::Principal;
 
 /// Why the tokens file cannot be used; start-up stops with this message (it never contains a token).
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum TokensError {
     /// The file cannot be read.

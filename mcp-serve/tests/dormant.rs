@@ -54,11 +54,9 @@ async fn start(sessions: SessionLimits) -> Running {
     let auth = Auth::open(addr, Principal::local_user()).unwrap();
     let initializes = Arc::new(AtomicUsize::new(0));
     let handler = Counting(initializes.clone());
-    let config = HttpConfig {
-        sessions,
-        shutdown_grace: Duration::from_secs(1),
-        ..HttpConfig::default()
-    };
+    let config = HttpConfig::default()
+        .with_sessions(sessions)
+        .with_shutdown_grace(Duration::from_secs(1));
     let stop = CancellationToken::new();
     let shutdown = stop.clone().cancelled_owned();
     tokio::spawn(async move {
@@ -134,11 +132,11 @@ async fn list(addr: SocketAddr, session: &str) {
 
 #[tokio::test]
 async fn a_quiet_session_sleeps_and_the_next_request_restores_it() {
-    let server = start(SessionLimits {
-        idle: Duration::from_secs(60),
-        dormant_after: Duration::from_secs(2),
-        ..SessionLimits::default()
-    })
+    let server = start(
+        SessionLimits::default()
+            .with_idle(Duration::from_secs(60))
+            .with_dormant_after(Duration::from_secs(2)),
+    )
     .await;
     let session = open(server.addr).await;
     // In use (requests within `dormant_after`): no sleep, no restore.
@@ -156,11 +154,11 @@ async fn a_quiet_session_sleeps_and_the_next_request_restores_it() {
 
 #[tokio::test]
 async fn a_sleeping_session_still_expires_with_404() {
-    let server = start(SessionLimits {
-        idle: Duration::from_secs(2),
-        dormant_after: Duration::from_millis(200),
-        ..SessionLimits::default()
-    })
+    let server = start(
+        SessionLimits::default()
+            .with_idle(Duration::from_secs(2))
+            .with_dormant_after(Duration::from_millis(200)),
+    )
     .await;
     let session = open(server.addr).await;
     let opened = server.initializes.load(Ordering::SeqCst);

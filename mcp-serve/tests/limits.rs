@@ -85,13 +85,11 @@ async fn start(config: HttpConfig) -> Running {
 }
 
 fn stateless(connections: ConnectionLimits, fair: FairShare) -> HttpConfig {
-    HttpConfig {
-        stateless: true,
-        connections,
-        fair,
-        shutdown_grace: Duration::from_secs(1),
-        ..HttpConfig::default()
-    }
+    HttpConfig::default()
+        .with_stateless(true)
+        .with_connections(connections)
+        .with_fair(fair)
+        .with_shutdown_grace(Duration::from_secs(1))
 }
 
 /// A `tools/call` of the sleeping tool as `token`: the status, `Retry-After` and body.
@@ -133,11 +131,9 @@ async fn until_closed(stream: &mut TcpStream, within: Duration) -> Duration {
 
 #[tokio::test]
 async fn slow_headers_idle_keep_alive_and_stalled_bodies_are_cut_off() {
-    let limits = ConnectionLimits {
-        header_read_timeout: Duration::from_secs(1),
-        body_read_timeout: Duration::from_secs(1),
-        ..ConnectionLimits::default()
-    };
+    let limits = ConnectionLimits::default()
+        .with_header_read_timeout(Duration::from_secs(1))
+        .with_body_read_timeout(Duration::from_secs(1));
     let server = start(stateless(limits, FairShare::default())).await;
 
     // Half a request header, then nothing: closed after the header-read timeout.
@@ -180,11 +176,9 @@ async fn slow_headers_idle_keep_alive_and_stalled_bodies_are_cut_off() {
 
 #[tokio::test]
 async fn connections_past_the_cap_wait_until_one_closes() {
-    let limits = ConnectionLimits {
-        max_connections: 2,
-        header_read_timeout: Duration::from_secs(2),
-        ..ConnectionLimits::default()
-    };
+    let limits = ConnectionLimits::default()
+        .with_max_connections(2)
+        .with_header_read_timeout(Duration::from_secs(2));
     let server = start(stateless(limits, FairShare::default())).await;
     let _hold_one = TcpStream::connect(server.addr).await.unwrap();
     let _hold_two = TcpStream::connect(server.addr).await.unwrap();
@@ -203,10 +197,9 @@ async fn connections_past_the_cap_wait_until_one_closes() {
 
 #[tokio::test]
 async fn one_principal_past_its_share_gets_429_and_others_are_served() {
-    let fair = FairShare {
-        max_concurrent_per_principal: 2,
-        rate_per_principal: None,
-    };
+    let fair = FairShare::default()
+        .with_max_concurrent_per_principal(2)
+        .with_rate_per_principal(None);
     let server = start(stateless(ConnectionLimits::default(), fair)).await;
     let slow: Vec<_> = (0..2).map(|_| tokio::spawn(call(server.addr, ALICE, 2000))).collect();
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -225,10 +218,9 @@ async fn one_principal_past_its_share_gets_429_and_others_are_served() {
 
 #[tokio::test]
 async fn a_rate_per_principal_answers_429_with_retry_after() {
-    let fair = FairShare {
-        max_concurrent_per_principal: 100,
-        rate_per_principal: NonZeroU32::new(2),
-    };
+    let fair = FairShare::default()
+        .with_max_concurrent_per_principal(100)
+        .with_rate_per_principal(NonZeroU32::new(2));
     let server = start(stateless(ConnectionLimits::default(), fair)).await;
     // Ten calls at once: the burst (2) passes, the rest would need seconds of refill.
     let calls: Vec<_> = (0..10).map(|_| tokio::spawn(call(server.addr, ALICE, 0))).collect();

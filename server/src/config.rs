@@ -129,15 +129,16 @@ impl Settings {
         .0;
         let artifact_backend = match r.text(ARTIFACT_STORE).map(|kind| kind.to_ascii_lowercase()).as_deref() {
             Some("memory") => ArtifactBackend::Memory,
-            Some("s3") => ArtifactBackend::S3(S3Config {
-                url: r.text(ARTIFACT_S3_URL).unwrap_or_default(),
-                endpoint: r.text(AWS_ENDPOINT_URL),
-                region: r.text(AWS_REGION),
-                access_key_id: r.text(AWS_ACCESS_KEY_ID),
-                secret_access_key: r.text(AWS_SECRET_ACCESS_KEY),
-                session_token: r.text(AWS_SESSION_TOKEN),
-                allow_http: r.switch(AWS_ALLOW_HTTP, false),
-            }),
+            Some("s3") => ArtifactBackend::S3(
+                S3Config::default()
+                    .with_url(r.text(ARTIFACT_S3_URL).unwrap_or_default())
+                    .with_endpoint(r.text(AWS_ENDPOINT_URL))
+                    .with_region(r.text(AWS_REGION))
+                    .with_access_key_id(r.text(AWS_ACCESS_KEY_ID))
+                    .with_secret_access_key(r.text(AWS_SECRET_ACCESS_KEY))
+                    .with_session_token(r.text(AWS_SESSION_TOKEN))
+                    .with_allow_http(r.switch(AWS_ALLOW_HTTP, false)),
+            ),
             other => {
                 if let Some(kind) = other.filter(|kind| *kind != "fs") {
                     r.warnings.push(format!(
@@ -147,30 +148,30 @@ impl Settings {
                 ArtifactBackend::Fs(r.text(ARTIFACT_DIR).map_or_else(default_artifact_dir, PathBuf::from))
             }
         };
-        let artifact_store = StoreConfig {
-            retention: secs(r.whole(
+        let artifact_store = StoreConfig::default()
+            .with_retention(secs(r.whole(
                 ARTIFACT_RETENTION,
                 mcp_artifacts::DEFAULT_RETENTION_SECONDS,
                 mcp_artifacts::RETENTION_SECONDS_RANGE,
-            )),
-            sweep_interval: secs(r.whole(
+            )))
+            .with_sweep_interval(secs(r.whole(
                 ARTIFACT_SWEEP,
                 mcp_artifacts::DEFAULT_SWEEP_INTERVAL_SECONDS,
                 mcp_artifacts::SWEEP_INTERVAL_SECONDS_RANGE,
-            )),
-            quota: Quota {
-                max_store_bytes: r.whole(
-                    ARTIFACT_MAX_STORE_BYTES,
-                    mcp_artifacts::DEFAULT_MAX_STORE_BYTES,
-                    mcp_artifacts::QUOTA_BYTES_RANGE,
-                ),
-                max_principal_bytes: r.whole(
-                    ARTIFACT_MAX_PRINCIPAL_BYTES,
-                    mcp_artifacts::DEFAULT_MAX_PRINCIPAL_BYTES,
-                    mcp_artifacts::QUOTA_BYTES_RANGE,
-                ),
-            },
-        };
+            )))
+            .with_quota(
+                Quota::default()
+                    .with_max_store_bytes(r.whole(
+                        ARTIFACT_MAX_STORE_BYTES,
+                        mcp_artifacts::DEFAULT_MAX_STORE_BYTES,
+                        mcp_artifacts::QUOTA_BYTES_RANGE,
+                    ))
+                    .with_max_principal_bytes(r.whole(
+                        ARTIFACT_MAX_PRINCIPAL_BYTES,
+                        mcp_artifacts::DEFAULT_MAX_PRINCIPAL_BYTES,
+                        mcp_artifacts::QUOTA_BYTES_RANGE,
+                    )),
+            );
 
         let artifact_limits = StoreLimits {
             timeout: secs(r.whole(
@@ -192,78 +193,75 @@ impl Settings {
             credential,
             max_body: HTTP_MAX_BODY_BYTES,
         };
-        let github = GithubConfig {
-            token: r.text(GITHUB_TOKEN).map(Token::new),
-            api_base: r
-                .text(GITHUB_API_BASE)
-                .unwrap_or_else(|| adapters_github::DEFAULT_API_BASE.to_owned()),
-            timeout,
-            max_body_bytes,
-            setting_names: names(GITHUB_API_BASE, GITHUB_TOKEN),
-            ..GithubConfig::default()
-        };
-        let circleci = CircleciConfig {
-            token: r.text(CIRCLECI_TOKEN).map(Secret::new),
-            api_base: r
-                .text(CIRCLECI_API_BASE)
-                .unwrap_or_else(|| adapters_circleci::DEFAULT_API_BASE.to_owned()),
-            timeout,
-            max_body_bytes,
-            setting_names: names(CIRCLECI_API_BASE, CIRCLECI_TOKEN),
-            ..CircleciConfig::default()
-        };
-        let atlassian = AtlassianConfig {
-            site_name: r.text(ATLASSIAN_SITE_NAME),
-            jira_base_url: r.text(JIRA_BASE_URL),
-            confluence_base_url: r.text(CONFLUENCE_BASE_URL),
-            bitbucket_base_url: r
-                .text(BITBUCKET_BASE_URL)
-                .unwrap_or_else(|| adapters_atlassian::config::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
-            user_email: r.text(ATLASSIAN_USER_EMAIL),
-            api_token: r.text(ATLASSIAN_API_TOKEN).map(Secret::new),
-            bitbucket_username: r.text(ATLASSIAN_BITBUCKET_USERNAME),
-            bitbucket_app_password: r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new),
-            timeout,
-            max_body_bytes,
-            setting_names: adapters_atlassian::config::SettingNames {
-                site_name: ATLASSIAN_SITE_NAME,
-                jira_base_url: JIRA_BASE_URL,
-                confluence_base_url: CONFLUENCE_BASE_URL,
-                bitbucket_base_url: BITBUCKET_BASE_URL,
-                user_email: ATLASSIAN_USER_EMAIL,
-                api_token: ATLASSIAN_API_TOKEN,
-                bitbucket_username: ATLASSIAN_BITBUCKET_USERNAME,
-                bitbucket_app_password: ATLASSIAN_BITBUCKET_APP_PASSWORD,
-                max_body_bytes: HTTP_MAX_BODY_BYTES,
-            },
-            ..AtlassianConfig::default()
-        };
-        let http_cache = CacheConfig {
-            enabled: r.switch(HTTP_CACHE_ENABLED, true),
-            max_entries: r.whole(
+        let github = GithubConfig::default()
+            .with_token(r.text(GITHUB_TOKEN).map(Token::new))
+            .with_api_base(
+                r.text(GITHUB_API_BASE)
+                    .unwrap_or_else(|| adapters_github::DEFAULT_API_BASE.to_owned()),
+            )
+            .with_timeout(timeout)
+            .with_max_body_bytes(max_body_bytes)
+            .with_setting_names(names(GITHUB_API_BASE, GITHUB_TOKEN));
+        let circleci = CircleciConfig::default()
+            .with_token(r.text(CIRCLECI_TOKEN).map(Secret::new))
+            .with_api_base(
+                r.text(CIRCLECI_API_BASE)
+                    .unwrap_or_else(|| adapters_circleci::DEFAULT_API_BASE.to_owned()),
+            )
+            .with_timeout(timeout)
+            .with_max_body_bytes(max_body_bytes)
+            .with_setting_names(names(CIRCLECI_API_BASE, CIRCLECI_TOKEN));
+        let atlassian = AtlassianConfig::default()
+            .with_site_name(r.text(ATLASSIAN_SITE_NAME))
+            .with_jira_base_url(r.text(JIRA_BASE_URL))
+            .with_confluence_base_url(r.text(CONFLUENCE_BASE_URL))
+            .with_bitbucket_base_url(
+                r.text(BITBUCKET_BASE_URL)
+                    .unwrap_or_else(|| adapters_atlassian::config::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
+            )
+            .with_user_email(r.text(ATLASSIAN_USER_EMAIL))
+            .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
+            .with_bitbucket_username(r.text(ATLASSIAN_BITBUCKET_USERNAME))
+            .with_bitbucket_app_password(r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new))
+            .with_timeout(timeout)
+            .with_max_body_bytes(max_body_bytes)
+            .with_setting_names(
+                adapters_atlassian::config::SettingNames::default()
+                    .with_site_name(ATLASSIAN_SITE_NAME)
+                    .with_jira_base_url(JIRA_BASE_URL)
+                    .with_confluence_base_url(CONFLUENCE_BASE_URL)
+                    .with_bitbucket_base_url(BITBUCKET_BASE_URL)
+                    .with_user_email(ATLASSIAN_USER_EMAIL)
+                    .with_api_token(ATLASSIAN_API_TOKEN)
+                    .with_bitbucket_username(ATLASSIAN_BITBUCKET_USERNAME)
+                    .with_bitbucket_app_password(ATLASSIAN_BITBUCKET_APP_PASSWORD)
+                    .with_max_body_bytes(HTTP_MAX_BODY_BYTES),
+            );
+        let http_cache = CacheConfig::default()
+            .with_enabled(r.switch(HTTP_CACHE_ENABLED, true))
+            .with_max_entries(r.whole(
                 HTTP_CACHE_MAX_ENTRIES,
                 adapters_http::cache::DEFAULT_MAX_ENTRIES,
                 adapters_http::cache::MAX_ENTRIES_RANGE,
-            ),
-            max_bytes: r.whole(
+            ))
+            .with_max_bytes(r.whole(
                 HTTP_CACHE_MAX_BYTES,
                 adapters_http::cache::DEFAULT_MAX_BYTES,
                 adapters_http::cache::MAX_BYTES_RANGE,
-            ),
-            default_ttl: secs(r.whole(
+            ))
+            .with_default_ttl(secs(r.whole(
                 HTTP_CACHE_DEFAULT_TTL,
                 adapters_http::cache::DEFAULT_TTL.as_secs(),
                 1..=adapters_http::MAX_TTL.as_secs(),
-            )),
-        };
-        let jq = IsolatedConfig {
-            timeout: secs(r.whole(JQ_TIMEOUT, 10, 1..=60)),
-            max_memory_bytes: r.whole(JQ_MAX_MEMORY, 2048, 64..=65_536) << 20,
-            max_output_bytes: max_body_bytes
-                .saturating_mul(2)
-                .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
-            ..IsolatedConfig::default()
-        };
+            )));
+        let jq = IsolatedConfig::default()
+            .with_timeout(secs(r.whole(JQ_TIMEOUT, 10, 1..=60)))
+            .with_max_memory_bytes(r.whole(JQ_MAX_MEMORY, 2048, 64..=65_536) << 20)
+            .with_max_output_bytes(
+                max_body_bytes
+                    .saturating_mul(2)
+                    .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
+            );
         let read_only = r.switch(READ_ONLY, false);
         let selection = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);
         let http_addr = r.text(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
@@ -343,29 +341,28 @@ impl Settings {
             u64::try_from(adapters_http::cache::redis::DEFAULT_COMMAND_TIMEOUT.as_millis()).unwrap_or(50),
             5..=5000,
         ));
-        let tools = ToolsConfig {
-            structured_output: r.switch(STRUCTURED_OUTPUT, false),
-            max_bytes,
-            artifact_backend,
-            artifact_store,
-            artifact_limits,
-            github,
-            circleci,
-            http_cache,
-            http_cache_redis: r.text(HTTP_CACHE_REDIS_URL).map(|url| RedisCacheConfig {
-                command_timeout: redis_timeout,
-                ..RedisCacheConfig::new(url)
-            }),
-            atlassian,
-            jq,
-            selection,
-            selection_names: SelectionNames {
+        let tools = ToolsConfig::default()
+            .with_structured_output(r.switch(STRUCTURED_OUTPUT, false))
+            .with_max_bytes(max_bytes)
+            .with_artifact_backend(artifact_backend)
+            .with_artifact_store(artifact_store)
+            .with_artifact_limits(artifact_limits)
+            .with_github(github)
+            .with_circleci(circleci)
+            .with_http_cache(http_cache)
+            .with_http_cache_redis(
+                r.text(HTTP_CACHE_REDIS_URL)
+                    .map(|url| RedisCacheConfig::new(url).with_command_timeout(redis_timeout)),
+            )
+            .with_atlassian(atlassian)
+            .with_jq(jq)
+            .with_selection(selection)
+            .with_selection_names(SelectionNames {
                 toolsets: TOOLSETS,
                 read_only: READ_ONLY,
-            },
-            policy_file: r.text(POLICY_FILE).map(PathBuf::from),
-            enterprise_mode: r.switch(ENTERPRISE_MODE, false),
-        };
+            })
+            .with_policy_file(r.text(POLICY_FILE).map(PathBuf::from))
+            .with_enterprise_mode(r.switch(ENTERPRISE_MODE, false));
         let settings = Settings { tools, deploy, errors };
         (settings, r.warnings)
     }

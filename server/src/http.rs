@@ -124,28 +124,29 @@ pub async fn auth(deploy: &DeploySettings, bound: SocketAddr, tools: &[Tool]) ->
 
 /// The transport's configuration from the deployment settings.
 pub fn config(deploy: &DeploySettings) -> HttpConfig {
-    HttpConfig {
-        allowed_hosts: deploy.allowed_hosts.clone(),
-        allowed_origins: deploy.allowed_origins.clone(),
-        stateless: deploy.stateless,
-        max_request_bytes: deploy.request_limit(),
-        shutdown_grace: Duration::from_secs(deploy.shutdown_grace_seconds),
-        sessions: SessionLimits {
-            idle: Duration::from_secs(deploy.sessions.idle_seconds),
-            max_total: deploy.sessions.max_total,
-            max_per_principal: deploy.sessions.max_per_principal,
-            ..SessionLimits::default()
-        },
-        connections: ConnectionLimits {
-            max_connections: deploy.connections.max_connections,
-            header_read_timeout: Duration::from_secs(deploy.connections.header_read_timeout_seconds),
-            body_read_timeout: Duration::from_secs(deploy.connections.body_read_timeout_seconds),
-        },
-        fair: FairShare {
-            max_concurrent_per_principal: deploy.fair.max_calls,
-            rate_per_principal: std::num::NonZeroU32::new(deploy.fair.rate_per_second),
-        },
-    }
+    HttpConfig::default()
+        .with_allowed_hosts(deploy.allowed_hosts.clone())
+        .with_allowed_origins(deploy.allowed_origins.clone())
+        .with_stateless(deploy.stateless)
+        .with_max_request_bytes(deploy.request_limit())
+        .with_shutdown_grace(Duration::from_secs(deploy.shutdown_grace_seconds))
+        .with_sessions(
+            SessionLimits::default()
+                .with_idle(Duration::from_secs(deploy.sessions.idle_seconds))
+                .with_max_total(deploy.sessions.max_total)
+                .with_max_per_principal(deploy.sessions.max_per_principal),
+        )
+        .with_connections(
+            ConnectionLimits::default()
+                .with_max_connections(deploy.connections.max_connections)
+                .with_header_read_timeout(Duration::from_secs(deploy.connections.header_read_timeout_seconds))
+                .with_body_read_timeout(Duration::from_secs(deploy.connections.body_read_timeout_seconds)),
+        )
+        .with_fair(
+            FairShare::default()
+                .with_max_concurrent_per_principal(deploy.fair.max_calls)
+                .with_rate_per_principal(std::num::NonZeroU32::new(deploy.fair.rate_per_second)),
+        )
 }
 
 /// Serves `app` on `listener` until SIGINT/SIGTERM ([`mcp_serve::http::serve`]), as `deploy` asks.

@@ -50,10 +50,9 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 /// # Errors
 /// The store or clients cannot be built, or the transport fails.
 async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
-    let config = mcp_serve::stdio::StdioConfig {
-        max_request_bytes: settings.deploy.request_limit(),
-        shutdown_grace: std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds),
-    };
+    let config = mcp_serve::stdio::StdioConfig::default()
+        .with_max_request_bytes(settings.deploy.request_limit())
+        .with_shutdown_grace(std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds));
     let app = app(settings.tools).await?;
     let in_flight = tokio_util::task::TaskTracker::new();
     let server = DevtoolsServer::new(app)

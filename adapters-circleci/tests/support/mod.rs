@@ -40,12 +40,10 @@ pub fn cache(clock: &TestClock) -> HttpCache {
 
 /// A client for `server` (base `<uri>/api/v2`) with `token`, using `cache`.
 pub fn client_with(server: &MockServer, token: Option<&str>, cache: Option<HttpCache>) -> CircleciClient {
-    let config = CircleciConfig {
-        api_base: format!("{}/api/v2", server.uri()),
-        token: token.map(Secret::new),
-        timeout: Duration::from_secs(10),
-        ..CircleciConfig::default()
-    };
+    let config = CircleciConfig::default()
+        .with_api_base(format!("{}/api/v2", server.uri()))
+        .with_token(token.map(Secret::new))
+        .with_timeout(Duration::from_secs(10));
     CircleciClient::new(config, cache).expect("client")
 }
 

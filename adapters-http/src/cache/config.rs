@@ -18,6 +18,7 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(60);
 pub const MAX_TTL: Duration = Duration::from_secs(3600);
 
 /// Bounds and defaults of an [`crate::HttpCache`].
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheConfig {
     /// False: nothing is looked up or stored; every result is a fresh fetch (`hit: false, ageMs: 0`).
@@ -28,6 +29,36 @@ pub struct CacheConfig {
     pub max_bytes: u64,
     /// Freshness when the response has neither `Cache-Control: max-age` nor `Expires`; at most [`MAX_TTL`].
     pub default_ttl: Duration,
+}
+
+impl CacheConfig {
+    /// This config with [`CacheConfig::enabled`] set.
+    #[must_use]
+    pub fn with_enabled(mut self, enabled: bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// This config with [`CacheConfig::max_entries`] set.
+    #[must_use]
+    pub fn with_max_entries(mut self, max_entries: u64) -> Self {
+        self.max_entries = max_entries;
+        self
+    }
+
+    /// This config with [`CacheConfig::max_bytes`] set.
+    #[must_use]
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// This config with [`CacheConfig::default_ttl`] set.
+    #[must_use]
+    pub fn with_default_ttl(mut self, default_ttl: Duration) -> Self {
+        self.default_ttl = default_ttl;
+        self
+    }
 }
 
 impl Default for CacheConfig {

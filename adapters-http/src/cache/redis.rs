@@ -34,6 +34,7 @@ use url::Url;
 use crate::response::RawResponse;
 
 /// How to reach the shared cache, and how long to wait for it (the bundled server fills it from its settings).
+#[non_exhaustive]
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisCacheConfig {
     /// `redis://[user:password@]HOST:PORT/DB` (or `rediss://` for TLS).
@@ -46,7 +47,8 @@ pub struct RedisCacheConfig {
 }
 
 impl RedisCacheConfig {
-    /// `url` with the default timeout and reconnect interval.
+    /// The cache at `url` (`redis://[user:password@]HOST:PORT/DB`; checked when the tier connects,
+    /// [`RedisConfigError`]) with the default timeout and reconnect interval.
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -54,9 +56,21 @@ impl RedisCacheConfig {
             reconnect_interval: RECONNECT_INTERVAL,
         }
     }
-}
 
-impl RedisCacheConfig {
+    /// With [`RedisCacheConfig::command_timeout`] set.
+    #[must_use]
+    pub fn with_command_timeout(mut self, command_timeout: Duration) -> Self {
+        self.command_timeout = command_timeout;
+        self
+    }
+
+    /// With [`RedisCacheConfig::reconnect_interval`] set.
+    #[must_use]
+    pub fn with_reconnect_interval(mut self, reconnect_interval: Duration) -> Self {
+        self.reconnect_interval = reconnect_interval;
+        self
+    }
+
     /// The password in [`RedisCacheConfig::url`] (percent-decoded), if any: for a host's [`crate::Redactor`].
     pub fn password(&self) -> Option<String> {
         let url = url::Url::parse(&self.url).ok()?;
@@ -94,6 +108,7 @@ pub fn masked_url(url: &str) -> String {
 }
 
 /// A bad [`RedisCacheConfig`]; the text never contains the password.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 #[error("the RedisCacheConfig `url` is not a valid Redis URL ({url}): expected redis://HOST:PORT/DB")]
 pub struct RedisConfigError {

@@ -137,20 +137,17 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         Ok(parsed) => parsed,
         Err(err) => return mcp_results::error(err.to_string()),
     };
-    let params = ListWorkflowRunsParams {
-        owner: args.owner,
-        repo: args.repo,
-        workflow_id: args.workflow_id.map(|id| match id {
+    let params = ListWorkflowRunsParams::new(args.owner, args.repo)
+        .with_workflow_id(args.workflow_id.map(|id| match id {
             WorkflowIdArg::Id(id) => WorkflowId::Id(id),
             WorkflowIdArg::FileName(name) => WorkflowId::FileName(name),
-        }),
-        branch: args.branch,
-        status: args.status,
-        event: args.event,
-        actor: args.actor,
-        per_page,
-        page,
-    };
+        }))
+        .with_branch(args.branch)
+        .with_status(args.status)
+        .with_event(args.event)
+        .with_actor(args.actor)
+        .with_per_page(per_page)
+        .with_page(page);
     let github = match client(app, LIST_WORKFLOW_RUNS) {
         Ok(github) => github,
         Err(unusable) => return mcp_results::error(unusable),
@@ -166,17 +163,13 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         Ok(parsed) => parsed,
         Err(err) => return mcp_results::error(err.to_string()),
     };
-    let params = ListWorkflowJobsParams {
-        owner: args.owner,
-        repo: args.repo,
-        run_id: args.run_id,
-        filter: args.filter.map(|filter| match filter {
+    let params = ListWorkflowJobsParams::new(args.owner, args.repo, args.run_id)
+        .with_filter(args.filter.map(|filter| match filter {
             JobFilterArg::Latest => JobFilter::Latest,
             JobFilterArg::All => JobFilter::All,
-        }),
-        per_page,
-        page,
-    };
+        }))
+        .with_per_page(per_page)
+        .with_page(page);
     let github = match client(app, LIST_WORKFLOW_JOBS) {
         Ok(github) => github,
         Err(unusable) => return mcp_results::error(unusable),

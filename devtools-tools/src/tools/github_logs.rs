@@ -177,14 +177,10 @@ async fn find_jobs(
     };
     let mut jobs = Vec::new();
     for page in 1..=MAX_JOB_PAGES {
-        let params = ListWorkflowJobsParams {
-            owner: owner.to_owned(),
-            repo: repo.to_owned(),
-            run_id,
-            filter: Some(JobFilter::Latest),
-            per_page: Some(100),
-            page: Some(page),
-        };
+        let params = ListWorkflowJobsParams::new(owner, repo, run_id)
+            .with_filter(Some(JobFilter::Latest))
+            .with_per_page(Some(100))
+            .with_page(Some(page));
         let listed = github.list_workflow_jobs(&params).await?;
         let body = listed.data().cloned().unwrap_or(Value::Null);
         jobs.extend(

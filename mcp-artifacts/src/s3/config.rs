@@ -10,6 +10,7 @@ use object_store::{BackoffConfig, ClientOptions, RetryConfig};
 
 /// How to reach the bucket (typed: this crate reads no environment; the bundled server fills it from its settings).
 /// `Debug` never shows the secret key or the session token.
+#[non_exhaustive]
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct S3Config {
     /// `s3://BUCKET` or `s3://BUCKET/PREFIX`: objects are kept under `PREFIX/` (the bucket's root without one).
@@ -28,6 +29,57 @@ pub struct S3Config {
     pub allow_http: bool,
 }
 
+impl S3Config {
+    /// This config with [`S3Config::url`] set.
+    #[must_use]
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = url.into();
+        self
+    }
+
+    /// This config with [`S3Config::endpoint`] set.
+    #[must_use]
+    pub fn with_endpoint(mut self, endpoint: Option<String>) -> Self {
+        self.endpoint = endpoint;
+        self
+    }
+
+    /// This config with [`S3Config::region`] set.
+    #[must_use]
+    pub fn with_region(mut self, region: Option<String>) -> Self {
+        self.region = region;
+        self
+    }
+
+    /// This config with [`S3Config::access_key_id`] set.
+    #[must_use]
+    pub fn with_access_key_id(mut self, access_key_id: Option<String>) -> Self {
+        self.access_key_id = access_key_id;
+        self
+    }
+
+    /// This config with [`S3Config::secret_access_key`] set.
+    #[must_use]
+    pub fn with_secret_access_key(mut self, secret_access_key: Option<String>) -> Self {
+        self.secret_access_key = secret_access_key;
+        self
+    }
+
+    /// This config with [`S3Config::session_token`] set.
+    #[must_use]
+    pub fn with_session_token(mut self, session_token: Option<String>) -> Self {
+        self.session_token = session_token;
+        self
+    }
+
+    /// This config with [`S3Config::allow_http`] set.
+    #[must_use]
+    pub fn with_allow_http(mut self, allow_http: bool) -> Self {
+        self.allow_http = allow_http;
+        self
+    }
+}
+
 impl fmt::Debug for S3Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let masked = |s: &Option<String>| s.as_ref().map(|_| "***");
@@ -44,6 +96,7 @@ impl fmt::Debug for S3Config {
 }
 
 /// A bad [`S3Config`]; the text names the field and never contains a secret.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum S3ConfigError {
     /// `url` is not `s3://BUCKET[/PREFIX]`.

@@ -268,6 +268,7 @@ impl Drop for Unfinished<'_> {
 }
 
 /// Why [`S3Store::open`] failed; the text never contains a secret.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum S3OpenError {
     /// The settings are invalid.

@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::timeout::RequestBodyTimeout;
 
 /// Bounds on connections and on how long a client may take to send a request.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// Open connections at most (default 1024); more wait in the kernel's listen backlog until one closes.
@@ -33,6 +34,29 @@ pub struct ConnectionLimits {
     pub header_read_timeout: Duration,
     /// The longest pause while sending a request body (default 30 s).
     pub body_read_timeout: Duration,
+}
+
+impl ConnectionLimits {
+    /// This limits with [`ConnectionLimits::max_connections`] set.
+    #[must_use]
+    pub fn with_max_connections(mut self, max_connections: usize) -> Self {
+        self.max_connections = max_connections;
+        self
+    }
+
+    /// This limits with [`ConnectionLimits::header_read_timeout`] set.
+    #[must_use]
+    pub fn with_header_read_timeout(mut self, header_read_timeout: Duration) -> Self {
+        self.header_read_timeout = header_read_timeout;
+        self
+    }
+
+    /// This limits with [`ConnectionLimits::body_read_timeout`] set.
+    #[must_use]
+    pub fn with_body_read_timeout(mut self, body_read_timeout: Duration) -> Self {
+        self.body_read_timeout = body_read_timeout;
+        self
+    }
 }
 
 impl Default for ConnectionLimits {

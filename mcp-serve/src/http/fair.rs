@@ -19,12 +19,29 @@ use tokio::sync::Semaphore;
 use crate::principal::Principal;
 
 /// How much of the server one principal may use at once.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FairShare {
     /// `POST`s of one principal in flight at once (default 32).
     pub max_concurrent_per_principal: usize,
     /// `POST`s of one principal per second, bursts up to the same number; `None` (the default): no rate limit.
     pub rate_per_principal: Option<NonZeroU32>,
+}
+
+impl FairShare {
+    /// This share with [`FairShare::max_concurrent_per_principal`] set.
+    #[must_use]
+    pub fn with_max_concurrent_per_principal(mut self, max_concurrent_per_principal: usize) -> Self {
+        self.max_concurrent_per_principal = max_concurrent_per_principal;
+        self
+    }
+
+    /// This share with [`FairShare::rate_per_principal`] set.
+    #[must_use]
+    pub fn with_rate_per_principal(mut self, rate_per_principal: Option<NonZeroU32>) -> Self {
+        self.rate_per_principal = rate_per_principal;
+        self
+    }
 }
 
 impl Default for FairShare {

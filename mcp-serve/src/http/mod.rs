@@ -54,6 +54,7 @@ use sessions::SessionOwners;
 
 /// How the streamable-HTTP transport behaves. `HttpConfig::default()` is a safe start; the bundled server fills it
 /// from its settings.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpConfig {
     /// Extra accepted `Host` header values, beside the loopback names and the bound address (with and without
@@ -75,6 +76,64 @@ pub struct HttpConfig {
     pub connections: ConnectionLimits,
     /// What one principal may use at once.
     pub fair: FairShare,
+}
+
+impl HttpConfig {
+    /// This config with [`HttpConfig::allowed_hosts`] set.
+    #[must_use]
+    pub fn with_allowed_hosts(mut self, allowed_hosts: Vec<String>) -> Self {
+        self.allowed_hosts = allowed_hosts;
+        self
+    }
+
+    /// This config with [`HttpConfig::allowed_origins`] set.
+    #[must_use]
+    pub fn with_allowed_origins(mut self, allowed_origins: Vec<String>) -> Self {
+        self.allowed_origins = allowed_origins;
+        self
+    }
+
+    /// This config with [`HttpConfig::stateless`] set.
+    #[must_use]
+    pub fn with_stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// This config with [`HttpConfig::max_request_bytes`] set.
+    #[must_use]
+    pub fn with_max_request_bytes(mut self, max_request_bytes: usize) -> Self {
+        self.max_request_bytes = max_request_bytes;
+        self
+    }
+
+    /// This config with [`HttpConfig::shutdown_grace`] set.
+    #[must_use]
+    pub fn with_shutdown_grace(mut self, shutdown_grace: Duration) -> Self {
+        self.shutdown_grace = shutdown_grace;
+        self
+    }
+
+    /// This config with [`HttpConfig::sessions`] set.
+    #[must_use]
+    pub fn with_sessions(mut self, sessions: SessionLimits) -> Self {
+        self.sessions = sessions;
+        self
+    }
+
+    /// This config with [`HttpConfig::connections`] set.
+    #[must_use]
+    pub fn with_connections(mut self, connections: ConnectionLimits) -> Self {
+        self.connections = connections;
+        self
+    }
+
+    /// This config with [`HttpConfig::fair`] set.
+    #[must_use]
+    pub fn with_fair(mut self, fair: FairShare) -> Self {
+        self.fair = fair;
+        self
+    }
 }
 
 impl Default for HttpConfig {
@@ -204,6 +263,7 @@ where
 }
 
 /// Why [`serve`] stopped with an error.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The listener failed (its address cannot be read, or accepting failed for good).

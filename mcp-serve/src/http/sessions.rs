@@ -39,6 +39,7 @@ use super::dormant::{DormantSessions, SessionStates};
 use crate::principal::Principal;
 
 /// Bounds on live streamable-HTTP sessions.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionLimits {
     /// A session with no request for this long is closed (default 600 s).
@@ -51,6 +52,36 @@ pub struct SessionLimits {
     /// it sleeps ([`super::dormant`]; default 250 ms). A sleeping session costs its `initialize` parameters (about
     /// 1 KB) instead of about 60 KiB; the next request restores it. No sleep when this is not shorter than `idle`.
     pub dormant_after: Duration,
+}
+
+impl SessionLimits {
+    /// This limits with [`SessionLimits::idle`] set.
+    #[must_use]
+    pub fn with_idle(mut self, idle: Duration) -> Self {
+        self.idle = idle;
+        self
+    }
+
+    /// This limits with [`SessionLimits::max_total`] set.
+    #[must_use]
+    pub fn with_max_total(mut self, max_total: usize) -> Self {
+        self.max_total = max_total;
+        self
+    }
+
+    /// This limits with [`SessionLimits::max_per_principal`] set.
+    #[must_use]
+    pub fn with_max_per_principal(mut self, max_per_principal: usize) -> Self {
+        self.max_per_principal = max_per_principal;
+        self
+    }
+
+    /// This limits with [`SessionLimits::dormant_after`] set.
+    #[must_use]
+    pub fn with_dormant_after(mut self, dormant_after: Duration) -> Self {
+        self.dormant_after = dormant_after;
+        self
+    }
 }
 
 impl Default for SessionLimits {

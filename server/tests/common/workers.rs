@@ -7,10 +7,7 @@ use mcp_projection::IsolatedConfig;
 /// Pids of the live (not zombie) workers of a server started with `MCP_JQ_MAX_MEMORY_MIB=memory_mib`; with `busy`,
 /// only those running now (state `R`) that have used more than 30 clock ticks of CPU (a runaway program).
 pub fn workers(memory_mib: u64, busy: bool) -> Vec<u32> {
-    let config = IsolatedConfig {
-        max_memory_bytes: memory_mib * 1024 * 1024,
-        ..IsolatedConfig::default()
-    };
+    let config = IsolatedConfig::default().with_max_memory_bytes(memory_mib * 1024 * 1024);
     let needle = format!("--jq-worker\0{}\0", config.address_space_bytes());
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
