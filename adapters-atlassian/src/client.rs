@@ -1,6 +1,8 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
-use adapters_http::{CacheRequest, HttpCache, HttpClient, HttpConfig, HttpError, Payload, RedirectPolicy};
+use adapters_http::{
+    HttpClient, HttpConfig, HttpError, RedirectPolicy, cache::CacheRequest, cache::HttpCache, decode::Payload,
+};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 

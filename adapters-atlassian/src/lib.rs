@@ -7,13 +7,13 @@
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
-//! | module | concern |
+//! | item or module | concern |
 //! |---|---|
-//! | [`config`] | [`AtlassianConfig`]: the setting names, site, base-URL overrides, credentials and limits |
+//! | [`AtlassianConfig`], [`SettingNames`] | the setting names, site, base-URL overrides, credentials and limits |
 //! | [`site`] | the one Atlassian module for base URLs and Basic auth, shared by the three products |
 //! | [`jira`], [`confluence`], [`bitbucket`] | each product's path rules and identity |
-//! | [`client`] | [`Atlassian`] (the three product clients) and [`ProductClient`] (`get`, `send`) |
-//! | [`error`] | [`AtlassianError`] |
+//! | [`Atlassian`], [`ProductClient`] | the three product clients; `get`, `send` |
+//! | [`AtlassianError`] | everything this crate reports |
 //!
 //! Vendor references: Jira Cloud REST v3 <https://developer.atlassian.com/cloud/jira/platform/rest/v3/>,
 //! Confluence Cloud REST v2 <https://developer.atlassian.com/cloud/confluence/rest/v2/>, Bitbucket Cloud 2.0
@@ -28,17 +28,17 @@
 //! appear in errors, `Debug` output or logs. This crate does not retry.
 
 pub mod bitbucket;
-pub mod client;
-pub mod config;
+mod client;
+mod config;
 pub mod confluence;
-pub mod error;
+mod error;
 pub mod jira;
 pub mod login;
-pub mod product;
+mod product;
 pub mod site;
 
 pub use client::{Atlassian, AtlassianResponse, ProductClient, Request};
-pub use config::AtlassianConfig;
+pub use config::{AtlassianConfig, DEFAULT_BITBUCKET_BASE_URL, SettingNames};
 pub use error::AtlassianError;
 pub use product::Product;
 

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use adapters_atlassian::{Atlassian, AtlassianConfig, AtlassianError, Product, Request};
-use adapters_http::{CacheConfig, HttpCache, HttpError, Secret, StatusClass};
+use adapters_http::{HttpError, Secret, cache::CacheConfig, cache::HttpCache, status::StatusClass};
 use http::Method;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::atlassian::JIRA_PAGE2_TOKEN;

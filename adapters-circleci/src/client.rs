@@ -1,7 +1,8 @@
 //! [`CircleciClient`]: `GET` any API v2 path.
 
 use adapters_http::{
-    Auth, CacheRequest, CacheStatus, HttpCache, HttpClient, HttpConfig, Payload, RedirectPolicy, Vendor,
+    Auth, HttpClient, HttpConfig, RedirectPolicy, Vendor, cache::CacheRequest, cache::CacheStatus, cache::HttpCache,
+    decode::Payload,
 };
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 

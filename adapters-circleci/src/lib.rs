@@ -1,5 +1,5 @@
 //! CircleCI API v2 adapter for `mcp-devtools`: `GET` any API path and get its JSON body back, with exact
-//! integers, through the shared HTTP cache ([`adapters_http::HttpCache`]). It knows nothing about MCP.
+//! integers, through the shared HTTP cache ([`adapters_http::cache::HttpCache`]). It knows nothing about MCP.
 //!
 //! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
 //! the repository.
@@ -17,7 +17,7 @@
 //!   status changes ([`is_cacheable_path`]).
 //!
 //! The token never appears in errors, `Debug` output or logs. Reads are retried by the shared HTTP layer's policy
-//! ([`adapters_http::retry`]: 429/502/503, at most 3 attempts inside the timeout).
+//! ([`adapters_http::RetryPolicy`]: 429/502/503, at most 3 attempts inside the timeout).
 
 mod client;
 mod config;

@@ -5,7 +5,7 @@ mod support;
 
 use std::time::Duration;
 
-use adapters_http::{CacheConfig, HttpCache};
+use adapters_http::{cache::CacheConfig, cache::HttpCache};
 use recorded_upstream::fixture;
 use support::{TOKEN, TestClock, cache, client_with, get};
 use wiremock::matchers::{method, path};

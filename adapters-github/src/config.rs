@@ -82,7 +82,7 @@ pub struct GithubConfig {
     pub setting_names: SettingNames,
     /// Secrets to take out of every answer besides this client's own credential (always taken out): a host
     /// gives every credential it holds, so another vendor's token quoted in a body never comes back
-    /// ([`adapters_http::redact`]). Default: none.
+    /// ([`adapters_http::Redactor`]). Default: none.
     pub redact: Redactor,
 }
 

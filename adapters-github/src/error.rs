@@ -6,7 +6,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use adapters_http::HttpError;
-use adapters_http::retry::{requested_wait, whole_seconds};
+use adapters_http::retry_after::{requested_wait, whole_seconds};
 use adapters_http::status::{reason, vendor_message};
 use http::HeaderMap;
 

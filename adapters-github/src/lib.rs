@@ -27,7 +27,7 @@
 //! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api>.
 //!
 //! The token never appears in errors, `Debug` output or logs: it is held in a [`Token`].
-//! Reads are retried by the shared HTTP layer's policy ([`adapters_http::retry`]) with GitHub's rate-limit rules
+//! Reads are retried by the shared HTTP layer's policy ([`adapters_http::RetryPolicy`]) with GitHub's rate-limit rules
 //! ([`github_verdict`]).
 
 mod client;

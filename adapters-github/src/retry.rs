@@ -1,4 +1,4 @@
-//! GitHub's retry classifier for the shared policy ([`adapters_http::retry`]).
+//! GitHub's retry classifier for the shared policy ([`adapters_http::RetryPolicy`]).
 //!
 //! Follows <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit>
 //! and <https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#handle-rate-limit-errors-appropriately>:

@@ -19,7 +19,7 @@ use crate::status::StatusError;
 use crate::target::{parse_base, resolve, same_origin};
 use crate::vendor::Vendor;
 
-pub mod handoff;
+mod handoff;
 
 pub use handoff::Download;
 
@@ -37,7 +37,7 @@ pub struct Fetched {
 ///
 /// Every request goes to the API base's origin only (anything else is refused before sending), carries the
 /// configured credential, default headers and user agent, is bounded by the timeout, and has its body read under
-/// the cap. Reads (`GET`, `HEAD`) are retried by the [`crate::retry`] policy, all attempts and waits inside the
+/// the cap. Reads (`GET`, `HEAD`) are retried by the [`crate::RetryPolicy`] policy, all attempts and waits inside the
 /// timeout.
 #[derive(Clone)]
 pub struct HttpClient {
@@ -168,7 +168,7 @@ impl HttpClient {
     /// the cap, and returns the response whatever its status. A `GET` or `HEAD` whose answer the retry policy's
     /// classifier retries (429, 502, 503 by default) is sent again, at most 3 attempts in all, after the wait the
     /// upstream asked for (at least 1 s), as long as the wait fits in the timeout; the last answer is returned
-    /// (see [`crate::retry`]). Other methods are sent once. After any method other than GET or HEAD, this
+    /// (see [`crate::RetryPolicy`]). Other methods are sent once. After any method other than GET or HEAD, this
     /// vendor's cache entries are cleared (whether or not it succeeded).
     ///
     /// Writes never turn into reads (CONTRACT §8): a 301, 302 or 303 answering any method other than GET or HEAD is

@@ -22,7 +22,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Which redirects a client follows. Decided here, once, for every vendor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedirectPolicy {
-    /// Follow none: a 3xx is returned as is (and classified as [`crate::StatusClass::Redirect`]).
+    /// Follow none: a 3xx is returned as is (and classified as [`crate::status::StatusClass::Redirect`]).
     None,
     /// Follow up to `max` redirects whose target has the same scheme, host and port as the original request;
     /// a redirect elsewhere is not followed (its 3xx is returned), so credentials never leave the host.
@@ -53,7 +53,7 @@ pub struct HttpConfig {
     /// `User-Agent` header.
     pub user_agent: String,
     /// Timeout of one call: every attempt (connect, send, read the whole body) and every retry wait. Each attempt
-    /// gets the time left; see [`crate::retry`].
+    /// gets the time left; see [`crate::RetryPolicy`].
     pub timeout: Duration,
     /// Headers sent with every request (e.g. `Accept`, `X-GitHub-Api-Version`).
     pub default_headers: HeaderMap,
@@ -63,15 +63,15 @@ pub struct HttpConfig {
     /// Which redirects are followed.
     pub redirects: RedirectPolicy,
     /// Picks the vendor's error message out of a JSON error body (default: its `message` string). Whatever it
-    /// returns is kept verbatim, bounded to [`crate::MAX_MESSAGE_BYTES`].
+    /// returns is kept verbatim, bounded to [`crate::status::MAX_MESSAGE_BYTES`].
     pub error_message: fn(&serde_json::Value) -> Option<String>,
-    /// Which `GET`/`HEAD` answers are retried, how often and how waits are spent (see [`crate::retry`]).
+    /// Which `GET`/`HEAD` answers are retried, how often and how waits are spent (see [`crate::RetryPolicy`]).
     pub retry: RetryPolicy,
     /// Secrets to take out of this upstream's answers besides [`HttpConfig::auth`]'s own, which is always taken
     /// out (named by `vendor.credential_setting`): a host gives every credential it holds (the other vendors'
     /// tokens, a store's keys), so none comes back through any vendor. Default: none.
     pub redact: Redactor,
-    /// The vendor's rule for answers that say the login failed (see [`crate::login`]); such an answer is
+    /// The vendor's rule for answers that say the login failed (see [`crate::LoginCheck`]); such an answer is
     /// [`crate::HttpError::LoginFailed`], never cached. The HTML-login-page rule applies to every vendor besides.
     /// Default: none.
     pub login_check: LoginCheck,

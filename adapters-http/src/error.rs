@@ -85,7 +85,7 @@ pub enum HttpError {
 
     /// The upstream answered, but the answer says the login failed (whatever its status): a vendor's header (Jira's
     /// `X-Seraph-LoginReason: AUTHENTICATED_FAILED`, GitHub's `X-GitHub-SSO: required`) or an HTML login page where
-    /// JSON was asked for (see [`crate::login`]). Nothing was cached.
+    /// JSON was asked for (see [`crate::LoginCheck`]). Nothing was cached.
     #[error("the {} API did not accept the login: {cause}", .vendor.name)]
     LoginFailed {
         /// The upstream.

@@ -1,16 +1,5 @@
-//! [`LoginCheck`]: an answer that says the login failed is an error, whatever its status, and is never cached.
-//!
-//! Some upstreams answer a failed login with data: Jira and Confluence answer a rejected Basic login anonymously
-//! (`200 {"issues": []}` with `X-Seraph-LoginReason: AUTHENTICATED_FAILED`), a single-sign-on proxy answers `200`
-//! with its HTML login page. A program would read "no issues". Every [`crate::HttpClient`] therefore runs two
-//! checks on each answer before anything else reads it (and before the cache stores it):
-//!
-//! - the vendor's own [`LoginCheck`] ([`crate::HttpConfig::login_check`]; Atlassian's reads `X-Seraph-LoginReason`
-//!   and `X-Authentication-Denied-Reason`, GitHub's `X-GitHub-SSO: required`);
-//! - [`html_login_page`], for every vendor: a `2xx` HTML page that looks like a login form, where the request's
-//!   `Accept` asked for JSON.
-//!
-//! Either gives [`crate::HttpError::LoginFailed`] naming the cause and the setting to fix.
+//! [`LoginCheck`]: an answer that says the login failed is an error, whatever its status, and is never cached (private module: its items are at the
+//! crate root; the details are on [`LoginCheck`]).
 
 use std::fmt;
 use std::sync::Arc;
@@ -22,6 +11,20 @@ use crate::vendor::Vendor;
 
 /// A vendor's rule: `Some(cause)` when `response` says the login failed; `cause` says why and which setting to fix
 /// (never a secret). Cheap to clone; [`Default`]: no rule.
+///
+/// [`LoginCheck`]: an answer that says the login failed is an error, whatever its status, and is never cached.
+///
+/// Some upstreams answer a failed login with data: Jira and Confluence answer a rejected Basic login anonymously
+/// (`200 {"issues": []}` with `X-Seraph-LoginReason: AUTHENTICATED_FAILED`), a single-sign-on proxy answers `200`
+/// with its HTML login page. A program would read "no issues". Every [`crate::HttpClient`] therefore runs two
+/// checks on each answer before anything else reads it (and before the cache stores it):
+///
+/// - the vendor's own [`LoginCheck`] ([`crate::HttpConfig::login_check`]; Atlassian's reads `X-Seraph-LoginReason`
+///   and `X-Authentication-Denied-Reason`, GitHub's `X-GitHub-SSO: required`);
+/// - [`html_login_page`], for every vendor: a `2xx` HTML page that looks like a login form, where the request's
+///   `Accept` asked for JSON.
+///
+/// Either gives [`crate::HttpError::LoginFailed`] naming the cause and the setting to fix.
 #[derive(Clone, Default)]
 pub struct LoginCheck(Option<Arc<Rule>>);
 

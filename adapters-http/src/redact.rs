@@ -1,30 +1,5 @@
-//! [`Redactor`]: the one place where configured secrets are taken out of what an upstream sends back.
-//!
-//! A vendor may quote a credential back (`Bad credentials: token ghp_… is not valid`, an `Authorization` header
-//! echoed in a debug body, a token pasted into an issue). Every [`crate::HttpClient`] runs its answer's body and
-//! header values through its redactor as soon as they are read, before anything else sees them: error texts,
-//! decoded bodies, `structuredContent`, write results, artifacts and the HTTP cache (memory and Redis) then never
-//! hold a secret, whichever vendor's code reads the answer.
-//!
-//! Each secret is matched in the forms a server sends or a vendor may echo, each replaced by
-//! `[redacted NAME]` (`NAME`: the host's name of the setting, e.g. `GITHUB_TOKEN`):
-//!
-//! | form | e.g. for `a/b"c…` |
-//! |---|---|
-//! | as is | `a/b"c…` |
-//! | JSON-escaped (RFC 8259 §7: `\"`, `\\`, controls; optionally `\/`, `\uXXXX` for non-ASCII in either case, and `<`, `>`, `&`, `'`, U+2028, U+2029 as `\u003c`… as HTML-safe encoders write) | `a\/b\"c…` |
-//! | percent-encoded (RFC 3986 unreserved, `encodeURIComponent`, WHATWG `application/x-www-form-urlencoded` with `+` for a space; upper- or lower-case hex) | `a%2Fb%22c…` |
-//! | for HTTP Basic (RFC 7617): the base64 of `user:secret` (standard or URL-safe alphabet, padded or not), and that in the forms above | `bWlh…` |
-//!
-//! Values shorter than [`MIN_SECRET_BYTES`] (8 bytes) are not treated as secrets: a 3-letter password would
-//! otherwise blank out every word that contains it. (The base64 of `user:secret` is still matched.) A secret
-//! spelled in some other way (e.g. `\u` escapes of plain letters, which no JSON encoder writes) is not recognised.
-//!
-//! Matching is exact bytes, leftmost-longest, in one pass over the text ([aho-corasick]), so it costs about a
-//! `memchr` per body. Replacing inside a JSON body keeps it valid JSON: the forms only match inside a string, and
-//! the replacement text has no character that needs escaping.
-//!
-//! [aho-corasick]: https://docs.rs/aho-corasick
+//! [`Redactor`]: the one place where configured secrets are taken out of what an upstream sends back (private module: its items are
+//! at the crate root; the details are on [`Redactor`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -36,11 +11,39 @@ use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_S
 
 use crate::auth::Auth;
 
-/// Shortest value treated as a secret, in bytes: 8. Shorter values are left in texts (see the module docs).
+/// Shortest value treated as a secret, in bytes: 8. Shorter values are left in texts (see [`Redactor`]).
 pub const MIN_SECRET_BYTES: usize = 8;
 
 /// A set of secrets to take out of texts, each replaced by `[redacted NAME]`. Cheap to clone; [`Default`]: none.
 /// `Debug` shows how many secrets it holds, never one of them.
+///
+/// [`Redactor`]: the one place where configured secrets are taken out of what an upstream sends back.
+///
+/// A vendor may quote a credential back (`Bad credentials: token ghp_… is not valid`, an `Authorization` header
+/// echoed in a debug body, a token pasted into an issue). Every [`crate::HttpClient`] runs its answer's body and
+/// header values through its redactor as soon as they are read, before anything else sees them: error texts,
+/// decoded bodies, `structuredContent`, write results, artifacts and the HTTP cache (memory and Redis) then never
+/// hold a secret, whichever vendor's code reads the answer.
+///
+/// Each secret is matched in the forms a server sends or a vendor may echo, each replaced by
+/// `[redacted NAME]` (`NAME`: the host's name of the setting, e.g. `GITHUB_TOKEN`):
+///
+/// | form | e.g. for `a/b"c…` |
+/// |---|---|
+/// | as is | `a/b"c…` |
+/// | JSON-escaped (RFC 8259 §7: `\"`, `\\`, controls; optionally `\/`, `\uXXXX` for non-ASCII in either case, and `<`, `>`, `&`, `'`, U+2028, U+2029 as `\u003c`… as HTML-safe encoders write) | `a\/b\"c…` |
+/// | percent-encoded (RFC 3986 unreserved, `encodeURIComponent`, WHATWG `application/x-www-form-urlencoded` with `+` for a space; upper- or lower-case hex) | `a%2Fb%22c…` |
+/// | for HTTP Basic (RFC 7617): the base64 of `user:secret` (standard or URL-safe alphabet, padded or not), and that in the forms above | `bWlh…` |
+///
+/// Values shorter than [`MIN_SECRET_BYTES`] (8 bytes) are not treated as secrets: a 3-letter password would
+/// otherwise blank out every word that contains it. (The base64 of `user:secret` is still matched.) A secret
+/// spelled in some other way (e.g. `\u` escapes of plain letters, which no JSON encoder writes) is not recognised.
+///
+/// Matching is exact bytes, leftmost-longest, in one pass over the text ([aho-corasick]), so it costs about a
+/// `memchr` per body. Replacing inside a JSON body keeps it valid JSON: the forms only match inside a string, and
+/// the replacement text has no character that needs escaping.
+///
+/// [aho-corasick]: https://docs.rs/aho-corasick
 #[derive(Clone, Default)]
 pub struct Redactor {
     inner: Option<Arc<Matcher>>,

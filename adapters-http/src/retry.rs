@@ -1,22 +1,5 @@
-//! The one retry policy of every vendor adapter (CONTRACT §7), built on [`backon`].
-//!
-//! - Only idempotent reads are retried: `GET` and `HEAD`. Every other method is sent exactly once.
-//! - Which answers are retried is the vendor's [`Classifier`]; the default, [`standard_verdict`], retries
-//!   `429 Too Many Requests`, `502 Bad Gateway` and `503 Service Unavailable` (RFC 9110 §15.6.3, §15.6.4;
-//!   RFC 6585 §4). `500` is not retried (a server defect usually repeats), nor is `504` (the upstream already spent
-//!   its own time budget on this very query, so a repeat mostly repeats the timeout). Transport failures
-//!   (refused, reset, timed out) are not retried either: a timed-out attempt has used the call's budget, and a
-//!   refused or reset connection is reported at once so the caller can act.
-//! - At most [`MAX_ATTEMPTS`] attempts (so at most two waits).
-//! - Each wait is what the upstream asked for — `Retry-After-Ms` (milliseconds), else `Retry-After`
-//!   (delay-seconds or an HTTP date, RFC 9110 §10.2.3), see [`requested_wait`] — but at least [`MIN_WAIT`].
-//! - The whole call (every attempt and every wait) lives inside the client's timeout: each attempt gets the time
-//!   that is left, and a wait is only taken when it leaves at least [`MIN_ATTEMPT_BUDGET`] for the next attempt.
-//!   A requested wait longer than that cap is not taken: the call ends at once with the upstream's answer, whose
-//!   error text states how long the upstream asked to wait (see [`crate::StatusError`]).
-//!
-//! Waits go through a [`RetryTimer`]: tokio's timer in production, or a simulated one in tests that records each
-//! wait and counts it against the call's budget without sleeping.
+//! The one retry policy of every vendor adapter (CONTRACT §7), built on [`backon`] (private module: its items are at the crate root; the
+//! details are on [`RetryPolicy`]).
 
 mod run;
 mod timer;
@@ -24,7 +7,7 @@ mod timer;
 use std::time::{Duration, SystemTime};
 
 use crate::response::RawResponse;
-pub use crate::retry_after::{RETRY_AFTER_MS, requested_wait, whole_seconds};
+use crate::retry_after::{requested_wait, whole_seconds};
 
 pub(crate) use run::with_retries;
 pub use timer::RetryTimer;
@@ -51,6 +34,26 @@ pub type Classifier = fn(&RawResponse, SystemTime) -> Verdict;
 
 /// The retry settings of one [`crate::HttpClient`]. `Default`: [`MAX_ATTEMPTS`] attempts, [`standard_verdict`],
 /// tokio's timer.
+///
+/// The one retry policy of every vendor adapter (CONTRACT §7), built on [`backon`].
+///
+/// - Only idempotent reads are retried: `GET` and `HEAD`. Every other method is sent exactly once.
+/// - Which answers are retried is the vendor's [`Classifier`]; the default, [`standard_verdict`], retries
+///   `429 Too Many Requests`, `502 Bad Gateway` and `503 Service Unavailable` (RFC 9110 §15.6.3, §15.6.4;
+///   RFC 6585 §4). `500` is not retried (a server defect usually repeats), nor is `504` (the upstream already spent
+///   its own time budget on this very query, so a repeat mostly repeats the timeout). Transport failures
+///   (refused, reset, timed out) are not retried either: a timed-out attempt has used the call's budget, and a
+///   refused or reset connection is reported at once so the caller can act.
+/// - At most [`MAX_ATTEMPTS`] attempts (so at most two waits).
+/// - Each wait is what the upstream asked for — `Retry-After-Ms` (milliseconds), else `Retry-After`
+///   (delay-seconds or an HTTP date, RFC 9110 §10.2.3), see [`requested_wait`] — but at least [`MIN_WAIT`].
+/// - The whole call (every attempt and every wait) lives inside the client's timeout: each attempt gets the time
+///   that is left, and a wait is only taken when it leaves at least [`MIN_ATTEMPT_BUDGET`] for the next attempt.
+///   A requested wait longer than that cap is not taken: the call ends at once with the upstream's answer, whose
+///   error text states how long the upstream asked to wait (see [`crate::status::StatusError`]).
+///
+/// Waits go through a [`RetryTimer`]: tokio's timer in production, or a simulated one in tests that records each
+/// wait and counts it against the call's budget without sleeping.
 #[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct RetryPolicy {

@@ -1,5 +1,5 @@
 //! Reading how long an upstream asked to wait: `Retry-After-Ms` (milliseconds) and `Retry-After` (delay-seconds
-//! or an HTTP date, RFC 9110 §10.2.3). Used by the retry policy ([`crate::retry`]) and the error texts
+//! or an HTTP date, RFC 9110 §10.2.3). Used by the retry policy ([`crate::RetryPolicy`]) and the error texts
 //! ([`crate::status`]).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

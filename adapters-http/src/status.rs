@@ -1,13 +1,12 @@
 //! Classification of non-2xx answers, shared by every vendor, with the vendor's own message kept verbatim.
 //!
 //! Status meanings follow RFC 9110 §15; `Retry-After` follows RFC 9110 §10.2.3 (delay-seconds or an HTTP date);
-//! `Retry-After-Ms` (milliseconds) is read first when present (see [`crate::retry::requested_wait`]).
+//! `Retry-After-Ms` (milliseconds) is read first when present (see [`crate::retry_after::requested_wait`]).
 
 use std::time::SystemTime;
 
 use http::{HeaderMap, StatusCode};
 
-pub use crate::retry_after::parse_retry_after;
 use crate::retry_after::{requested_wait, whole_seconds};
 use crate::vendor::Vendor;
 
@@ -275,6 +274,7 @@ mod tests {
 
     #[test]
     fn retry_after_forms() {
+        use crate::retry_after::parse_retry_after;
         let now = UNIX_EPOCH + std::time::Duration::from_secs(1_377_013_266);
         assert_eq!(parse_retry_after("60", now), Some(60));
         assert_eq!(parse_retry_after("Tue, 20 Aug 2013 15:42:06 GMT", now), Some(60));

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use adapters_http::{
-    Auth, CacheConfig, CacheRequest, HttpCache, HttpClient, HttpConfig, HttpError, Secret, StatusClass, Vendor,
+    Auth, HttpClient, HttpConfig, HttpError, Secret, Vendor, cache::CacheConfig, cache::CacheRequest, cache::HttpCache,
+    status::StatusClass,
 };
 use http::{HeaderName, Method};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -35,7 +36,7 @@ fn config(vendor: Vendor, base: &str) -> HttpConfig {
         .with_timeout(Duration::from_secs(10))
 }
 
-fn fixed_clock() -> adapters_http::Clock {
+fn fixed_clock() -> adapters_http::cache::Clock {
     Arc::new(|| SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000))
 }
 

@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use adapters_http::{
-    Auth, CacheConfig, CacheRequest, HttpCache, HttpClient, HttpConfig, RedisCacheConfig, Secret, Vendor,
+    Auth, HttpClient, HttpConfig, Secret, Vendor, cache::CacheConfig, cache::CacheRequest, cache::HttpCache,
+    cache::redis::RedisCacheConfig,
 };
 use http::{HeaderName, Method};
 use wiremock::matchers::{method, path};
@@ -37,7 +38,7 @@ fn redis_url() -> Option<String> {
 }
 
 /// A clock the test moves: every replica reads the same time source, like synchronised hosts.
-fn clock(at: Arc<Mutex<SystemTime>>) -> adapters_http::Clock {
+fn clock(at: Arc<Mutex<SystemTime>>) -> adapters_http::cache::Clock {
     Arc::new(move || *at.lock().expect("clock"))
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use adapters_http::{HttpClient, HttpConfig, HttpError, RetryPolicy, RetryTimer, StatusClass, Vendor};
+use adapters_http::{HttpClient, HttpConfig, HttpError, RetryPolicy, RetryTimer, Vendor, status::StatusClass};
 use http::Method;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use adapters_atlassian::Atlassian;
 use adapters_circleci::CircleciClient;
 use adapters_github::GithubClient;
-use adapters_http::HttpCache;
+use adapters_http::cache::HttpCache;
 use mcp_artifacts::{ArtifactStore, Bounded, FsStore, MemoryStore, S3Store, spawn_sweeper};
 use mcp_projection::Isolated;
 use mcp_results::Responder;
@@ -32,7 +32,7 @@ pub enum AppError {
     S3(#[from] mcp_artifacts::S3OpenError),
     /// The Redis tier of the HTTP cache is not a Redis URL (an unreachable Redis is not an error).
     #[error(transparent)]
-    Redis(#[from] adapters_http::RedisConfigError),
+    Redis(#[from] adapters_http::cache::redis::RedisConfigError),
     /// The policy file is unreadable or malformed.
     #[error(transparent)]
     Policy(#[from] mcp_policy::PolicyError),

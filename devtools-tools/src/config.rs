@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
-use adapters_http::{CacheConfig, Redactor, RedisCacheConfig};
+use adapters_http::{Redactor, cache::CacheConfig, cache::redis::RedisCacheConfig};
 use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;

@@ -1,8 +1,4 @@
-//! The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the dispatch table
-//! ([`ToolTable`], built once per process). Each call resolves its principal, asks the policy (a refusal sends
-//! nothing upstream), runs the tool, adds the enterprise `_meta` and is logged in one `tool_call` span (tool,
-//! principal, upstream status, policy effect, duration). [`DevtoolsServer::call_tool_as`] runs that same path
-//! in-process, without a transport (embedding).
+//! The rmcp `ServerHandler` (private module: [`DevtoolsServer`] is at the crate root, with these details).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -42,6 +38,12 @@ use crate::tools::{ToolSpec, ToolTable};
 /// println!("{:?}", result.structured_content);
 /// # Ok(()) }
 /// ```
+///
+/// The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the dispatch table
+/// ([`ToolTable`], built once per process). Each call resolves its principal, asks the policy (a refusal sends
+/// nothing upstream), runs the tool, adds the enterprise `_meta` and is logged in one `tool_call` span (tool,
+/// principal, upstream status, policy effect, duration). [`DevtoolsServer::call_tool_as`] runs that same path
+/// in-process, without a transport (embedding).
 #[derive(Clone)]
 pub struct DevtoolsServer {
     app: Arc<App>,
@@ -94,7 +96,7 @@ impl DevtoolsServer {
     ///
     /// # Errors
     /// Invalid params (JSON-RPC `-32602`) when the tool is not offered, as `tools/call` answers: the message names
-    /// the setting that leaves it out ([`crate::SelectionNames`]), or says to call `tools/list`. Tool failures are `Ok` results with `isError`.
+    /// the setting that leaves it out ([`crate::toolsets::SelectionNames`]), or says to call `tools/list`. Tool failures are `Ok` results with `isError`.
     pub async fn call_tool_as(
         &self,
         principal: &Principal,

@@ -11,28 +11,32 @@
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
-//! - [`config`]: [`ToolsConfig`], what everything is built from.
-//! - [`app`]: [`App`], the store, vendor clients, policy and result path built from it.
-//! - [`handler`]: [`DevtoolsServer`], the `ServerHandler` and the in-process call.
+//! - [`ToolsConfig`]: what everything is built from.
+//! - [`App`]: the store, vendor clients, policy and result path built from it.
+//! - [`DevtoolsServer`]: the `ServerHandler` and the in-process call.
 //! - [`logs`]: CI job logs as data, filtered as they stream in (`github_get_job_logs`, `circleci_get_job_logs`).
 //! - [`tools`]: the catalogue and the dispatch table; [`args`]: argument limits; [`toolsets`]: the selection;
-//!   [`gate`]: enterprise `_meta`; [`vendor`]: the policy's vendor type.
+//!   [`gate`]: enterprise `_meta`; [`Vendor`]: the policy's vendor type.
+//!
+//! The root is the one path to the items of its private modules; [`Principal`] is `mcp_serve::Principal`,
+//! re-exported on purpose because [`DevtoolsServer::call_tool_as`] takes it, and [`args`] re-exports the argument
+//! helpers of `mcp_results::args` on purpose beside this crate's own limits.
 
-pub mod app;
+mod app;
 pub mod args;
-pub mod config;
+mod config;
 pub mod gate;
-pub mod handler;
+mod handler;
 pub mod logs;
 pub mod tools;
 pub mod toolsets;
-pub mod vendor;
+mod vendor;
 
 pub use app::{App, AppError};
 pub use config::{ArtifactBackend, ToolsConfig};
 pub use handler::DevtoolsServer;
+/// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_serve::Principal`).
 pub use mcp_serve::Principal;
-pub use toolsets::{SelectionNames, ToolSelection};
 pub use vendor::Vendor;
 
 /// The README's example, compiled as a doctest.

@@ -47,14 +47,14 @@ mod config;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod error;
-pub mod fs;
+mod fs;
 mod id;
 mod index;
 mod memory;
 mod quota;
 mod read;
 #[cfg(feature = "s3")]
-pub mod s3;
+mod s3;
 mod store;
 mod sweeper;
 
@@ -66,13 +66,15 @@ pub use config::{
     StoreConfig,
 };
 pub use error::{ArtifactError, IoFailure, NOT_FOUND_MESSAGE, QuotaScope};
-pub use fs::FsStore;
+pub use fs::{FsStore, MAX_HEADER_BYTES};
 pub use id::{ArtifactId, ID_LEN, MalformedId};
 pub use memory::MemoryStore;
 pub use quota::{DEFAULT_MAX_PRINCIPAL_BYTES, DEFAULT_MAX_STORE_BYTES, QUOTA_BYTES_RANGE, Quota};
 pub use read::{ArtifactReadResult, Encoding, InvalidChunkData};
 #[cfg(feature = "s3")]
-pub use s3::{S3Config, S3ConfigError, S3OpenError, S3Store};
+pub use s3::{
+    LEFTOVER_GRACE, MULTIPART_PART_BYTES, MULTIPART_THRESHOLD_BYTES, S3Config, S3ConfigError, S3OpenError, S3Store,
+};
 pub use store::{ArtifactStore, SWEEP_BATCH_LIMIT};
 pub use sweeper::{MIN_SWEEPER_INTERVAL, SWEEP_BATCHES_PER_TICK, spawn_sweeper};
 

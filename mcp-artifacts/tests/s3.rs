@@ -117,7 +117,7 @@ async fn large_values_use_multipart_upload() {
     };
     let clock = Arc::new(ManualClock::starting_now());
     let store = open(&s3, StoreConfig::default(), &clock).await;
-    let size = mcp_artifacts::s3::MULTIPART_THRESHOLD_BYTES * 2 + 12_345;
+    let size = mcp_artifacts::MULTIPART_THRESHOLD_BYTES * 2 + 12_345;
     let body: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
     let id = store
         .put("alice", "application/json", Bytes::from(body.clone()))
@@ -147,7 +147,7 @@ async fn an_unreachable_bucket_fails_at_open_without_secrets() {
 
 /// What a put that died half-way leaves (its replica killed between its marker and its data, or during a
 /// multipart upload; issue 31): the marker stops counting against its owner's quota, and the unfinished upload is
-/// aborted, by the first sweep once they are [`mcp_artifacts::s3::LEFTOVER_GRACE`] old, not before (the put may
+/// aborted, by the first sweep once they are [`mcp_artifacts::LEFTOVER_GRACE`] old, not before (the put may
 /// still be running).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sweep_removes_what_a_dead_put_left() {
@@ -202,7 +202,7 @@ async fn a_sweep_removes_what_a_dead_put_left() {
     let over = replica.put("alice", "application/json", small()).await;
     assert!(matches!(over, Err(ArtifactError::QuotaExceeded { .. })), "{over:?}");
     // Past the grace: the marker is gone and alice has her quota back; the upload is aborted.
-    clock.advance(mcp_artifacts::s3::LEFTOVER_GRACE);
+    clock.advance(mcp_artifacts::LEFTOVER_GRACE);
     assert_eq!(replica.sweep_expired().await.expect("sweep"), 0);
     replica
         .put("alice", "application/json", small())

@@ -1,21 +1,8 @@
-//! Compact forms of the tool schemas for `tools/list`, which a model pays for in context on every session
-//! (CONTRACT §3). The shapes are kept: every keyword that constrains a value (`type`, `minimum`, `maximum`,
-//! `maxLength`, `required`, `additionalProperties`, ...) stays; only words are dropped.
-//!
-//! - [`compact_input_schema`]: no root `title`/`description`; an optional argument's `anyOf [T, null]` becomes `T`
-//!   (an absent argument already means "none"); a union nested in it stays one `anyOf`; a `oneOf` of string
-//!   constants becomes one `enum`; only each argument's own `description` is kept, on one line.
-//! - [`compact_output_schema`]: no root `title`/`description` (the tool's description says what it is) and none
-//!   below the top-level properties; each top-level property (`data`, `nextPage`, `incomplete`, ...) keeps its own
-//!   `description`, on one line, so a type generator documents the envelope once per field; nullable fields keep
-//!   their `[T, null]` form, so the schema still validates every result, and a `oneOf` of string constants becomes
-//!   one `enum` (the same values).
-//!
-//! An empty `description` (`#[schemars(description = "")]`, for an argument whose type says it all) is dropped.
+//! Compact forms of the tool schemas for `tools/list`, which a model pays for in context on every session (private module: its items are re-exported at the crate root, and the concern is documented on `compact_output_schema`).
 
 use serde_json::{Map, Value};
 
-/// The `inputSchema` of a tool, compacted as described in the module docs.
+/// The `inputSchema` of a tool, compacted as described on [`compact_output_schema`].
 pub fn compact_input_schema(mut schema: Map<String, Value>) -> Map<String, Value> {
     schema.remove("title");
     schema.remove("description");
@@ -29,7 +16,22 @@ pub fn compact_input_schema(mut schema: Map<String, Value>) -> Map<String, Value
     schema
 }
 
-/// The `outputSchema` of a tool, compacted as described in the module docs.
+/// The `outputSchema` of a tool, compacted for `tools/list`.
+///
+/// Compact forms of the tool schemas for `tools/list`, which a model pays for in context on every session
+/// (CONTRACT §3). The shapes are kept: every keyword that constrains a value (`type`, `minimum`, `maximum`,
+/// `maxLength`, `required`, `additionalProperties`, ...) stays; only words are dropped.
+///
+/// - [`compact_input_schema`]: no root `title`/`description`; an optional argument's `anyOf [T, null]` becomes `T`
+///   (an absent argument already means "none"); a union nested in it stays one `anyOf`; a `oneOf` of string
+///   constants becomes one `enum`; only each argument's own `description` is kept, on one line.
+/// - [`compact_output_schema`]: no root `title`/`description` (the tool's description says what it is) and none
+///   below the top-level properties; each top-level property (`data`, `nextPage`, `incomplete`, ...) keeps its own
+///   `description`, on one line, so a type generator documents the envelope once per field; nullable fields keep
+///   their `[T, null]` form, so the schema still validates every result, and a `oneOf` of string constants becomes
+///   one `enum` (the same values).
+///
+/// An empty `description` (`#[schemars(description = "")]`, for an argument whose type says it all) is dropped.
 pub fn compact_output_schema(mut schema: Map<String, Value>) -> Map<String, Value> {
     let mut kept = Vec::new();
     if let Some(Value::Object(properties)) = schema.get("properties") {

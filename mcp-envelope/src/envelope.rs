@@ -262,7 +262,7 @@ pub enum IncompleteReason {
 /// numbers as its private number map, which a plain `u64` field rejects;
 /// reading them through [`serde_json::Number`] accepts both forms. Use them on
 /// integer fields of your own metadata type:
-/// `#[serde(deserialize_with = "mcp_envelope::envelope::flattened::u64")]`.
+/// `#[serde(deserialize_with = "mcp_envelope::flattened::u64")]`.
 pub mod flattened {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer};

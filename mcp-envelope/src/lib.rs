@@ -11,44 +11,51 @@
 //! Follows `CONTRACT.md` §1 (the bound setting), §2 (result shape and
 //! schemas), §4 (projection), §5 (oversized values) and §6 (text truncation).
 //!
-//! | module | concern |
+//! The root is the one path to every item but the three modules below; what each concern offers:
+//!
+//! | concern | items |
 //! |---|---|
-//! | [`envelope`] | `{data, ...meta, incomplete?}` types |
-//! | [`schema`] | `outputSchema` generation and normalisation |
-//! | [`bound`] | [`SizeBound`]: the structured-content size bound, clamped into its range |
-//! | [`nesting`] | depth of a value and freeing it, without recursion |
-//! | [`seal`](mod@seal) | inline vs oversized, never clipped |
-//! | [`project`](mod@project) | `jq` / JMESPath projection with exact numbers |
-//! | [`render`](mod@render) | TOON / pretty JSON text |
-//! | [`truncate`] | head + tail text truncation |
-//! | [`sanitize`] | control characters and bidi overrides in text blocks shown as `\uXXXX` |
-//! | [`compact`] | compact tool schemas for `tools/list` |
-//! | [`prepare`](mod@prepare) | the whole pipeline in one call |
+//! | `{data, ...meta, incomplete?}` types | [`Envelope`], [`PagedEnvelope`], [`Incomplete`] |
+//! | `outputSchema` generation and normalisation | [`output_schema_for`], [`input_schema_for`] |
+//! | the structured-content size bound, clamped into its range | [`SizeBound`] |
+//! | inline vs oversized, never clipped | [`seal()`], [`Sealed`] |
+//! | `jq` / JMESPath projection with exact numbers | [`project()`], [`Projection`] |
+//! | TOON / pretty JSON text | [`render()`], [`OutputFormat`] |
+//! | head + tail text truncation | [`truncate_text`] |
+//! | compact tool schemas for `tools/list` | [`compact_output_schema`] |
+//! | the whole pipeline in one call | [`prepare()`], [`prepare_text`] |
+//! | depth of a value and freeing it, without recursion | module [`nesting`] |
+//! | control characters and bidi overrides in text blocks shown as `\uXXXX` | module [`sanitize`] |
 //! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers (the async result path is the `mcp-results` crate) |
 
-pub mod bound;
-pub mod compact;
-pub mod envelope;
-pub mod error;
+mod bound;
+mod compact;
+mod envelope;
+mod error;
 pub mod nesting;
-pub mod prepare;
-pub mod project;
-pub mod render;
+mod prepare;
+mod project;
+mod render;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod sanitize;
-pub mod schema;
-pub mod seal;
-pub mod truncate;
+mod schema;
+mod seal;
+mod truncate;
 
-pub use bound::{BoundWarning, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
+pub use bound::{BoundWarning, CLIENT_MAX_MESSAGE_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
 pub use compact::{compact_input_schema, compact_output_schema};
-pub use envelope::{Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, PagedEnvelope, paged_output_schema};
+pub use envelope::{
+    Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, PagedEnvelope, flattened, paged_output_schema,
+};
 pub use error::EnvelopeError;
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
-pub use project::{Dialect, Projection, ProjectionError, project};
-pub use render::{OutputFormat, RenderError, UnknownOutputFormat, render, render_serialize};
-pub use schema::{input_schema_for, output_schema_for, with_title};
+pub use project::{
+    Dialect, MAX_COUNTED_OUTPUTS, MAX_EXPRESSION_BYTES, MAX_RESULT_DEPTH, PROJECTION_STACK_BYTES, Projection,
+    ProjectionError, project,
+};
+pub use render::{OutputFormat, RenderError, TooDeep, UnknownOutputFormat, render, render_serialize};
+pub use schema::{ALLOWED_KEYWORDS, STANDARD_FORMATS, input_schema_for, output_schema_for, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
 pub use truncate::{Rest, TEXT_LIMIT_BYTES, TextEnds, truncate_text, truncate_text_noting};
 

@@ -1,24 +1,4 @@
-//! The whole pipeline in one call: project -> envelope -> render + truncate
-//! the text -> seal (CONTRACT §2, §4, §5, §6).
-//!
-//! ```
-//! use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, TextSource};
-//! use serde_json::json;
-//!
-//! let body = json!({"total_count": 1, "workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
-//! let prepared = prepare(
-//!     body,
-//!     PageMeta::new(None),
-//!     Some("workflow_runs[*].id"),
-//!     OutputFormat::Json,
-//!     TextSource::Envelope,
-//!     &SizeBound::default(),
-//! )?;
-//! assert_eq!(prepared.text, "{\n  \"data\": [\n    30433642\n  ],\n  \"nextPage\": null\n}");
-//! let structured = prepared.sealed.into_envelope(|_full_bytes| None).into_value()?;
-//! assert_eq!(structured, serde_json::from_str::<serde_json::Value>(&prepared.text)?);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! The whole pipeline in one call: project -> envelope -> render + truncate (private module: its items are re-exported at the crate root, and the concern is documented on `prepare`).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -77,6 +57,28 @@ pub struct Prepared<M> {
 /// # Errors
 /// [`EnvelopeError::Projection`] (an `isError` result naming the problem),
 /// [`EnvelopeError::Render`], or [`EnvelopeError::Seal`] (server defects).
+///
+/// The whole pipeline in one call: project -> envelope -> render + truncate
+/// the text -> seal (CONTRACT §2, §4, §5, §6).
+///
+/// ```
+/// use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, TextSource};
+/// use serde_json::json;
+///
+/// let body = json!({"total_count": 1, "workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
+/// let prepared = prepare(
+///     body,
+///     PageMeta::new(None),
+///     Some("workflow_runs[*].id"),
+///     OutputFormat::Json,
+///     TextSource::Envelope,
+///     &SizeBound::default(),
+/// )?;
+/// assert_eq!(prepared.text, "{\n  \"data\": [\n    30433642\n  ],\n  \"nextPage\": null\n}");
+/// let structured = prepared.sealed.into_envelope(|_full_bytes| None).into_value()?;
+/// assert_eq!(structured, serde_json::from_str::<serde_json::Value>(&prepared.text)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn prepare<M: Serialize>(
     data: Value,
     meta: M,

@@ -1,53 +1,4 @@
-//! The `jq` projection (CONTRACT §4).
-//!
-//! An expression is compiled as a jq program (run by jaq with the jq standard
-//! library, adjusted to jq 1.8.1: see `jq_defs.jq`); only if it does not
-//! *parse* as jq but compiles as JMESPath, it runs as JMESPath (so
-//! `workflow_runs[*].id` gives `[30433642]`). Text that parses as jq but names
-//! an undefined filter (`lenght`) is a jq error, [`ProjectionError::Jq`]. It applies to `data` only.
-//! Exactly one output is the result; zero or several are an error that says
-//! how many and suggests wrapping the filter in `[ ]`. Numbers keep every
-//! digit (integers never go through `f64`; see `convert`).
-//!
-//! # Runaway programs
-//! jaq has no step, time or memory budget, so a program such as
-//! `last(range(1e15))` runs until it is stopped and `[range(1e12)]` or
-//! `"x" * 1000000000` until it runs out of memory (an allocation failure
-//! aborts the process). This module limits what it can without preemption:
-//! the expression length ([`MAX_EXPRESSION_BYTES`]), the number of outputs it
-//! collects ([`MAX_COUNTED_OUTPUTS`]; an endless stream like `repeat(1)` stops
-//! there), and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). Time
-//! and memory it cannot bound: a server that applies programs from callers
-//! should run the projection in a separate process it can kill and limit (a
-//! thread with a timeout only stops the *waiting*). The `mcp-devtools` server
-//! does so through `mcp_projection::Isolated`: pooled `--jq-worker` children
-//! with `setrlimit` limits on address space and CPU time, killed at the
-//! timeout.
-//!
-//! # Stack depth
-//! jaq (and the JMESPath parser) recurse once per nesting level of the
-//! expression and of the values, using up to a few KiB of stack per level, so
-//! `[[[[…]]]]`, `1+1+1+…` or `-----1` of a few thousand bytes overflowed a
-//! 2 MiB thread stack and aborted the whole process (found by fuzzing, see
-//! `FUZZING.md`). [`Projection::compile`] and [`Projection::apply`] therefore
-//! run on a separate stack of [`PROJECTION_STACK_BYTES`] (reserved address
-//! space, committed only as it is used; via the `stacker` crate), which holds
-//! any expression up to [`MAX_EXPRESSION_BYTES`]. What no stack size can
-//! hold is *unbounded recursion at run time*, which only a user-defined
-//! function can express (`def f: 1 + f; f`): expressions that define functions
-//! are therefore refused at compile time (a [`ProjectionError::Jq`] that says
-//! so); every built-in recursion is bounded by its input.
-//!
-//! ```
-//! use mcp_envelope::project;
-//! use serde_json::json;
-//!
-//! let body = json!({"workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
-//! assert_eq!(project(body.clone(), Some(".workflow_runs | map(.id)"))?, json!([30433642]));
-//! assert_eq!(project(body.clone(), Some("workflow_runs[*].id"))?, json!([30433642])); // JMESPath
-//! assert_eq!(project(body.clone(), Some("  "))?, body); // blank = no projection
-//! # Ok::<(), mcp_envelope::ProjectionError>(())
-//! ```
+//! The `jq` projection (CONTRACT §4) (private module: its items are re-exported at the crate root, and the concern is documented on `project`).
 
 mod convert;
 mod formats;
@@ -113,7 +64,7 @@ pub enum ProjectionError {
     },
     /// The expression parses as jq but cannot run: it names an undefined
     /// filter or variable (`lenght/0 is not defined`), defines a function
-    /// (`def`, refused: see the module docs) or imports a module. Found before
+    /// (`def`, refused: see [`project`]) or imports a module. Found before
     /// anything is sent upstream; JMESPath is not tried.
     #[error("the jq expression cannot run: {message}. Fix the expression, e.g. `.workflow_runs | map(.id)`")]
     Jq {
@@ -163,7 +114,7 @@ enum Program {
 /// compile once, apply to many values. Dropping one compiled from a very
 /// deeply nested JMESPath expression recurses per level on the caller's stack;
 /// [`project`] compiles, applies and drops on the large stack (see the
-/// module docs).
+/// [`project`]'s docs).
 #[derive(Debug, Clone)]
 pub struct Projection {
     program: Program,
@@ -219,7 +170,7 @@ impl Projection {
     }
 
     /// Run the projection on `data` (the upstream body) and return its single
-    /// output. See the module docs about runaway programs.
+    /// output. See [`project`] about runaway programs.
     ///
     /// # Errors
     /// [`ProjectionError::Runtime`] with the program's message,
@@ -260,6 +211,57 @@ impl Projection {
 ///
 /// # Errors
 /// Any [`ProjectionError`] from compiling or applying.
+///
+/// The `jq` projection (CONTRACT §4).
+///
+/// An expression is compiled as a jq program (run by jaq with the jq standard
+/// library, adjusted to jq 1.8.1: see `jq_defs.jq`); only if it does not
+/// *parse* as jq but compiles as JMESPath, it runs as JMESPath (so
+/// `workflow_runs[*].id` gives `[30433642]`). Text that parses as jq but names
+/// an undefined filter (`lenght`) is a jq error, [`ProjectionError::Jq`]. It applies to `data` only.
+/// Exactly one output is the result; zero or several are an error that says
+/// how many and suggests wrapping the filter in `[ ]`. Numbers keep every
+/// digit (integers never go through `f64`; see `convert`).
+///
+/// # Runaway programs
+/// jaq has no step, time or memory budget, so a program such as
+/// `last(range(1e15))` runs until it is stopped and `[range(1e12)]` or
+/// `"x" * 1000000000` until it runs out of memory (an allocation failure
+/// aborts the process). This module limits what it can without preemption:
+/// the expression length ([`MAX_EXPRESSION_BYTES`]), the number of outputs it
+/// collects ([`MAX_COUNTED_OUTPUTS`]; an endless stream like `repeat(1)` stops
+/// there), and the nesting depth of the result ([`MAX_RESULT_DEPTH`]). Time
+/// and memory it cannot bound: a server that applies programs from callers
+/// should run the projection in a separate process it can kill and limit (a
+/// thread with a timeout only stops the *waiting*). The `mcp-devtools` server
+/// does so through `mcp_projection::Isolated`: pooled `--jq-worker` children
+/// with `setrlimit` limits on address space and CPU time, killed at the
+/// timeout.
+///
+/// # Stack depth
+/// jaq (and the JMESPath parser) recurse once per nesting level of the
+/// expression and of the values, using up to a few KiB of stack per level, so
+/// `[[[[…]]]]`, `1+1+1+…` or `-----1` of a few thousand bytes overflowed a
+/// 2 MiB thread stack and aborted the whole process (found by fuzzing, see
+/// `FUZZING.md`). [`Projection::compile`] and [`Projection::apply`] therefore
+/// run on a separate stack of [`PROJECTION_STACK_BYTES`] (reserved address
+/// space, committed only as it is used; via the `stacker` crate), which holds
+/// any expression up to [`MAX_EXPRESSION_BYTES`]. What no stack size can
+/// hold is *unbounded recursion at run time*, which only a user-defined
+/// function can express (`def f: 1 + f; f`): expressions that define functions
+/// are therefore refused at compile time (a [`ProjectionError::Jq`] that says
+/// so); every built-in recursion is bounded by its input.
+///
+/// ```
+/// use mcp_envelope::project;
+/// use serde_json::json;
+///
+/// let body = json!({"workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
+/// assert_eq!(project(body.clone(), Some(".workflow_runs | map(.id)"))?, json!([30433642]));
+/// assert_eq!(project(body.clone(), Some("workflow_runs[*].id"))?, json!([30433642])); // JMESPath
+/// assert_eq!(project(body.clone(), Some("  "))?, body); // blank = no projection
+/// # Ok::<(), mcp_envelope::ProjectionError>(())
+/// ```
 pub fn project(data: Value, expr: Option<&str>) -> Result<Value, ProjectionError> {
     let Some(expr) = expr else {
         return Ok(data);

@@ -1,14 +1,4 @@
-//! Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2).
-//!
-//! - TOON is written by this crate's own encoder straight from the
-//!   `serde_json::Value` (no copy of it): the text `toon-format` 0.7 (the
-//!   official Rust implementation) gives with its default options (2-space
-//!   indent, comma delimiter), except that every number keeps its digits:
-//!   integers past 64 bits and long decimals, which `toon-format` would
-//!   round through `f64`, are written in TOON's canonical decimal form from
-//!   their literal digits (see `exact`).
-//! - JSON is `serde_json::to_string_pretty` (2-space indent), so parsing the
-//!   text gives back exactly the value rendered.
+//! Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2) (private module: its items are re-exported at the crate root, and the concern is documented on `render`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -91,6 +81,18 @@ pub enum RenderError {
 ///
 /// # Errors
 /// [`RenderError::Toon`] for TOON of a value nested deeper than 256 levels.
+///
+/// Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2).
+///
+/// - TOON is written by this crate's own encoder straight from the
+///   `serde_json::Value` (no copy of it): the text `toon-format` 0.7 (the
+///   official Rust implementation) gives with its default options (2-space
+///   indent, comma delimiter), except that every number keeps its digits:
+///   integers past 64 bits and long decimals, which `toon-format` would
+///   round through `f64`, are written in TOON's canonical decimal form from
+///   their literal digits (see `exact`).
+/// - JSON is `serde_json::to_string_pretty` (2-space indent), so parsing the
+///   text gives back exactly the value rendered.
 pub fn render(value: &Value, format: OutputFormat) -> Result<String, RenderError> {
     let mut text = String::new();
     match format {

@@ -1,27 +1,4 @@
-//! Applying the size bound to an envelope: inline or oversized, never clipped
-//! (CONTRACT §5).
-//!
-//! ```
-//! use mcp_envelope::{seal, Envelope, PageMeta, Sealed, SizeBound};
-//! use serde_json::json;
-//!
-//! let envelope = Envelope::new(json!({"big": "x".repeat(20_000)}), PageMeta::new(Some(2)));
-//! let bound = SizeBound::new(16_384).0;
-//! match seal(envelope, &bound)? {
-//!     Sealed::Inline(envelope) => unreachable!("{envelope:?}"),
-//!     Sealed::Oversized(oversized) => {
-//!         // Take the full bytes (no copy) and hand them to an artifact store...
-//!         let (full, pending) = oversized.into_parts();
-//!         let artifact_id = Some(format!("id-for-{}-bytes", full.len()));
-//!         // ...then finish the envelope with the id (None if saving failed).
-//!         let structured = pending.finish(artifact_id);
-//!         assert!(structured.data.is_null());
-//!         assert_eq!(structured.meta.next_page, Some(2));
-//!         assert_eq!(structured.incomplete.map(|i| i.bytes), Some(full.len() as u64));
-//!     }
-//! }
-//! # Ok::<(), mcp_envelope::SealError>(())
-//! ```
+//! Applying the size bound to an envelope: inline or oversized, never clipped (private module: its items are re-exported at the crate root, and the concern is documented on `seal`).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -148,6 +125,31 @@ pub struct SealError(#[from] pub serde_json::Error);
 ///
 /// # Errors
 /// [`SealError`] if the envelope cannot be serialized (see there).
+///
+/// Applying the size bound to an envelope: inline or oversized, never clipped
+/// (CONTRACT §5).
+///
+/// ```
+/// use mcp_envelope::{seal, Envelope, PageMeta, Sealed, SizeBound};
+/// use serde_json::json;
+///
+/// let envelope = Envelope::new(json!({"big": "x".repeat(20_000)}), PageMeta::new(Some(2)));
+/// let bound = SizeBound::new(16_384).0;
+/// match seal(envelope, &bound)? {
+///     Sealed::Inline(envelope) => unreachable!("{envelope:?}"),
+///     Sealed::Oversized(oversized) => {
+///         // Take the full bytes (no copy) and hand them to an artifact store...
+///         let (full, pending) = oversized.into_parts();
+///         let artifact_id = Some(format!("id-for-{}-bytes", full.len()));
+///         // ...then finish the envelope with the id (None if saving failed).
+///         let structured = pending.finish(artifact_id);
+///         assert!(structured.data.is_null());
+///         assert_eq!(structured.meta.next_page, Some(2));
+///         assert_eq!(structured.incomplete.map(|i| i.bytes), Some(full.len() as u64));
+///     }
+/// }
+/// # Ok::<(), mcp_envelope::SealError>(())
+/// ```
 pub fn seal<T: Serialize, M: Serialize>(
     envelope: Envelope<T, M>,
     bound: &SizeBound,

@@ -45,7 +45,7 @@ struct CacheMeta {
 #[serde(rename_all = "camelCase")]
 struct CacheInfo {
     hit: bool,
-    #[serde(deserialize_with = "mcp_envelope::envelope::flattened::u64")]
+    #[serde(deserialize_with = "mcp_envelope::flattened::u64")]
     age_ms: u64,
     fetched_at: String,
 }

@@ -1,27 +1,5 @@
-//! [`Isolated`]: projections in a pool of long-lived worker processes with memory, CPU and time limits.
-//!
-//! jaq has no step or memory budget: `last(range(1e15))` runs for ever, `[range(1e12)]` or `"x" * 1e10` grow memory
-//! until the process is killed. So the program runs in a worker process ([`crate::worker`]): started with an empty
-//! environment (no credential reaches it), stdin and stdout piped, stderr discarded; it limits its own address space
-//! and CPU time per request (`setrlimit(2)`) and dies with its parent on Linux. The parent gives each projection at
-//! most [`IsolatedConfig::timeout`] (wall clock), reads at most [`IsolatedConfig::max_output_bytes`] of answer, and
-//! turns a crash, abort, limit or timeout into a [`RunError`] whose text says what to do.
-//!
-//! Workers are long-lived: [`Isolated::prestart`] starts [`IsolatedConfig::workers`] of them, each serves many
-//! projections over framed stdin/stdout ([`crate::protocol`]), so a call pays a pipe round trip, not a process start.
-//! A worker is killed and replaced (in the background) when it times out, crashes, hits a limit or answers too much;
-//! it is retired after [`IsolatedConfig::max_requests_per_worker`] requests or after a request or answer larger than
-//! [`HEAVY_BYTES`] (so memory a large projection left behind is given back). At most
-//! [`IsolatedConfig::workers`] projections run at once; more callers queue, each for at most
-//! [`IsolatedConfig::timeout`].
-//!
-//! The worker program is [`IsolatedConfig::program`]: the stand-alone `mcp-jq-worker` binary of this crate
-//! ([`WorkerProgram::Path`]; works inside any host), or the host's own executable ([`WorkerProgram::CurrentExe`];
-//! the host calls [`crate::worker::run_if_requested`] first thing in `main`, so it ships one binary). A program that
-//! does not greet as a worker is an error saying which of the two to do.
-//!
-//! An [`Isolated`] belongs to the tokio runtime it is first used on (its workers' pipes are registered there, and on
-//! Linux a worker dies with the runtime thread that started it).
+//! [`Isolated`]: projections in a pool of long-lived worker processes with memory, CPU and time limits (private
+//! module: its items are re-exported at the crate root; the details are documented on [`Isolated`]).
 
 mod process;
 
@@ -46,7 +24,7 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 64 * MIB;
 /// Default of [`IsolatedConfig::max_requests_per_worker`].
 pub const DEFAULT_MAX_REQUESTS_PER_WORKER: u32 = 1_000;
 /// Address space a worker may use beyond [`IsolatedConfig::max_memory_bytes`] and the projection stack
-/// ([`mcp_envelope::project::PROJECTION_STACK_BYTES`]): the mapped binary, shared libraries and the main thread's
+/// ([`mcp_envelope::PROJECTION_STACK_BYTES`]): the mapped binary, shared libraries and the main thread's
 /// stack, bytes (256 MiB; an idle worker maps well under 64 MiB).
 pub const BASE_ADDRESS_SPACE_BYTES: u64 = 256 * MIB;
 /// CPU seconds a projection may use beyond [`IsolatedConfig::timeout`] (`RLIMIT_CPU`; the parent kills the worker at
@@ -150,7 +128,7 @@ impl IsolatedConfig {
     /// A worker's address-space limit (`RLIMIT_AS`), bytes: [`IsolatedConfig::max_memory_bytes`] + the projection
     /// stack + [`BASE_ADDRESS_SPACE_BYTES`].
     pub fn address_space_bytes(&self) -> u64 {
-        let stack = u64::try_from(mcp_envelope::project::PROJECTION_STACK_BYTES).unwrap_or(u64::MAX);
+        let stack = u64::try_from(mcp_envelope::PROJECTION_STACK_BYTES).unwrap_or(u64::MAX);
         self.max_memory_bytes
             .saturating_add(stack)
             .saturating_add(BASE_ADDRESS_SPACE_BYTES)
@@ -168,8 +146,30 @@ impl IsolatedConfig {
     }
 }
 
-/// Runs each projection in a pooled, limited worker process (see the [module docs](self)). Cheap to clone: clones
-/// share the pool.
+/// Runs each projection in a pooled, limited worker process (below). Cheap to clone: clones share the pool.
+///
+/// jaq has no step or memory budget: `last(range(1e15))` runs for ever, `[range(1e12)]` or `"x" * 1e10` grow memory
+/// until the process is killed. So the program runs in a worker process ([`crate::worker`]): started with an empty
+/// environment (no credential reaches it), stdin and stdout piped, stderr discarded; it limits its own address space
+/// and CPU time per request (`setrlimit(2)`) and dies with its parent on Linux. The parent gives each projection at
+/// most [`IsolatedConfig::timeout`] (wall clock), reads at most [`IsolatedConfig::max_output_bytes`] of answer, and
+/// turns a crash, abort, limit or timeout into a [`RunError`] whose text says what to do.
+///
+/// Workers are long-lived: [`Isolated::prestart`] starts [`IsolatedConfig::workers`] of them, each serves many
+/// projections over framed stdin/stdout ([`crate::protocol`]), so a call pays a pipe round trip, not a process start.
+/// A worker is killed and replaced (in the background) when it times out, crashes, hits a limit or answers too much;
+/// it is retired after [`IsolatedConfig::max_requests_per_worker`] requests or after a request or answer larger than
+/// [`HEAVY_BYTES`] (so memory a large projection left behind is given back). At most
+/// [`IsolatedConfig::workers`] projections run at once; more callers queue, each for at most
+/// [`IsolatedConfig::timeout`].
+///
+/// The worker program is [`IsolatedConfig::program`]: the stand-alone `mcp-jq-worker` binary of this crate
+/// ([`WorkerProgram::Path`]; works inside any host), or the host's own executable ([`WorkerProgram::CurrentExe`];
+/// the host calls [`crate::worker::run_if_requested`] first thing in `main`, so it ships one binary). A program that
+/// does not greet as a worker is an error saying which of the two to do.
+///
+/// An [`Isolated`] belongs to the tokio runtime it is first used on (its workers' pipes are registered there, and on
+/// Linux a worker dies with the runtime thread that started it).
 #[derive(Debug, Clone)]
 pub struct Isolated {
     pool: Arc<Pool>,

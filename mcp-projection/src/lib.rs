@@ -14,13 +14,16 @@
 //! ([`WorkerProgram::CurrentExe`], what the bundled `mcp-devtools` server does).
 
 mod in_process;
-pub mod isolated;
+mod isolated;
 pub mod protocol;
 mod runner;
 pub mod worker;
 
 pub use in_process::InProcess;
-pub use isolated::{Isolated, IsolatedConfig, WorkerProgram};
+pub use isolated::{
+    BASE_ADDRESS_SPACE_BYTES, CPU_GRACE_SECONDS, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_OUTPUT_BYTES,
+    DEFAULT_MAX_REQUESTS_PER_WORKER, DEFAULT_TIMEOUT, HEAVY_BYTES, Isolated, IsolatedConfig, WorkerProgram,
+};
 pub use runner::{ProjectionRunner, RunError, Unprojected};
 
 /// The README's usage snippet, compiled and run as a doctest.

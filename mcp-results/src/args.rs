@@ -27,7 +27,7 @@ impl ArgumentError {
     }
 }
 
-/// Longest `jq` expression, characters (the byte limit [`mcp_envelope::project::MAX_EXPRESSION_BYTES`] applies
+/// Longest `jq` expression, characters (the byte limit [`mcp_envelope::MAX_EXPRESSION_BYTES`] applies
 /// too, see [`check_jq`]).
 pub const MAX_JQ_CHARS: u32 = 65_536;
 
@@ -88,18 +88,18 @@ fn check_lengths<T: schemars::JsonSchema>(tool: &'static str, arguments: &JsonOb
 
 /// Checks the `jq` argument (when given and not blank) compiles, so a bad expression is an argument error before
 /// anything is sent upstream. The error reads `jq: <reason>`, the reason being [`mcp_envelope::ProjectionError`]'s
-/// text: over [`mcp_envelope::project::MAX_EXPRESSION_BYTES`] bytes (64 KiB), or neither valid jq nor valid
+/// text: over [`mcp_envelope::MAX_EXPRESSION_BYTES`] bytes (64 KiB), or neither valid jq nor valid
 /// JMESPath (both parser messages). Compiles on a blocking thread: a 64 KiB expression can take a moment. The
 /// result pipeline compiles it again (a typical expression compiles in well under a millisecond).
 pub async fn check_jq(tool: &'static str, jq: Option<&str>) -> Result<(), ArgumentError> {
     let Some(expr) = jq.filter(|expr| !expr.trim().is_empty()) else {
         return Ok(());
     };
-    if expr.len() > mcp_envelope::project::MAX_EXPRESSION_BYTES {
+    if expr.len() > mcp_envelope::MAX_EXPRESSION_BYTES {
         // Checked here too, so a huge expression is not copied to another thread.
         let err = mcp_envelope::ProjectionError::TooLong {
             bytes: expr.len(),
-            limit: mcp_envelope::project::MAX_EXPRESSION_BYTES,
+            limit: mcp_envelope::MAX_EXPRESSION_BYTES,
         };
         return Err(ArgumentError::new(tool, format!("jq: {err}")));
     }

@@ -30,11 +30,17 @@ pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};
 pub use view::{View, ViewArgs, WithView};
 
-// The front door: what a server of its own needs besides rmcp, from this one crate (the crates behind it can also be
-// used directly; these are the same items).
+// The front door (deliberate re-exports, issue 24): what a server of its own needs besides rmcp, from this one
+// crate. They are the same items as in the crates behind it (a second path on purpose: a reuser depends on this crate
+// alone; a server that also depends on those crates gets the same types, not copies). Nothing else in this crate is
+// reachable by two paths.
+/// Deliberate re-export from `mcp-artifacts` (the front door: the same item, reachable from this crate).
 pub use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, StoreConfig};
+/// Deliberate re-export from `mcp-envelope` (the front door: the same item, reachable from this crate).
 pub use mcp_envelope::{Envelope, NoMeta, OutputFormat, PageMeta, SizeBound};
+/// Deliberate re-export from `mcp-policy` (the front door: the same item, reachable from this crate).
 pub use mcp_policy::Policy;
+/// Deliberate re-export from `mcp-projection` (the front door: the same item, reachable from this crate).
 pub use mcp_projection::{InProcess, Isolated, IsolatedConfig, ProjectionRunner, WorkerProgram};
 
 use rmcp::model::CallToolResult;

@@ -28,8 +28,8 @@ pub mod http;
 pub mod incoming;
 #[cfg(feature = "http")]
 pub mod oauth;
-pub mod principal;
-pub mod shutdown;
+mod principal;
+mod shutdown;
 pub mod stdin;
 pub mod stdio;
 pub mod stdio_framing;

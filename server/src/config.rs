@@ -15,9 +15,9 @@ use std::time::Duration;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::{GithubConfig, Token};
-use adapters_http::{CacheConfig, RedisCacheConfig, Secret, SettingNames};
+use adapters_http::{Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
-use mcp_devtools_tools::{ArtifactBackend, SelectionNames, ToolsConfig, toolsets};
+use mcp_devtools_tools::{ArtifactBackend, ToolsConfig, toolsets, toolsets::SelectionNames};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
@@ -217,7 +217,7 @@ impl Settings {
             .with_confluence_base_url(r.text(CONFLUENCE_BASE_URL))
             .with_bitbucket_base_url(
                 r.text(BITBUCKET_BASE_URL)
-                    .unwrap_or_else(|| adapters_atlassian::config::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
+                    .unwrap_or_else(|| adapters_atlassian::DEFAULT_BITBUCKET_BASE_URL.to_owned()),
             )
             .with_user_email(r.text(ATLASSIAN_USER_EMAIL))
             .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
@@ -226,7 +226,7 @@ impl Settings {
             .with_timeout(timeout)
             .with_max_body_bytes(max_body_bytes)
             .with_setting_names(
-                adapters_atlassian::config::SettingNames::default()
+                adapters_atlassian::SettingNames::default()
                     .with_site_name(ATLASSIAN_SITE_NAME)
                     .with_jira_base_url(JIRA_BASE_URL)
                     .with_confluence_base_url(CONFLUENCE_BASE_URL)
@@ -252,7 +252,7 @@ impl Settings {
             .with_default_ttl(secs(r.whole(
                 HTTP_CACHE_DEFAULT_TTL,
                 adapters_http::cache::DEFAULT_TTL.as_secs(),
-                1..=adapters_http::MAX_TTL.as_secs(),
+                1..=adapters_http::cache::MAX_TTL.as_secs(),
             )));
         let jq = IsolatedConfig::default()
             .with_timeout(secs(r.whole(JQ_TIMEOUT, 10, 1..=60)))
@@ -260,7 +260,7 @@ impl Settings {
             .with_max_output_bytes(
                 max_body_bytes
                     .saturating_mul(2)
-                    .max(mcp_projection::isolated::DEFAULT_MAX_OUTPUT_BYTES),
+                    .max(mcp_projection::DEFAULT_MAX_OUTPUT_BYTES),
             );
         let read_only = r.switch(READ_ONLY, false);
         let selection = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use adapters_circleci::{CircleciClient, CircleciConfig, CircleciResponse, GetRequest};
-use adapters_http::{CacheConfig, HttpCache, Secret};
+use adapters_http::{Secret, cache::CacheConfig, cache::HttpCache};
 use wiremock::MockServer;
 
 /// The token every test client sends.
@@ -23,7 +23,7 @@ impl TestClock {
     }
 
     /// The cache clock reading this test clock.
-    pub fn clock(&self) -> adapters_http::Clock {
+    pub fn clock(&self) -> adapters_http::cache::Clock {
         let offset = self.0.clone();
         Arc::new(move || {
             SystemTime::UNIX_EPOCH

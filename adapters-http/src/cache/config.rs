@@ -17,7 +17,7 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(60);
 /// Longest any entry stays fresh, whatever the response says: 3600 s.
 pub const MAX_TTL: Duration = Duration::from_secs(3600);
 
-/// Bounds and defaults of an [`crate::HttpCache`].
+/// Bounds and defaults of an [`crate::cache::HttpCache`].
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheConfig {

@@ -1,4 +1,4 @@
-//! The shared tier of [`crate::HttpCache`]: entries in Redis, so every replica of the server sees the same entries
+//! The shared tier of [`crate::cache::HttpCache`]: entries in Redis, so every replica of the server sees the same entries
 //! (CONTRACT §10).
 //!
 //! - Keys: `mcp-devtools:http-cache:v1:<vendor>:<hex SHA-256 of partition, credential hash, method and URL>`;
@@ -6,7 +6,7 @@
 //! - Values: JSON with the response (status, headers, base64 body, URL), `fetchedAt` and `expiresAt` in Unix
 //!   milliseconds, and the vendor's generation; Redis expires the key with the entry (`PX`). `hit`, `ageMs` and
 //!   `fetchedAt` computed on any replica are therefore the same as on the replica that fetched.
-//! - [`crate::HttpCache::clear_vendor`] increments `mcp-devtools:http-cache:v1:<vendor>:generation`: entries stored
+//! - [`crate::cache::HttpCache::clear_vendor`] increments `mcp-devtools:http-cache:v1:<vendor>:generation`: entries stored
 //!   under an older generation are never served again (they expire on their own). A lookup reads the generation
 //!   and the entry in one `MGET`; a store records the generation read before the fetch, so a write that happened
 //!   during the fetch also invalidates what the fetch stores.

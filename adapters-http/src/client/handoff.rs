@@ -1,21 +1,5 @@
-//! Handoffs: a `GET` on the API that the API answers with a redirect to a short-lived URL on another host, and
-//! bodies fetched from such URLs, always without a credential.
-//!
-//! GitHub answers `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs` (and the artifact and log archive
-//! endpoints) with `302 Found` and a `Location` on another host that carries its own short-lived signature
-//! (<https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job>). CircleCI hands out
-//! step output as `output_url`s on another host in its job details. Such URLs are fetched:
-//!
-//! - only when the caller asks ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]); every other request
-//!   keeps the client's redirect rule ([`crate::RedirectPolicy`]: a redirect to another origin is not followed);
-//! - with no credential of any kind: no `Authorization`, no vendor header, none of the client's default headers,
-//!   no cookies (only the user agent is sent);
-//! - over `https` only; plain `http` only to a loopback host (`127.0.0.0/8`, `::1`, `localhost`: local test
-//!   servers), and never with userinfo in the URL;
-//! - one hop to the other host; that host's own redirects follow the client's rule (same origin only).
-//!
-//! The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
-//! The handed-out URL's query (its signature) never appears in an error, a log line or [`Download::url`].
+//! Handoffs: a redirect to another host, followed without a credential (private module; the rules are on
+//! [`Download`]).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -33,6 +17,25 @@ use crate::vendor::Vendor;
 
 /// A response whose body is read chunk by chunk: the API's own answer when it did not hand the download off
 /// (already read, under the cap), or the other host's answer, streamed.
+///
+/// Handoffs: a `GET` on the API that the API answers with a redirect to a short-lived URL on another host, and
+/// bodies fetched from such URLs, always without a credential.
+///
+/// GitHub answers `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs` (and the artifact and log archive
+/// endpoints) with `302 Found` and a `Location` on another host that carries its own short-lived signature
+/// (<https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job>). CircleCI hands out
+/// step output as `output_url`s on another host in its job details. Such URLs are fetched:
+///
+/// - only when the caller asks ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]); every other request
+///   keeps the client's redirect rule ([`crate::RedirectPolicy`]: a redirect to another origin is not followed);
+/// - with no credential of any kind: no `Authorization`, no vendor header, none of the client's default headers,
+///   no cookies (only the user agent is sent);
+/// - over `https` only; plain `http` only to a loopback host (`127.0.0.0/8`, `::1`, `localhost`: local test
+///   servers), and never with userinfo in the URL;
+/// - one hop to the other host; that host's own redirects follow the client's rule (same origin only).
+///
+/// The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
+/// The handed-out URL's query (its signature) never appears in an error, a log line or [`Download::url`].
 #[derive(Debug)]
 pub struct Download {
     status: StatusCode,
@@ -108,7 +111,7 @@ impl Download {
 impl HttpClient {
     /// `GET url` on the API origin (with the credential, retried like [`HttpClient::send`]); when the API answers
     /// with a redirect (301, 302, 303, 307, 308) to another origin, that one `Location` is fetched without any
-    /// credential (see [the module](self) for the rules) and its answer is returned, streamed. Any other answer
+    /// credential (see [`Download`] for the rules) and its answer is returned, streamed. Any other answer
     /// (a 2xx body, a 404, a redirect without `Location`) is returned as the API sent it.
     ///
     /// Errors: as [`HttpClient::send`]; [`HttpError::RefusedHandoff`] when the `Location` is not `https` (outside
@@ -149,7 +152,7 @@ impl HttpClient {
         self.get_elsewhere(target).await
     }
 
-    /// `GET url` on any host, without any credential (see [the module](self) for the rules): for URLs the API
+    /// `GET url` on any host, without any credential (see [`Download`] for the rules): for URLs the API
     /// hands out in a body, such as CircleCI's step `output_url`. Not retried. The body is streamed.
     ///
     /// Errors: [`HttpError::RefusedHandoff`] for a URL that is not `https` (outside loopback) or carries userinfo

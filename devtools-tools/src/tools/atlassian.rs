@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use adapters_atlassian::{Product, Request};
-use adapters_http::Payload;
+use adapters_http::decode::Payload;
 use http::Method;
 use mcp_envelope::{Envelope, NoMeta, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};

@@ -14,7 +14,7 @@ use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
 use crate::args;
-use adapters_http::Payload;
+use adapters_http::decode::Payload;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";

@@ -3,7 +3,7 @@
 use adapters_github::{
     GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
 };
-use adapters_http::Payload;
+use adapters_http::decode::Payload;
 use mcp_envelope::{OutputFormat, PageMeta};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;

@@ -43,7 +43,7 @@ fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> Isolated {
 #[test]
 fn limits_follow_the_config() {
     let config = IsolatedConfig::default();
-    let stack = mcp_envelope::project::PROJECTION_STACK_BYTES as u64;
+    let stack = mcp_envelope::PROJECTION_STACK_BYTES as u64;
     assert_eq!(
         config.address_space_bytes(),
         2048 * MIB + stack + BASE_ADDRESS_SPACE_BYTES

@@ -1,13 +1,4 @@
-//! Who may call over HTTP: bearer tokens mapped to principals ([`crate::tokens`]), OAuth access tokens
-//! ([`crate::oauth`], with the tokens file beside it for machine clients), or an open loopback server.
-//!
-//! With a tokens file alone, every request must carry `Authorization: Bearer <token>` of the table; otherwise the
-//! answer is `401` with an empty body and `WWW-Authenticate: Bearer` (RFC 6750 §3), whatever was wrong. With OAuth,
-//! a token of the table is accepted as before and any other is checked as an access token; refusals carry the
-//! challenges of [`crate::oauth::metadata`] (`resource_metadata`, `scope`, `error`), and an access token in the
-//! query string is refused with `400`. The authenticated [`Principal`] is put in the request's extensions (a handler
-//! reads it with [`crate::principal_of`]), with the token's [`Granted`] scopes for an OAuth principal, and the
-//! `Authorization` header is removed before rmcp sees the request, so no later log can contain the token.
+//! Who may call over HTTP (private module: re-exported by [`crate::http`]; the details are on [`Auth`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,6 +13,17 @@ use crate::principal::Principal;
 use crate::tokens::TokenTable;
 
 /// Who may call over HTTP.
+///
+/// Who may call over HTTP: bearer tokens mapped to principals ([`crate::tokens`]), OAuth access tokens
+/// ([`crate::oauth`], with the tokens file beside it for machine clients), or an open loopback server.
+///
+/// With a tokens file alone, every request must carry `Authorization: Bearer <token>` of the table; otherwise the
+/// answer is `401` with an empty body and `WWW-Authenticate: Bearer` (RFC 6750 §3), whatever was wrong. With OAuth,
+/// a token of the table is accepted as before and any other is checked as an access token; refusals carry the
+/// challenges of [`crate::oauth::metadata`] (`resource_metadata`, `scope`, `error`), and an access token in the
+/// query string is refused with `400`. The authenticated [`Principal`] is put in the request's extensions (a handler
+/// reads it with [`crate::principal_of`]), with the token's [`Granted`] scopes for an OAuth principal, and the
+/// `Authorization` header is removed before rmcp sees the request, so no later log can contain the token.
 #[derive(Debug, Clone)]
 pub enum Auth {
     /// Bearer tokens of this table.

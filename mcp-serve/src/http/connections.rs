@@ -1,16 +1,4 @@
-//! The accept loop: a cap on open connections, header-read and idle keep-alive timeouts (hyper), a body-read
-//! timeout (tower-http), `TCP_NODELAY`, and graceful shutdown of every connection (hyper-util).
-//!
-//! - At most [`ConnectionLimits::max_connections`] connections are open: the loop takes a permit of a semaphore
-//!   before it accepts, so further clients wait in the kernel's listen backlog (or are refused by the kernel when
-//!   that is full) and are served as soon as a connection closes.
-//! - A connection that has not sent a whole request header within [`ConnectionLimits::header_read_timeout`] is
-//!   closed (hyper's `header_read_timeout`). hyper starts that timer whenever the connection waits for a request
-//!   head, so an idle keep-alive connection is closed after the same time; a response being streamed (an event
-//!   stream) is not affected.
-//! - A request body that sends nothing for [`ConnectionLimits::body_read_timeout`] fails (tower-http's
-//!   [`RequestBodyTimeout`]); the message checks ([`super::framing`]) answer `408 Request Timeout`.
-//! - Only HTTP/1.1 (and 1.0) is served, as before this loop existed (axum's `http1` feature).
+//! The accept loop and its bounds (private module: re-exported by [`crate::http`]; the details are on [`ConnectionLimits`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,6 +13,20 @@ use tokio_util::sync::CancellationToken;
 use tower_http::timeout::RequestBodyTimeout;
 
 /// Bounds on connections and on how long a client may take to send a request.
+///
+/// The accept loop: a cap on open connections, header-read and idle keep-alive timeouts (hyper), a body-read
+/// timeout (tower-http), `TCP_NODELAY`, and graceful shutdown of every connection (hyper-util).
+///
+/// - At most [`ConnectionLimits::max_connections`] connections are open: the loop takes a permit of a semaphore
+///   before it accepts, so further clients wait in the kernel's listen backlog (or are refused by the kernel when
+///   that is full) and are served as soon as a connection closes.
+/// - A connection that has not sent a whole request header within [`ConnectionLimits::header_read_timeout`] is
+///   closed (hyper's `header_read_timeout`). hyper starts that timer whenever the connection waits for a request
+///   head, so an idle keep-alive connection is closed after the same time; a response being streamed (an event
+///   stream) is not affected.
+/// - A request body that sends nothing for [`ConnectionLimits::body_read_timeout`] fails (tower-http's
+///   [`RequestBodyTimeout`]); the message checks ([`super::framing`]) answer `408 Request Timeout`.
+/// - Only HTTP/1.1 (and 1.0) is served, as before this loop existed (axum's `http1` feature).
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {

@@ -7,10 +7,10 @@
 //! ends a session's worker but keeps its [`SessionState`] (the `initialize` parameters, stored by rmcp after the
 //! handshake into [`SessionStates`], rmcp's session store); the next request naming the session finds no worker and
 //! rmcp restores one from the store, replaying the handshake (a fresh handler from the service's factory). The
-//! session layer ([`super::sessions`]) decides when a session sleeps and when it ends for good.
+//! session layer ([`super::SessionLimits`]) decides when a session sleeps and when it ends for good.
 //!
 //! What a dormant session loses: the replay cache of its completed response streams (the session layer therefore
-//! waits [`super::sessions::RESUME_WINDOW`] after an answer that was not delivered in full), and server
+//! waits [`super::RESUME_WINDOW`] after an answer that was not delivered in full), and server
 //! messages sent while no stream is open (there is no worker to cache them). A handler's own per-session state
 //! starts afresh after a restore.
 

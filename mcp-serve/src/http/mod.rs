@@ -2,30 +2,30 @@
 //! `StreamableHttpService` mounted at `/mcp` on axum, behind the protections below. [`serve`] runs it on a listener;
 //! [`router`] gives the axum router alone (to mount beside other routes).
 //!
-//! - Authentication ([`Auth`], [`auth`]): every request carries `Authorization: Bearer <token>` of the tokens table
+//! - Authentication ([`Auth`]): every request carries `Authorization: Bearer <token>` of the tokens table
 //!   or an OAuth access token ([`crate::oauth`], whose metadata is served at `/.well-known/oauth-protected-resource`),
-//!   or gets `401`; the [`Principal`](crate::Principal) goes into the request's extensions ([`principal_of`] reads it in a handler)
+//!   or gets `401`; the [`Principal`](crate::Principal) goes into the request's extensions ([`principal_of`](crate::principal_of) reads it in a handler)
 //!   and the `Authorization` header is removed before rmcp sees the request.
-//! - Sessions ([`sessions`]): a session belongs to the principal that opened it; idle expiry and caps
+//! - Sessions ([`SessionLimits`]): a session belongs to the principal that opened it; idle expiry and caps
 //!   ([`SessionLimits`]); a quiet session sleeps, keeping only its `initialize` parameters ([`dormant`]).
 //! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
 //!   depth, batches per revision).
 //! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].
-//! - Connections ([`connections`]): a cap on open connections, header-read (and idle keep-alive) and body-read
+//! - Connections ([`ConnectionLimits`]): a cap on open connections, header-read (and idle keep-alive) and body-read
 //!   timeouts ([`ConnectionLimits`]).
-//! - Fair share ([`fair`]): concurrent `POST`s and an optional rate per principal, `429` + `Retry-After` past
+//! - Fair share ([`FairShare`]): concurrent `POST`s and an optional rate per principal, `429` + `Retry-After` past
 //!   them ([`FairShare`]).
 //! - Shutdown: when the `shutdown` future resolves, new connections stop, calls in flight finish (bounded by
 //!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
 
-pub mod auth;
-pub mod connections;
+mod auth;
+mod connections;
 pub mod dormant;
 pub mod drain;
-pub mod fair;
+mod fair;
 pub mod framing;
 mod guarded;
-pub mod sessions;
+mod sessions;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -41,11 +41,10 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use crate::principal::principal_of;
-pub use auth::Auth;
+pub use auth::{Auth, OpenOffLoopback};
 pub use connections::ConnectionLimits;
 pub use fair::FairShare;
-pub use sessions::SessionLimits;
+pub use sessions::{RESUME_WINDOW, SessionLimits};
 
 use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
 use dormant::{DormantSessions, SessionStates};
@@ -189,8 +188,8 @@ fn allowed_origins(addr: SocketAddr, extra: &[String]) -> Vec<String> {
 }
 
 /// The axum router: `/mcp` served by rmcp with a handler from `new_handler` per session (per request when
-/// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`auth`]), the fair share
-/// per principal ([`fair`]), session ownership and caps ([`sessions`]) and message checks ([`framing`]). `addr` is
+/// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`Auth`]), the fair share
+/// per principal ([`FairShare`]), session ownership and caps ([`SessionLimits`]) and message checks ([`framing`]). `addr` is
 /// the bound address (for `Host`/`Origin`).
 pub fn router<S, F>(new_handler: F, auth: Auth, addr: SocketAddr, config: &HttpConfig, drain: &Drain) -> Router
 where
@@ -273,8 +272,8 @@ pub enum ServeError {
 
 /// Serves `/mcp` on `listener` (handlers from `new_handler`, see [`router`]) until `shutdown` resolves; then new
 /// connections stop, calls tracked in `drain.in_flight` finish and their answers are sent (at most
-/// [`HttpConfig::shutdown_grace`]), sessions close, and it returns. Connections are accepted by
-/// [`connections`] (cap, timeouts, `TCP_NODELAY`).
+/// [`HttpConfig::shutdown_grace`]), sessions close, and it returns. Connections are accepted within
+/// [`HttpConfig::connections`] (cap, timeouts, `TCP_NODELAY`).
 ///
 /// # Errors
 /// [`ServeError::Listener`]: the listener fails.

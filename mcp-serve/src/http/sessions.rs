@@ -1,26 +1,5 @@
-//! Streamable-HTTP sessions belong to the principal that opened them, and are bounded.
-//!
-//! rmcp's session manager knows sessions by their `Mcp-Session-Id` only: any authenticated caller holding Alice's
-//! session id could use (or `DELETE`) her session. [`bind_sessions`] remembers which [`Principal`] received each
-//! new session id (the `initialize` response's header) and answers any request naming a session that is not the
-//! caller's, whether unknown, ended, expired, deleted or another principal's, with the same `404 Not Found` rmcp
-//! gives an unknown session (MCP "Streamable HTTP", session management: the client initializes again), so a
-//! session id's existence is not disclosed. A session ends, and its owner is forgotten, when it is deleted, when rmcp
-//! answers `404` for it, and when it expired: no request for [`SessionLimits::idle`] (checked when a request names
-//! it, and by [`SessionOwners::prune`]: before a cap decision, and every [`SessionOwners::SWEEP_MAX`] or idle
-//! expiry, whichever is shorter, while [`super::serve`] runs).
-//!
-//! A session with no `POST` in flight and no open `GET` stream sleeps ([`super::dormant`]: its rmcp worker ends,
-//! its `initialize` parameters stay) [`SessionLimits::dormant_after`] after its last answer was delivered, or
-//! [`RESUME_WINDOW`] after an answer the client did not take in full (so it can still resume that stream). A
-//! request naming a sleeping session waits until the sleep is done; rmcp then restores the session.
-//!
-//! Live sessions are capped: a request opening a session (a `POST` without `Mcp-Session-Id`) when the caller
-//! already has [`SessionLimits::max_per_principal`] live sessions, or the server [`SessionLimits::max_total`],
-//! closes the caller's least recently used idle session (one with no `POST` in flight) to make room; when the
-//! caller has none idle it gets `503 Service Unavailable` with `Retry-After` (seconds) before rmcp creates
-//! anything. Sessions being opened count against the caps from the moment the request is let through, so
-//! concurrent `initialize` requests cannot overshoot them. A stateless server opens no sessions: nothing is counted.
+//! Streamable-HTTP sessions belong to the principal that opened them, and are bounded (private module: re-exported by
+//! [`crate::http`]; the details are on [`SessionLimits`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -39,6 +18,30 @@ use super::dormant::{DormantSessions, SessionStates};
 use crate::principal::Principal;
 
 /// Bounds on live streamable-HTTP sessions.
+///
+/// Streamable-HTTP sessions belong to the principal that opened them, and are bounded.
+///
+/// rmcp's session manager knows sessions by their `Mcp-Session-Id` only: any authenticated caller holding Alice's
+/// session id could use (or `DELETE`) her session. `bind_sessions` remembers which [`Principal`] received each
+/// new session id (the `initialize` response's header) and answers any request naming a session that is not the
+/// caller's, whether unknown, ended, expired, deleted or another principal's, with the same `404 Not Found` rmcp
+/// gives an unknown session (MCP "Streamable HTTP", session management: the client initializes again), so a
+/// session id's existence is not disclosed. A session ends, and its owner is forgotten, when it is deleted, when rmcp
+/// answers `404` for it, and when it expired: no request for [`SessionLimits::idle`] (checked when a request names
+/// it, and by `SessionOwners::prune`: before a cap decision, and every `SessionOwners::SWEEP_MAX` or idle
+/// expiry, whichever is shorter, while [`super::serve`] runs).
+///
+/// A session with no `POST` in flight and no open `GET` stream sleeps ([`super::dormant`]: its rmcp worker ends,
+/// its `initialize` parameters stay) [`SessionLimits::dormant_after`] after its last answer was delivered, or
+/// [`RESUME_WINDOW`] after an answer the client did not take in full (so it can still resume that stream). A
+/// request naming a sleeping session waits until the sleep is done; rmcp then restores the session.
+///
+/// Live sessions are capped: a request opening a session (a `POST` without `Mcp-Session-Id`) when the caller
+/// already has [`SessionLimits::max_per_principal`] live sessions, or the server [`SessionLimits::max_total`],
+/// closes the caller's least recently used idle session (one with no `POST` in flight) to make room; when the
+/// caller has none idle it gets `503 Service Unavailable` with `Retry-After` (seconds) before rmcp creates
+/// anything. Sessions being opened count against the caps from the moment the request is let through, so
+/// concurrent `initialize` requests cannot overshoot them. A stateless server opens no sessions: nothing is counted.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionLimits {
@@ -230,7 +233,7 @@ impl SessionOwners {
         }
     }
 
-    /// Forgets ended sessions ([`SessionOwners::prune`]) every [`SessionOwners::SWEEP_MAX`] or idle expiry,
+    /// Forgets ended sessions (`SessionOwners::prune`) every `SessionOwners::SWEEP_MAX` or idle expiry,
     /// whichever is shorter, until `stop` is cancelled.
     pub async fn sweep(self, stop: CancellationToken) {
         let mut ticks = tokio::time::interval(self.limits.idle.clamp(Duration::from_secs(1), Self::SWEEP_MAX));
@@ -245,16 +248,6 @@ impl SessionOwners {
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Sessions known here, live or sleeping (owners recorded, not yet forgotten).
-    pub fn len(&self) -> usize {
-        self.table().sessions.len()
-    }
-
-    /// Whether no session is known.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Ends the sessions that expired (no request for [`SessionLimits::idle`]).

@@ -21,7 +21,7 @@ mod introspection;
 mod jwt;
 mod keys;
 pub mod metadata;
-pub mod scopes;
+mod scopes;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
