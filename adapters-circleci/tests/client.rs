@@ -141,11 +141,12 @@ async fn a_body_over_the_cap_is_a_clear_error() {
             .with_token(Some(Secret::new(TOKEN)))
             .with_timeout(Duration::from_secs(10))
             .with_max_body_bytes(1024)
-            .with_setting_names(SettingNames {
-                base: "CIRCLECI_API_BASE",
-                credential: "CIRCLECI_TOKEN",
-                max_body: "HTTP_MAX_BODY_BYTES",
-            }),
+            .with_setting_names(
+                SettingNames::default()
+                    .with_base("CIRCLECI_API_BASE")
+                    .with_credential("CIRCLECI_TOKEN")
+                    .with_max_body("HTTP_MAX_BODY_BYTES"),
+            ),
         None,
     )
     .expect("client");

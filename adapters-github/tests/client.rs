@@ -23,11 +23,12 @@ fn config(server: &MockServer) -> GithubConfig {
         .with_timeout(Duration::from_secs(10))
         .with_retry_timer(RetryTimer::simulated())
         // The host's names for the settings errors point at (the bundled server's); the default is the field names.
-        .with_setting_names(SettingNames {
-            base: "GITHUB_API_BASE",
-            credential: "GITHUB_TOKEN",
-            max_body: "HTTP_MAX_BODY_BYTES",
-        })
+        .with_setting_names(
+            SettingNames::default()
+                .with_base("GITHUB_API_BASE")
+                .with_credential("GITHUB_TOKEN")
+                .with_max_body("HTTP_MAX_BODY_BYTES"),
+        )
 }
 
 fn client(server: &MockServer) -> GithubClient {

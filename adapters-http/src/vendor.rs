@@ -17,6 +17,7 @@ pub struct Vendor {
 /// What a host calls the settings of one upstream, for the error texts of [`Vendor`]. [`Default`]: the field names of
 /// an adapter's config (`api_base`, `token`, `max_body_bytes`); the bundled server gives its environment-variable
 /// names (`GITHUB_API_BASE`, …). Library crates never hold a host's setting names.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SettingNames {
     /// The setting of the API base URL.
@@ -25,6 +26,29 @@ pub struct SettingNames {
     pub credential: &'static str,
     /// The setting of the response-body cap.
     pub max_body: &'static str,
+}
+
+impl SettingNames {
+    /// This set of names with [`SettingNames::base`] set.
+    #[must_use]
+    pub fn with_base(mut self, base: &'static str) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// This set of names with [`SettingNames::credential`] set.
+    #[must_use]
+    pub fn with_credential(mut self, credential: &'static str) -> Self {
+        self.credential = credential;
+        self
+    }
+
+    /// This set of names with [`SettingNames::max_body`] set.
+    #[must_use]
+    pub fn with_max_body(mut self, max_body: &'static str) -> Self {
+        self.max_body = max_body;
+        self
+    }
 }
 
 impl Default for SettingNames {

@@ -188,10 +188,11 @@ impl Settings {
             adapters_http::DEFAULT_MAX_BODY_BYTES,
             adapters_http::MIN_MAX_BODY_BYTES..=adapters_http::MAX_MAX_BODY_BYTES,
         );
-        let names = |base, credential| SettingNames {
-            base,
-            credential,
-            max_body: HTTP_MAX_BODY_BYTES,
+        let names = |base, credential| {
+            SettingNames::default()
+                .with_base(base)
+                .with_credential(credential)
+                .with_max_body(HTTP_MAX_BODY_BYTES)
         };
         let github = GithubConfig::default()
             .with_token(r.text(GITHUB_TOKEN).map(Token::new))
