@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 use crate::secret::Secret;
 
 /// The credential sent with every request of one [`crate::HttpClient`]. `Debug` never shows a secret.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Auth {
     /// No credential.

@@ -20,6 +20,7 @@ pub const MAX_MAX_BODY_BYTES: u64 = 1024 * 1024 * 1024;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Which redirects a client follows. Decided here, once, for every vendor.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedirectPolicy {
     /// Follow none: a 3xx is returned as is (and classified as [`crate::status::StatusClass::Redirect`]).

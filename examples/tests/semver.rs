@@ -121,8 +121,9 @@ const LIBRARY_CRATES: [&str; 11] = [
     "devtools-tools",
 ];
 
-/// The config structs that will grow, each `#[non_exhaustive]` with builder methods.
-const CONFIGS: [&str; 20] = [
+/// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods, and the enums among
+/// their settings.
+const CONFIGS: [&str; 24] = [
     "StoreConfig",
     "Quota",
     "S3Config",
@@ -143,6 +144,10 @@ const CONFIGS: [&str; 20] = [
     "SettingNames",
     "ToolsConfig",
     "OAuthConfig",
+    "ArtifactBackend",
+    "WorkerProgram",
+    "RedirectPolicy",
+    "Auth",
 ];
 
 fn workspace() -> PathBuf {

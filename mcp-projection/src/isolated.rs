@@ -34,6 +34,7 @@ pub const CPU_GRACE_SECONDS: u64 = 2;
 pub const HEAVY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The executable started as a worker, as `PROGRAM --jq-worker ADDRESS_SPACE_BYTES CPU_SECONDS`.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum WorkerProgram {
     /// This process's own executable (`std::env::current_exe`), which must call

@@ -24,6 +24,7 @@ use crate::tokens::TokenTable;
 /// query string is refused with `400`. The authenticated [`Principal`] is put in the request's extensions (a handler
 /// reads it with [`crate::principal_of`]), with the token's [`Granted`] scopes for an OAuth principal, and the
 /// `Authorization` header is removed before rmcp sees the request, so no later log can contain the token.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub enum Auth {
     /// Bearer tokens of this table.
