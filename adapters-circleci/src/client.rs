@@ -10,7 +10,8 @@ use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR_NAME};
 use crate::error::CircleciError;
 use crate::path::{is_cacheable_path, strip_api_prefix};
 
-/// One `GET`.
+/// One `GET`: [`GetRequest::new`], then the `with_*` methods.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub struct GetRequest<'a> {
     /// Path relative to the API base, with or without the `/api/v2` prefix and the leading `/`, e.g.
@@ -22,6 +23,46 @@ pub struct GetRequest<'a> {
     pub fresh: bool,
     /// Cache partition: the calling principal's name.
     pub partition: &'a str,
+}
+
+impl<'a> GetRequest<'a> {
+    /// A `GET` of `path` (see [`GetRequest::path`]) without query, cached in the calling principal's `partition`.
+    pub fn new(path: &'a str, partition: &'a str) -> Self {
+        Self {
+            path,
+            query: &[],
+            fresh: false,
+            partition,
+        }
+    }
+
+    /// With [`GetRequest::path`] set.
+    #[must_use]
+    pub fn with_path(mut self, path: &'a str) -> Self {
+        self.path = path;
+        self
+    }
+
+    /// With [`GetRequest::query`] set.
+    #[must_use]
+    pub fn with_query(mut self, query: &'a [(String, String)]) -> Self {
+        self.query = query;
+        self
+    }
+
+    /// With [`GetRequest::fresh`] set.
+    #[must_use]
+    pub fn with_fresh(mut self, fresh: bool) -> Self {
+        self.fresh = fresh;
+        self
+    }
+
+    /// With [`GetRequest::partition`] set.
+    #[must_use]
+    pub fn with_partition(mut self, partition: &'a str) -> Self {
+        self.partition = partition;
+        self
+    }
 }
 
 /// A successful `GET`: the body and where it came from.

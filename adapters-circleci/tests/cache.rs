@@ -167,12 +167,7 @@ async fn a_404_is_an_error_never_cached_and_a_later_200_is_a_miss() {
     let clock = TestClock::default();
     let client = client_with(&server, Some(TOKEN), Some(cache(&clock)));
     let err = client
-        .get(&adapters_circleci::GetRequest {
-            path: "/project/gh/o/gone",
-            query: &[],
-            fresh: false,
-            partition: "alice",
-        })
+        .get(&adapters_circleci::GetRequest::new("/project/gh/o/gone", "alice"))
         .await
         .expect_err("404");
     assert_eq!(err.status(), Some(404));

@@ -60,12 +60,7 @@ async fn page_token_is_encoded_exactly_once() {
         ("page-token".to_owned(), token.to_owned()),
     ];
     client
-        .get(&GetRequest {
-            path: "/api/v2/project/gh/o/r/pipeline",
-            query: &query,
-            fresh: false,
-            partition: "alice",
-        })
+        .get(&GetRequest::new("/api/v2/project/gh/o/r/pipeline", "alice").with_query(&query))
         .await
         .expect("page 2");
     let received = server.received_requests().await.expect("recording");
@@ -86,12 +81,7 @@ async fn missing_token_sends_nothing_and_names_the_setting() {
         .await;
     let client = client_with(&server, None, None);
     let err = client
-        .get(&GetRequest {
-            path: "/me",
-            query: &[],
-            fresh: false,
-            partition: "alice",
-        })
+        .get(&GetRequest::new("/me", "alice"))
         .await
         .expect_err("no token");
     // The library names its own field; a host gives its setting names in `setting_names` (next test).
@@ -112,12 +102,7 @@ async fn another_host_is_refused_without_sending() {
     let client = client_with(&server, Some(TOKEN), None);
     let path = format!("{}/api/v2/me", elsewhere.uri());
     let err = client
-        .get(&GetRequest {
-            path: &path,
-            query: &[],
-            fresh: false,
-            partition: "alice",
-        })
+        .get(&GetRequest::new(&path, "alice"))
         .await
         .expect_err("foreign host");
     assert!(
@@ -151,12 +136,7 @@ async fn a_body_over_the_cap_is_a_clear_error() {
     )
     .expect("client");
     let err = client
-        .get(&GetRequest {
-            path: "/project/gh/o/r/pipeline",
-            query: &[],
-            fresh: false,
-            partition: "alice",
-        })
+        .get(&GetRequest::new("/project/gh/o/r/pipeline", "alice"))
         .await
         .expect_err("too large");
     assert_eq!(

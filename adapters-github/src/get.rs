@@ -53,7 +53,8 @@ impl MediaType {
     }
 }
 
-/// One `GET` of a REST path.
+/// One `GET` of a REST path: [`GetRequest::new`], then the `with_*` methods.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub struct GetRequest<'a> {
     /// Path relative to the API base (leading `/` optional), e.g. `/repos/o/r/commits/{sha}/pulls`, possibly with
@@ -67,6 +68,54 @@ pub struct GetRequest<'a> {
     pub page: Option<u32>,
     /// What to ask for in `Accept`.
     pub media_type: MediaType,
+}
+
+impl<'a> GetRequest<'a> {
+    /// A JSON `GET` of `path` (see [`GetRequest::path`]) without query or paging.
+    pub fn new(path: &'a str) -> Self {
+        Self {
+            path,
+            query: &[],
+            per_page: None,
+            page: None,
+            media_type: MediaType::Json,
+        }
+    }
+
+    /// With [`GetRequest::path`] set.
+    #[must_use]
+    pub fn with_path(mut self, path: &'a str) -> Self {
+        self.path = path;
+        self
+    }
+
+    /// With [`GetRequest::query`] set.
+    #[must_use]
+    pub fn with_query(mut self, query: &'a [(String, String)]) -> Self {
+        self.query = query;
+        self
+    }
+
+    /// With [`GetRequest::per_page`] set.
+    #[must_use]
+    pub fn with_per_page(mut self, per_page: Option<u8>) -> Self {
+        self.per_page = per_page;
+        self
+    }
+
+    /// With [`GetRequest::page`] set.
+    #[must_use]
+    pub fn with_page(mut self, page: Option<u32>) -> Self {
+        self.page = page;
+        self
+    }
+
+    /// With [`GetRequest::media_type`] set.
+    #[must_use]
+    pub fn with_media_type(mut self, media_type: MediaType) -> Self {
+        self.media_type = media_type;
+        self
+    }
 }
 
 impl GetRequest<'_> {

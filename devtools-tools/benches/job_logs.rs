@@ -107,13 +107,9 @@ fn main() {
 type Row<'a> = dyn Fn() -> (usize, u64) + 'a;
 
 fn options(tail: Option<usize>, grep: Option<&str>) -> Options {
-    Options {
-        tail,
-        grep: grep.map(|g| Grep::new(g).expect("pattern")),
-        context: 0,
-        raw: false,
-        keep_limit: usize::MAX,
-    }
+    Options::new(usize::MAX)
+        .with_tail(tail)
+        .with_grep(grep.map(|g| Grep::new(g).expect("pattern")))
 }
 
 /// One streamed pass of our scanner over the file: (kept lines, peak RSS in KiB during the pass).

@@ -12,12 +12,13 @@ use std::time::Duration;
 
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
-use adapters_github::{GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams};
+use adapters_github::{GetRequest, GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams, MediaType};
 use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
 use adapters_http::{HttpConfig, RetryPolicy, SettingNames, Vendor};
-use mcp_artifacts::{Quota, S3Config, StoreConfig};
+use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::ToolsConfig;
+use mcp_devtools_tools::logs::{Grep, Options};
 use mcp_projection::IsolatedConfig;
 use mcp_serve::http::{ConnectionLimits, FairShare, SessionLimits};
 use mcp_serve::stdio::StdioConfig;
@@ -29,6 +30,10 @@ fn every_config_is_built_from_outside_with_its_builder() {
         .with_quota(Quota::default().with_max_principal_bytes(1024));
     assert_eq!(store.retention, Duration::from_secs(600));
     assert_eq!(store.quota.max_principal_bytes, 1024);
+    let limits = StoreLimits::default()
+        .with_max_concurrent(2)
+        .with_timeout(Duration::from_secs(1));
+    assert_eq!((limits.max_concurrent, limits.timeout), (2, Duration::from_secs(1)));
 
     let s3 = S3Config::default()
         .with_url("s3://bucket/prefix")
@@ -70,8 +75,17 @@ fn every_config_is_built_from_outside_with_its_builder() {
     assert_eq!((client.timeout, client.retry.max_attempts), (Duration::from_secs(5), 1));
     let cache = CacheConfig::default().with_enabled(false).with_max_entries(10);
     assert_eq!((cache.enabled, cache.max_entries), (false, 10));
-    let redis = RedisCacheConfig::new("redis://127.0.0.1:6379/0");
-    assert_eq!(redis.url, "redis://127.0.0.1:6379/0");
+    let redis = RedisCacheConfig::new("redis://127.0.0.1:6379/0")
+        .with_command_timeout(Duration::from_millis(20))
+        .with_reconnect_interval(Duration::from_secs(3));
+    assert_eq!(
+        (redis.url.as_str(), redis.command_timeout, redis.reconnect_interval),
+        (
+            "redis://127.0.0.1:6379/0",
+            Duration::from_millis(20),
+            Duration::from_secs(3)
+        )
+    );
 
     let github = GithubConfig::default()
         .with_api_base("http://127.0.0.1:9")
@@ -87,8 +101,29 @@ fn every_config_is_built_from_outside_with_its_builder() {
     );
     let jobs = ListWorkflowJobsParams::new("octo-org", "octo-repo", 42).with_per_page(Some(10));
     assert_eq!((jobs.run_id, jobs.per_page), (42, Some(10)));
+    let query = [("state".to_owned(), "all".to_owned())];
+    let get = GetRequest::new("/repos/o/r/pulls")
+        .with_query(&query)
+        .with_page(Some(2))
+        .with_media_type(MediaType::Diff);
+    assert_eq!(
+        (get.path, get.query.len(), get.per_page, get.page, get.media_type),
+        ("/repos/o/r/pulls", 1, None, Some(2), MediaType::Diff)
+    );
     let circleci = CircleciConfig::default().with_timeout(Duration::from_secs(3));
     assert_eq!(circleci.timeout, Duration::from_secs(3));
+    let circleci_get = adapters_circleci::GetRequest::new("/me", "alice")
+        .with_query(&query)
+        .with_fresh(true);
+    assert_eq!(
+        (
+            circleci_get.path,
+            circleci_get.partition,
+            circleci_get.query.len(),
+            circleci_get.fresh
+        ),
+        ("/me", "alice", 1, true)
+    );
     let atlassian = AtlassianConfig::default()
         .with_site_name(Some("example".to_owned()))
         .with_setting_names(adapters_atlassian::SettingNames::default().with_site_name("ATLASSIAN_SITE_NAME"));
@@ -98,11 +133,26 @@ fn every_config_is_built_from_outside_with_its_builder() {
         .with_structured_output(true)
         .with_artifact_store(store)
         .with_github(github)
-        .with_jq(jq);
+        .with_jq(jq)
+        .with_artifact_limits(limits);
     assert!(tools.structured_output);
     assert_eq!(
-        (tools.artifact_store.retention, tools.jq.workers),
-        (Duration::from_secs(600), 3)
+        (
+            tools.artifact_store.retention,
+            tools.jq.workers,
+            tools.artifact_limits.max_concurrent
+        ),
+        (Duration::from_secs(600), 3, 2)
+    );
+
+    let logs = Options::new(4096)
+        .with_tail(Some(20))
+        .with_grep(Some(Grep::new("error").unwrap()))
+        .with_context(1)
+        .with_raw(true);
+    assert_eq!(
+        (logs.keep_limit, logs.tail, logs.context, logs.raw, logs.grep.is_some()),
+        (4096, Some(20), 1, true, true)
     );
 }
 
@@ -121,10 +171,11 @@ const LIBRARY_CRATES: [&str; 11] = [
     "devtools-tools",
 ];
 
-/// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods, and the enums among
-/// their settings.
-const CONFIGS: [&str; 24] = [
+/// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters
+/// too: GitHub's and CircleCI's `GetRequest`; `Options`: the job-log scanner's), and the enums among their settings.
+const CONFIGS: [&str; 27] = [
     "StoreConfig",
+    "StoreLimits",
     "Quota",
     "S3Config",
     "IsolatedConfig",
@@ -139,10 +190,12 @@ const CONFIGS: [&str; 24] = [
     "GithubConfig",
     "ListWorkflowRunsParams",
     "ListWorkflowJobsParams",
+    "GetRequest",
     "CircleciConfig",
     "AtlassianConfig",
     "SettingNames",
     "ToolsConfig",
+    "Options",
     "OAuthConfig",
     "ArtifactBackend",
     "WorkerProgram",

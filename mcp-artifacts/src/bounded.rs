@@ -18,7 +18,9 @@ pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Default of [`StoreLimits::max_concurrent`]: 16.
 pub const DEFAULT_STORE_CONCURRENCY: usize = 16;
 
-/// How much of the store's backend the callers may use at once, and for how long.
+/// How much of the store's backend the callers may use at once, and for how long. Build it from
+/// [`StoreLimits::default`] with the `with_*` methods.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreLimits {
     /// Puts, reads and deletes in flight at once (at least 1); further ones wait for a turn, within their timeout.
@@ -35,6 +37,22 @@ impl Default for StoreLimits {
             max_concurrent: DEFAULT_STORE_CONCURRENCY,
             timeout: DEFAULT_STORE_TIMEOUT,
         }
+    }
+}
+
+impl StoreLimits {
+    /// With [`StoreLimits::max_concurrent`] set.
+    #[must_use]
+    pub fn with_max_concurrent(mut self, max_concurrent: usize) -> Self {
+        self.max_concurrent = max_concurrent;
+        self
+    }
+
+    /// With [`StoreLimits::timeout`] set.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 }
 

@@ -173,14 +173,11 @@ impl Settings {
                     )),
             );
 
-        let artifact_limits = StoreLimits {
-            timeout: secs(r.whole(
-                ARTIFACT_TIMEOUT,
-                mcp_artifacts::DEFAULT_STORE_TIMEOUT.as_secs(),
-                1..=300,
-            )),
-            ..StoreLimits::default()
-        };
+        let artifact_limits = StoreLimits::default().with_timeout(secs(r.whole(
+            ARTIFACT_TIMEOUT,
+            mcp_artifacts::DEFAULT_STORE_TIMEOUT.as_secs(),
+            1..=300,
+        )));
 
         let timeout = secs(r.whole(UPSTREAM_TIMEOUT, 30, 1..=300));
         let max_body_bytes = r.whole(

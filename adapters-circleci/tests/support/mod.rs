@@ -50,12 +50,7 @@ pub fn client_with(server: &MockServer, token: Option<&str>, cache: Option<HttpC
 /// `GET path` as `partition`.
 pub async fn get(client: &CircleciClient, path: &str, partition: &str, fresh: bool) -> CircleciResponse {
     client
-        .get(&GetRequest {
-            path,
-            query: &[],
-            fresh,
-            partition,
-        })
+        .get(&GetRequest::new(path, partition).with_fresh(fresh))
         .await
         .expect("successful GET")
 }

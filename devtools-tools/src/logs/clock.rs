@@ -1,7 +1,4 @@
-//! Which step a GitHub log line belongs to: the job log is one text, and the jobs API gives each step's start
-//! time (whole seconds). A line moves the log to the next step when its timestamp is a second or more past that
-//! step's start, or when it is at or past the start and opens the step (`##[group]Run …`, the runner's header of a step, `Post job cleanup.`,
-//! `Cleaning up orphan processes`), since steps often start within the same second.
+//! Which step a GitHub log line belongs to (private module: its items are re-exported by `logs`, and the concern is documented on `StepClock`).
 
 /// How long an ISO timestamp prefix `YYYY-MM-DDTHH:MM:SS` is.
 pub const SECOND_PREFIX: usize = 19;
@@ -10,6 +7,11 @@ pub const SECOND_PREFIX: usize = 19;
 const STEP_OPENERS: [&[u8]; 3] = [b"##[group]Run ", b"Post job cleanup.", b"Cleaning up orphan processes"];
 
 /// The step boundaries of one job, walked forward as lines arrive in order.
+///
+/// Which step a GitHub log line belongs to: the job log is one text, and the jobs API gives each step's start
+/// time (whole seconds). A line moves the log to the next step when its timestamp is a second or more past that
+/// step's start, or when it is at or past the start and opens the step (`##[group]Run …`, the runner's header of a step, `Post job cleanup.`,
+/// `Cleaning up orphan processes`), since steps often start within the same second.
 #[derive(Debug, Clone)]
 pub struct StepClock {
     /// (step index, start second, start second + 1) of each step that ran, in order.

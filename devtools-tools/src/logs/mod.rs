@@ -1,22 +1,24 @@
 //! CI job logs as data: GitHub Actions job logs and CircleCI step output, filtered as they stream in.
 //!
-//! - [`model`]: the data of the log tools (`{jobs: [{job, steps: [{…, lines: [{n, time, text, kind}]}],
-//!   totalLines}]}`);
+//! - [`LogsData`] and its parts: the data of the log tools (`{jobs: [{job, steps: [{…, lines: [{n, time, text,
+//!   kind}]}], totalLines}]}`);
 //! - [`line`](mod@line): one line's timestamp, kind and plain text (GitHub's format, ANSI codes removed);
-//! - [`clock`]: which GitHub step a line belongs to (the jobs API's step start times);
-//! - [`scan`]: [`Scanner`], one streaming pass keeping the tail or the `grep` matches of the selected steps;
-//! - [`plan`]: a job's steps from the vendor's JSON, which steps keep lines, the assembled result.
+//! - [`StepClock`]: which GitHub step a line belongs to (the jobs API's step start times);
+//! - [`Scanner`]: one streaming pass keeping the tail or the `grep` matches of the selected steps ([`Options`]);
+//! - [`JobPlan`]: a job's steps from the vendor's JSON, which steps keep lines, the assembled result.
+//!
+//! This module is the one path to the items of its private submodules.
 
-pub mod clock;
+mod clock;
 pub mod line;
-pub mod model;
-pub mod plan;
-pub mod scan;
+mod model;
+mod plan;
+mod scan;
 
-pub use clock::StepClock;
+pub use clock::{SECOND_PREFIX, StepClock};
 pub use model::{JobInfo, JobLog, LineKind, LogLine, LogsData, StepLog};
 pub use plan::{ActionOutput, JobPlan, StepChoice, StepMeta, is_failed, is_failed_job};
-pub use scan::{BLOCK_BYTES, Grep, Options, Scanned, Scanner};
+pub use scan::{BLOCK_BYTES, Grep, Options, Scanned, Scanner, StepLines};
 
 impl JobPlan {
     /// A scanner for this job's log with `options`, keeping lines of the `selected` steps; GitHub jobs assign

@@ -1,13 +1,4 @@
-//! [`Scanner`]: one pass over a log as it streams in, keeping only the lines asked for.
-//!
-//! Bytes are gathered into one read buffer ([`BLOCK_BYTES`]) and processed a block of whole lines at a time: lines
-//! are counted (`memchr`), the step of each line is found only where a step may change ([`StepClock`]), and only
-//! the kept lines are ever decoded. `tailLines` keeps a ring of the last lines of each selected step. `grep` runs
-//! the regex over the whole block at once (as ripgrep does) and checks each hit against the line's plain text (the
-//! part after the timestamp, ANSI codes removed); lines holding an escape sequence are checked one by one, since a
-//! code may split a word. Memory: the read buffer, the kept lines, and `context` lines per selected step.
-//! Past `keep_limit` bytes of kept lines the scanner stops keeping and reports [`Scanned::overflow`] (the caller
-//! then hands the whole log over as an artifact).
+//! One pass over a log as it streams in (private module: its items are re-exported by `logs`, and the concern is documented on `Scanner`).
 
 use std::collections::VecDeque;
 
@@ -63,7 +54,8 @@ impl Grep {
     }
 }
 
-/// What to keep.
+/// What to keep. [`Options::new`] keeps every line up to a byte limit; the `with_*` methods narrow it.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The last this many kept lines of each selected step; `None`: all of them.
@@ -76,6 +68,54 @@ pub struct Options {
     pub raw: bool,
     /// Stop keeping lines past this many bytes of them (about their JSON size).
     pub keep_limit: usize,
+}
+
+impl Options {
+    /// Every line of the selected steps, no context, escape sequences removed, up to `keep_limit` bytes.
+    pub fn new(keep_limit: usize) -> Self {
+        Self {
+            tail: None,
+            grep: None,
+            context: 0,
+            raw: false,
+            keep_limit,
+        }
+    }
+
+    /// With [`Options::tail`] set.
+    #[must_use]
+    pub fn with_tail(mut self, tail: Option<usize>) -> Self {
+        self.tail = tail;
+        self
+    }
+
+    /// With [`Options::grep`] set.
+    #[must_use]
+    pub fn with_grep(mut self, grep: Option<Grep>) -> Self {
+        self.grep = grep;
+        self
+    }
+
+    /// With [`Options::context`] set.
+    #[must_use]
+    pub fn with_context(mut self, context: usize) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// With [`Options::raw`] set.
+    #[must_use]
+    pub fn with_raw(mut self, raw: bool) -> Self {
+        self.raw = raw;
+        self
+    }
+
+    /// With [`Options::keep_limit`] set.
+    #[must_use]
+    pub fn with_keep_limit(mut self, keep_limit: usize) -> Self {
+        self.keep_limit = keep_limit;
+        self
+    }
 }
 
 /// The result of a scan, per step (in the order the steps were given).
@@ -114,7 +154,16 @@ struct Step {
     last_kept: u64,
 }
 
-/// One pass over one job's log.
+/// One pass over one job's log as it streams in, keeping only the lines asked for ([`Options`]).
+///
+/// Bytes are gathered into one read buffer ([`BLOCK_BYTES`]) and processed a block of whole lines at a time: lines
+/// are counted (`memchr`), the step of each line is found only where a step may change ([`StepClock`]), and only
+/// the kept lines are ever decoded. `tailLines` keeps a ring of the last lines of each selected step. `grep` runs
+/// the regex over the whole block at once (as ripgrep does) and checks each hit against the line's plain text (the
+/// part after the timestamp, ANSI codes removed); lines holding an escape sequence are checked one by one, since a
+/// code may split a word. Memory: the read buffer, the kept lines, and `context` lines per selected step.
+/// Past `keep_limit` bytes of kept lines the scanner stops keeping and reports [`Scanned::overflow`] (the caller
+/// then hands the whole log over as an artifact).
 #[derive(Debug)]
 pub struct Scanner {
     options: Options,

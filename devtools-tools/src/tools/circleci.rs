@@ -98,12 +98,9 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         return mcp_results::error(err.to_string());
     }
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
-    let request = GetRequest {
-        path: &args.path,
-        query: &query,
-        fresh: args.fresh.unwrap_or(false),
-        partition: principal.as_str(),
-    };
+    let request = GetRequest::new(&args.path, principal.as_str())
+        .with_query(&query)
+        .with_fresh(args.fresh.unwrap_or(false));
     let circleci = match &app.circleci {
         Ok(circleci) => circleci,
         Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),

@@ -74,17 +74,15 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         Err(unusable) => return mcp_results::error(unusable),
     };
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
-    let request = GetRequest {
-        path: &args.path,
-        query: &query,
-        per_page,
-        page,
-        media_type: match args.media_type {
+    let request = GetRequest::new(&args.path)
+        .with_query(&query)
+        .with_per_page(per_page)
+        .with_page(page)
+        .with_media_type(match args.media_type {
             None | Some(MediaTypeArg::Json) => MediaType::Json,
             Some(MediaTypeArg::Diff) => MediaType::Diff,
             Some(MediaTypeArg::Patch) => MediaType::Patch,
-        },
-    };
+        });
     let page = github.get(&request).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
     finish(app, principal, NAME, page, &view).await
