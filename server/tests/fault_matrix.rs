@@ -29,16 +29,14 @@
 
 mod common;
 
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{call, server_env, text};
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, MockServer, ResponseTemplate};
+use rmcp::RoleClient;
 use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -69,27 +67,7 @@ impl Server {
                 ("RUST_LOG", "debug"),
             ],
         );
-        let command = tokio::process::Command::new(common::BIN).configure(|cmd| {
-            cmd.env_clear().envs(env);
-        });
-        let (transport, stderr) = TokioChildProcess::builder(command)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the server");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut stderr) = stderr {
-            let log = Arc::clone(&log);
-            tokio::spawn(async move {
-                let mut chunk = [0u8; 8192];
-                while let Ok(n) = stderr.read(&mut chunk).await {
-                    if n == 0 {
-                        break;
-                    }
-                    log.lock().await.extend_from_slice(&chunk[..n]);
-                }
-            });
-        }
-        let client = ().serve(transport).await.expect("MCP handshake");
+        let (client, log) = common::connect_logged(env).await;
         Server { client, log }
     }
 

@@ -7,7 +7,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -15,12 +14,10 @@ use common::{call, server_env, text};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+use rmcp::RoleClient;
 use rmcp::model::CallToolResult;
 use rmcp::service::RunningService;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::AsyncReadExt as _;
 use tokio::sync::Mutex;
 
 const GITHUB_TOKEN: &str = "ghp_trustTOKEN0001abcdef";
@@ -84,27 +81,7 @@ impl Server {
             pairs.push(("HTTP_CACHE_REDIS_URL", redis_url.as_str()));
         }
         let env = server_env(&uri, &pairs);
-        let command = tokio::process::Command::new(common::BIN).configure(|cmd| {
-            cmd.env_clear().envs(env);
-        });
-        let (transport, stderr) = TokioChildProcess::builder(command)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the server");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut stderr) = stderr {
-            let log = Arc::clone(&log);
-            tokio::spawn(async move {
-                let mut chunk = [0u8; 8192];
-                while let Ok(n) = stderr.read(&mut chunk).await {
-                    if n == 0 {
-                        break;
-                    }
-                    log.lock().await.extend_from_slice(&chunk[..n]);
-                }
-            });
-        }
-        let client = ().serve(transport).await.expect("MCP handshake");
+        let (client, log) = common::connect_logged(env).await;
         Server { client, log }
     }
 

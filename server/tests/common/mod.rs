@@ -7,11 +7,16 @@ pub mod oauth;
 pub mod raw;
 pub mod workers;
 
+use std::process::Stdio;
+use std::sync::Arc;
+
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
+use tokio::io::AsyncReadExt as _;
+use tokio::sync::Mutex;
 
 /// The server binary built by cargo for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
@@ -43,6 +48,32 @@ pub async fn connect(env: Vec<(String, String)>) -> RunningService<RoleClient, (
     ().serve(TokioChildProcess::new(command).expect("spawn the server"))
         .await
         .expect("MCP handshake")
+}
+
+/// [`connect`], with the server's stderr (its log) gathered into the returned buffer as it is written.
+pub async fn connect_logged(env: Vec<(String, String)>) -> (RunningService<RoleClient, ()>, Arc<Mutex<Vec<u8>>>) {
+    let command = tokio::process::Command::new(BIN).configure(|cmd| {
+        cmd.env_clear().envs(env);
+    });
+    let (transport, stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the server");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    if let Some(mut stderr) = stderr {
+        let log = Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
+                }
+                log.lock().await.extend_from_slice(&chunk[..n]);
+            }
+        });
+    }
+    let client = ().serve(transport).await.expect("MCP handshake");
+    (client, log)
 }
 
 /// Calls `tool` with `args` (a JSON object).
