@@ -63,9 +63,6 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         Ok(parsed) => (parsed.args, parsed.group),
         Err(err) => return mcp_results::error(err.to_string()),
     };
-    if let Err(err) = args::check_jq(NAME, wanted.jq.as_deref()).await {
-        return mcp_results::error(err.to_string());
-    }
     if args.job_id.is_none() && args.run_id.is_none() {
         let missing = ArgumentError::new(
             NAME,
@@ -74,16 +71,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         );
         return mcp_results::error(missing.to_string());
     }
-    let bound = app.results.bound().bytes();
-    let filter = match logs::filter(
-        NAME,
-        wanted.tail_lines,
-        wanted.grep,
-        wanted.context,
-        wanted.raw,
-        wanted.step,
-        bound,
-    ) {
+    let filter = match wanted.check(NAME, app.results.bound().bytes()).await {
         Ok(filter) => filter,
         Err(err) => return mcp_results::error(err),
     };

@@ -94,18 +94,40 @@ pub struct LogFilter {
     pub step: Option<StepChoice>,
 }
 
+impl LogFilterArgs {
+    /// Checks the arguments before anything is sent upstream (`jq` compiled; `tailLines`, `grep`, `context`, `raw`
+    /// and `step`) and builds the scanner options for a result bound of `bound` bytes.
+    ///
+    /// # Errors
+    /// The text naming the argument and what to send.
+    pub async fn check(&self, tool: &'static str, bound: usize) -> Result<LogFilter, String> {
+        crate::args::check_jq(tool, self.jq.as_deref())
+            .await
+            .map_err(|err| err.to_string())?;
+        filter(
+            tool,
+            self.tail_lines,
+            self.grep.clone(),
+            self.context,
+            self.raw,
+            self.step.as_ref(),
+            bound,
+        )
+    }
+}
+
 /// Checks `tailLines`, `grep`, `context`, `raw` and `step` and builds the scanner options for a result bound of
 /// `bound` bytes.
 ///
 /// # Errors
 /// The text naming the argument and what to send.
-pub fn filter(
+fn filter(
     tool: &str,
     tail_lines: Option<u64>,
     grep: Option<String>,
     context: Option<u64>,
     raw: Option<bool>,
-    step: Option<StepArg>,
+    step: Option<&StepArg>,
     bound: usize,
 ) -> Result<LogFilter, String> {
     // Worded as every other bad argument (`Invalid arguments for TOOL: NAME: ...`, `args::ArgumentError`).
@@ -138,8 +160,8 @@ pub fn filter(
         None => Some(DEFAULT_TAIL_LINES as usize),
     };
     let step = step.map(|step| match step {
-        StepArg::Number(n) => StepChoice::Number(n),
-        StepArg::Name(name) => StepChoice::Name(name),
+        StepArg::Number(n) => StepChoice::Number(*n),
+        StepArg::Name(name) => StepChoice::Name(name.clone()),
     });
     Ok(LogFilter {
         options: Options {
