@@ -7,7 +7,7 @@ calling the tools itself would have read every text block instead. The same task
 ../code-mode-ts/triage.mjs, with the same output.
 
 Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `scripts/test`,
-which creates the venv): tests/clients/python/.venv/bin/python examples/code-mode-py/triage.py [--live] [--owner O]
+which creates the venv): clients/python/.venv/bin/python examples/code-mode-py/triage.py [--live] [--owner O]
 [--repo R] [--circleci-project SLUG]
 
 Upstream: by default it starts target/debug/recorded-upstream (or $RECORDED_UPSTREAM_BIN), which serves recorded

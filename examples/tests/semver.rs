@@ -168,7 +168,7 @@ const LIBRARY_CRATES: [&str; 11] = [
     "adapters-github",
     "adapters-circleci",
     "adapters-atlassian",
-    "devtools-tools",
+    "mcp-devtools-tools",
 ];
 
 /// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters

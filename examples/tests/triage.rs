@@ -134,7 +134,7 @@ async fn the_typescript_and_python_programs_print_the_same_as_the_rust_one() {
     );
     let typescript = run_other(Path::new("node"), &ts.join("triage.mjs"), &upstream.uri());
     assert_eq!(typescript, rust, "TypeScript");
-    let python = root.join("tests/clients/python/.venv/bin/python");
+    let python = root.join("clients/python/.venv/bin/python");
     assert!(
         python.exists(),
         "run scripts/test first: it creates {}",

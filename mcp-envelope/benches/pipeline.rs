@@ -18,7 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcp_envelope::{OutputFormat, PageMeta, SizeBound, TextSource, prepare};
 use serde_json::Value;
 
-const RUNS_LARGE: &str = include_str!("../../tests/fixtures/github/runs-large.json");
+const RUNS_LARGE: &str = include_str!("../../fixtures/github/runs-large.json");
 const JQ: &str = ".workflow_runs | map({id, name, conclusion})";
 
 fn pipeline(format: OutputFormat, jq: Option<&str>) -> usize {

@@ -1,14 +1,14 @@
 //! Differential test of the jq projection against real jq (libjq, through
 //! the `jq` package on PyPI, installed by `scripts/test` into
-//! `tests/clients/python/.venv`).
+//! `clients/python/.venv`).
 //!
 //! A seeded (deterministic) generator writes programs from a small grammar
 //! (paths, pipes, `map`/`select`/`sort_by`/`group_by`, string functions,
 //! arithmetic, comparisons, `try`, `//`, `reduce`, object construction) over
-//! the keys of real upstream bodies (`tests/fixtures`). Each program runs as
+//! the keys of real upstream bodies (`fixtures`). Each program runs as
 //! `[PROGRAM]` on every body, here through [`mcp_envelope::Projection`] (the
 //! path the tools use) and in ONE Python process with libjq
-//! (`tests/clients/python/jq_oracle.py`). Values must be equal (numbers by
+//! (`clients/python/jq_oracle.py`). Values must be equal (numbers by
 //! value, objects without regard to key order); where jq fails we must fail
 //! too (messages are not compared). The grammar stays clear of the known
 //! differences listed in the README (numeric indexes on objects and null,
@@ -25,9 +25,9 @@ use mcp_envelope::Projection;
 use serde_json::Value;
 
 const BODIES: &[&str] = &[
-    include_str!("../../tests/fixtures/github/actions-runs.json"),
-    include_str!("../../tests/fixtures/github/run-jobs.json"),
-    include_str!("../../tests/fixtures/circleci/pipelines.json"),
+    include_str!("../../fixtures/github/actions-runs.json"),
+    include_str!("../../fixtures/github/run-jobs.json"),
+    include_str!("../../fixtures/circleci/pipelines.json"),
 ];
 
 /// xorshift64*: small, deterministic, good enough to pick grammar rules.
@@ -377,7 +377,7 @@ fn ours(inputs: &[Value], (program, input): &(String, usize)) -> Result<Value, S
 /// (compiling loads the whole standard library); a batch whose results differ (one program jq refuses to
 /// compile fails its whole batch there) runs again case by case, in one more Python process.
 fn compare_with_libjq(inputs: &[Value], cases: &[(String, usize)]) -> (usize, usize, Vec<String>) {
-    let clients = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/python");
+    let clients = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../clients/python");
     let python = clients.join(".venv/bin/python");
     let script = clients.join("jq_oracle.py");
     assert!(

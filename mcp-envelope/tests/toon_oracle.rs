@@ -194,7 +194,7 @@ proptest! {
 
 #[test]
 fn fixtures_render_alike() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut pending = vec![root];
     let mut seen = 0;
     while let Some(dir) = pending.pop() {

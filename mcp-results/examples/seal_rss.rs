@@ -16,7 +16,7 @@ use mcp_envelope::{OutputFormat, PageMeta, SizeBound};
 use mcp_results::{Responder, View};
 use serde_json::Value;
 
-const RUNS_LARGE: &str = include_str!("../../tests/fixtures/github/runs-large.json");
+const RUNS_LARGE: &str = include_str!("../../fixtures/github/runs-large.json");
 const MIB: usize = 1024 * 1024;
 const TARGET: usize = 16 * MIB;
 

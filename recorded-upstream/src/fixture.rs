@@ -1,8 +1,8 @@
 //! Recorded response fixtures, embedded in the binary.
 //!
-//! Each fixture is a body (`tests/fixtures/<vendor>/<name>.json` or `.txt`) plus an optional `.headers` file whose
+//! Each fixture is a body (`fixtures/<vendor>/<name>.json` or `.txt`) plus an optional `.headers` file whose
 //! first line is the status line (`HTTP/1.1 <code> <reason>`) and whose other lines are `Name: value` headers, in
-//! recorded order. See `tests/fixtures/README.md` for where each file comes from.
+//! recorded order. See `fixtures/README.md` for where each file comes from.
 
 use anyhow::{Context, bail};
 use wiremock::ResponseTemplate;
@@ -24,14 +24,14 @@ macro_rules! embedded {
     ($($name:literal => $body:literal, $headers:expr;)*) => {
         /// Every embedded fixture: (name, body, optional headers text).
         const EMBEDDED: &[(&str, &[u8], Option<&str>)] = &[
-            $(($name, include_bytes!(concat!("../../tests/fixtures/", $body)), $headers),)*
+            $(($name, include_bytes!(concat!("../../fixtures/", $body)), $headers),)*
         ];
     };
 }
 
 macro_rules! headers {
     ($path:literal) => {
-        Some(include_str!(concat!("../../tests/fixtures/", $path)))
+        Some(include_str!(concat!("../../fixtures/", $path)))
     };
 }
 

@@ -247,10 +247,7 @@ mod tests {
         let derived = serde_json::to_vec(&run_jobs(&template, &run))?;
         if std::env::var_os("RECORDED_UPSTREAM_WRITE_FIXTURES").is_some() {
             std::fs::write(
-                concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../tests/fixtures/github/run-jobs-failure.json"
-                ),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/github/run-jobs-failure.json"),
                 &derived,
             )?;
         }

@@ -1,5 +1,5 @@
 //! A local fake upstream for tests and examples: a [`wiremock`] server on 127.0.0.1 that serves the recorded vendor
-//! responses in `tests/fixtures/` (embedded at compile time, so it works from any working directory).
+//! responses in `fixtures/` (embedded at compile time, so it works from any working directory).
 //!
 //! [`RecordedUpstream::github`] mounts a GitHub Actions scenario (see [`github`]), [`RecordedUpstream::circleci`] a
 //! CircleCI one (under `/api/v2`, see [`circleci`]), [`RecordedUpstream::atlassian`] the Jira, Confluence and

@@ -573,7 +573,7 @@ mod tests {
             std::fs::write(
                 concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../tests/fixtures/github/job-log-28026001462.txt"
+                    "/../fixtures/github/job-log-28026001462.txt"
                 ),
                 &log,
             )?;

@@ -1,11 +1,11 @@
 //! Latency through the official TypeScript SDK client over streamable HTTP against stdio, same run (issue 12 point
-//! 1): a cached `circleci_get /me`, median per call. Whole chain: `tests/clients/ts/latency.mjs`
+//! 1): a cached `circleci_get /me`, median per call. Whole chain: `clients/ts/latency.mjs`
 //! (`@modelcontextprotocol/sdk`, `StreamableHTTPClientTransport` and `StdioClientTransport`) → the `mcp-devtools`
 //! binary built by this `cargo bench` (release), once with `--http 127.0.0.1:0` and once over stdio → the recorded
 //! CircleCI upstream on 127.0.0.1 (read once; then the server's HTTP cache answers). Target: HTTP median at most 2×
-//! the stdio median. The same run also measures the floor: `tests/clients/ts/replay-server.mjs`, which answers with
+//! the stdio median. The same run also measures the floor: `clients/ts/replay-server.mjs`, which answers with
 //! the real server's recorded results and does no work, over each transport, so the client's own cost per transport
-//! is printed beside the server's. Needs `npm ci` in `tests/clients/ts` (`scripts/test` runs it). Not a criterion bench (the
+//! is printed beside the server's. Needs `npm ci` in `clients/ts` (`scripts/test` runs it). Not a criterion bench (the
 //! client is a Node process); it prints a table. Run with `cargo bench -p mcp-devtools-server --bench ts_latency`.
 #![allow(missing_docs, dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -25,7 +25,7 @@ const TOKEN: &str = "bench-token-ts";
 const CALLS: &str = "500";
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/ts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/ts");
     assert!(
         dir.join("node_modules/@modelcontextprotocol/sdk").exists(),
         "run `npm ci` in {} first (scripts/test does)",

@@ -1,5 +1,5 @@
 //! A code-mode harness we did not write runs our tools: Cloudflare's `@cloudflare/codemode` (pinned in
-//! `tests/clients/codemode`, installed by `scripts/test`), inside real workerd (Miniflare 4), its own
+//! `clients/codemode`, installed by `scripts/test`), inside real workerd (Miniflare 4), its own
 //! `DynamicWorkerExecutor` on a Worker Loader binding, against the bundled server over streamable HTTP and the
 //! recorded upstream of every vendor:
 //! - its `McpConnector` generates the TypeScript declarations from our `tools/list`; the checked-in
@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 const DECLARATIONS_BUDGET_BYTES: usize = 20 * 1024;
 
 fn harness_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/codemode")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/codemode")
 }
 
 /// Runs `node <script> args` in the harness folder with `env`, at most 120 s.
@@ -136,7 +136,7 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
         assert_eq!(
             now.get(name),
             Some(text),
-            "{name} changed: regenerate tests/clients/codemode/devtools.d.ts (MCP_URL=... node run.mjs types > \
+            "{name} changed: regenerate clients/codemode/devtools.d.ts (MCP_URL=... node run.mjs types > \
              devtools.d.ts) and check triage.js against it"
         );
     }

@@ -372,7 +372,7 @@ async fn print_config_names_each_source_and_masks_secrets() {
 
 #[tokio::test]
 async fn typescript_sdk_streamable_http_client_accepts_results_and_refusals() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/ts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/ts");
     assert!(
         dir.join("node_modules/@modelcontextprotocol/sdk").exists(),
         "run scripts/test first: it runs npm ci in {}",

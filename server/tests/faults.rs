@@ -10,7 +10,7 @@
 //! - A client that closes its connections mid-call: a new call gets a pipeline within 1 s.
 //! - `kill -9` of the server during writes (fs and S3): every artifact id a client received reads back exact.
 //!
-//! Without moto (`tests/services/.venv`, or `MCP_DEVTOOLS_TEST_MOTO_SERVER`) or `redis-server` the S3 / Redis
+//! Without moto (`services/.venv`, or `MCP_DEVTOOLS_TEST_MOTO_SERVER`) or `redis-server` the S3 / Redis
 //! scenarios print why and pass, unless `MCP_DEVTOOLS_REQUIRE_SERVICES=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

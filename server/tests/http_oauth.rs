@@ -1,4 +1,4 @@
-//! The OAuth 2.1 resource server against a real authorization server (oidc-provider, `tests/clients/oauth`): the
+//! The OAuth 2.1 resource server against a real authorization server (oidc-provider, `clients/oauth`): the
 //! protected-resource metadata and challenges a client discovers from, client_credentials tokens accepted and
 //! mapped to `oauth:<sub>` principals, scopes per tool (`403 insufficient_scope`), every bad token refused with
 //! its status and header and nothing sent upstream, opaque tokens introspected, the tokens file still accepted
@@ -395,7 +395,7 @@ async fn a_bad_issuer_stops_start_up_and_print_config_shows_the_mode() {
 
 #[tokio::test]
 async fn the_typescript_sdk_client_authorizes_with_pkce_and_calls_tools() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/ts");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/ts");
     assert!(
         dir.join("node_modules/@modelcontextprotocol/sdk").exists(),
         "run scripts/test first: it runs npm ci in {}",

@@ -1,5 +1,5 @@
 //! The official TypeScript and Python MCP SDK clients drive the binary through every case in
-//! `tests/clients/cases.json` and must accept every result (they validate `structuredContent` against
+//! `clients/cases.json` and must accept every result (they validate `structuredContent` against
 //! `outputSchema` themselves). The upstream serves the GitHub scenario, the CircleCI one (under `/api/v2`) and the Atlassian one.
 //! `scripts/test` installs both SDKs (npm ci; a venv from the pinned requirements).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -12,7 +12,7 @@ use std::process::Output;
 use recorded_upstream::RecordedUpstream;
 
 fn clients_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients")
 }
 
 async fn run(program: &Path, script: &Path, upstream: &str) -> Output {

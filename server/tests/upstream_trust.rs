@@ -383,10 +383,10 @@ async fn a_byte_order_mark_before_json_is_skipped_for_every_vendor() {
 }
 
 /// The rows through the official TypeScript SDK client (which validates `structuredContent` against
-/// `outputSchema`): `tests/clients/ts/trust.mjs` against the same kind of upstream.
+/// `outputSchema`): `clients/ts/trust.mjs` against the same kind of upstream.
 #[tokio::test]
 async fn the_typescript_sdk_client_sees_the_same() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/ts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/ts");
     assert!(
         dir.join("node_modules/@modelcontextprotocol/sdk").exists(),
         "run scripts/test first: it runs npm ci in {}",

@@ -1,11 +1,11 @@
 //! The recorded GitHub fixtures as wiremock responses, from `recorded-upstream` (which embeds
-//! `tests/fixtures/github/<name>.json` + `<name>.headers`); `name` is the file name without `github/`.
+//! `fixtures/github/<name>.json` + `<name>.headers`); `name` is the file name without `github/`.
 
 #![allow(dead_code)]
 
 use wiremock::ResponseTemplate;
 
-/// A recorded fixture of `tests/fixtures/github/`.
+/// A recorded fixture of `fixtures/github/`.
 pub struct Fixture(recorded_upstream::Fixture);
 
 impl Fixture {

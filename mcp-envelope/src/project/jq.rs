@@ -16,7 +16,7 @@
 //!
 //! jq 1.8.1 semantics that definitions cannot reach (error texts, updates
 //! through `null`, `?//`, division by zero, …) come from the patched copies
-//! of jaq-core and jaq-json in the repository's `vendor/` folder.
+//! of jaq-core and jaq-json in the repository's `forks/` folder.
 
 use jaq_core::box_iter::box_once;
 use jaq_core::load::{Arena, File, Loader, lex, parse};

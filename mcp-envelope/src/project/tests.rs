@@ -264,7 +264,7 @@ fn projection_is_send_sync_and_reusable() {
 
 #[test]
 fn real_github_fixture() {
-    let body: Value = serde_json::from_str(include_str!("../../../tests/fixtures/github/actions-runs.json")).unwrap();
+    let body: Value = serde_json::from_str(include_str!("../../../fixtures/github/actions-runs.json")).unwrap();
     let ids = jq(body.clone(), ".workflow_runs | map(.id)").unwrap();
     let ids_jmes = jq(body.clone(), "workflow_runs[*].id").unwrap();
     assert_eq!(ids, ids_jmes);
@@ -468,7 +468,7 @@ fn numbers_keep_their_literal_digits() {
     assert_eq!(jq(body, ".u - 1").unwrap().to_string(), "1.8446744073709552e+19");
 }
 
-/// What the patched jaq crates (`vendor/`, see its README) change, through
+/// What the patched jaq crates (`forks/`, see its README) change, through
 /// the projection: each line fails with the upstream crates.
 #[test]
 fn jq_semantics_of_the_patched_engine() {

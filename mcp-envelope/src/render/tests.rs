@@ -7,7 +7,7 @@ fn toon(v: &Value) -> String {
 }
 
 /// Cases copied by hand from the official TOON specification's encode
-/// fixtures (toon-format/spec, tests/fixtures/encode/primitives.json and
+/// fixtures (toon-format/spec, fixtures/encode/primitives.json and
 /// arrays-tabular.json). The spec repository cannot be cloned here and the
 /// toon-format crate does not ship its fixtures, so this is a subset.
 #[test]

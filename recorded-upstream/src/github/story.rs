@@ -297,7 +297,7 @@ mod tests {
         for (file, bytes) in derived {
             if std::env::var_os("RECORDED_UPSTREAM_WRITE_FIXTURES").is_some() {
                 std::fs::write(
-                    format!("{}/../tests/fixtures/github/{file}", env!("CARGO_MANIFEST_DIR")),
+                    format!("{}/../fixtures/github/{file}", env!("CARGO_MANIFEST_DIR")),
                     &bytes,
                 )?;
             }

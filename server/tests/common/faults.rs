@@ -62,7 +62,7 @@ impl Service {
             .unwrap_or_else(|| {
                 PathBuf::from(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../tests/services/.venv/bin/moto_server"
+                    "/../services/.venv/bin/moto_server"
                 ))
             });
         if !program.exists() {

@@ -1,4 +1,4 @@
-//! The real authorization server of the OAuth tests: `tests/clients/oauth/server.mjs` (oidc-provider, three
+//! The real authorization server of the OAuth tests: `clients/oauth/server.mjs` (oidc-provider, three
 //! instances on 127.0.0.1 random ports; see that file), run with node, and its token endpoint.
 
 use std::path::Path;
@@ -22,7 +22,7 @@ pub struct AuthServer {
 
 /// The directory of the authorization server's node program.
 pub fn dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients/oauth")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/oauth")
 }
 
 /// `value` percent-encoded for a form body.

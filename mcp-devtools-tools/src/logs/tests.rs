@@ -2,8 +2,8 @@
 
 use super::*;
 
-const LOG: &[u8] = include_bytes!("../../../tests/fixtures/github/job-log-28026001462.txt");
-const JOBS: &str = include_str!("../../../tests/fixtures/github/run-jobs-failure.json");
+const LOG: &[u8] = include_bytes!("../../../fixtures/github/job-log-28026001462.txt");
+const JOBS: &str = include_str!("../../../fixtures/github/run-jobs-failure.json");
 
 fn plan() -> JobPlan {
     let jobs: serde_json::Value = serde_json::from_str(JOBS).unwrap();
