@@ -2,8 +2,8 @@
 //! response body back as JSON data (exact integers), on the shared HTTP layer ([`adapters_http`]). It knows nothing
 //! about MCP.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
@@ -20,7 +20,7 @@
 //! <https://developer.atlassian.com/cloud/bitbucket/rest/>; Basic auth with an API token
 //! <https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>.
 //!
-//! Rules (CONTRACT §3): a missing setting fails only the product that needs it, at call time, naming the setting,
+//! Rules: a missing setting fails only the product that needs it, at call time, naming the setting,
 //! with nothing sent. Continuation stays inside the body (Jira's `nextPageToken`, Confluence's `_links.next`,
 //! Bitbucket's `next`); those links work as `path`. Redirects are followed on the same origin only; an absolute URL
 //! on another host is refused before anything (credentials included) is sent. A non-JSON body (a Bitbucket diff)

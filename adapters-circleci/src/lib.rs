@@ -1,8 +1,8 @@
 //! CircleCI API v2 adapter for `mcp-devtools`: `GET` any API path and get its JSON body back, with exact
 //! integers, through the shared HTTP cache ([`adapters_http::cache::HttpCache`]). It knows nothing about MCP.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
@@ -13,7 +13,7 @@
 //!   [`CircleciClient::step_output`] (an `output_url`, fetched without the token, https only).
 //! - Pagination stays in the body: `next_page_token`, passed back as the `page-token` query parameter
 //!   (<https://circleci.com/docs/api-developers-guide/#pagination>).
-//! - Caching (CONTRACT §3): paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
+//! - Caching: paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
 //!   status changes ([`is_cacheable_path`]).
 //!
 //! The token never appears in errors, `Debug` output or logs. Reads are retried by the shared HTTP layer's policy

@@ -3,7 +3,7 @@
 /// The API version prefix a caller may include in `path`.
 pub const API_PREFIX: &str = "/api/v2";
 
-/// Path segments whose resources change state (CONTRACT §3): a path containing one is never cached.
+/// Path segments whose resources change state: a path containing one is never cached.
 pub const NEVER_CACHED_SEGMENTS: [&str; 3] = ["pipeline", "workflow", "job"];
 
 /// `path` without a leading `/api/v2` (or `api/v2`), so `/api/v2/me` and `/me` name the same resource.

@@ -16,7 +16,7 @@ use crate::retry::github_verdict;
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
-    /// The body as GitHub sent it (CONTRACT §8, decoded by [`adapters_http::decode::Payload`]): JSON as parsed by
+    /// The body as GitHub sent it (decoded by [`adapters_http::decode::Payload`]): JSON as parsed by
     /// `serde_json` (integers keep every digit, object keys their upstream order), text decoded per its charset as
     /// a JSON string, anything else (an `image/png`, an `application/octet-stream`) as bytes with its media type,
     /// never mangled into a string. GitHub's list endpoints answer JSON; the other forms come from proxies and

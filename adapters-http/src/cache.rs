@@ -1,4 +1,4 @@
-//! [`HttpCache`]: the HTTP cache shared by the vendor clients (CONTRACT §3, `cache`).
+//! [`HttpCache`]: the HTTP cache shared by the vendor clients (`cache`).
 //!
 //! - Bounded by [`moka`]: at most `max_entries` entries and `max_bytes` weighed bytes. Each entry weighs
 //!   `max(its size, max_bytes / max_entries)`, so one capacity in bytes enforces both bounds. An entry larger than
@@ -54,7 +54,7 @@ pub struct CacheRequest<'a> {
     pub cacheable: bool,
 }
 
-/// Where a body came from (CONTRACT §3 `cache`).
+/// Where a body came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheStatus {
     /// True when served from the cache.

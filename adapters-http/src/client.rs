@@ -171,7 +171,7 @@ impl HttpClient {
     /// (see [`crate::RetryPolicy`]). Other methods are sent once. After any method other than GET or HEAD, this
     /// vendor's cache entries are cleared (whether or not it succeeded).
     ///
-    /// Writes never turn into reads (CONTRACT §8): a 301, 302 or 303 answering any method other than GET or HEAD is
+    /// Writes never turn into reads: a 301, 302 or 303 answering any method other than GET or HEAD is
     /// not followed (following it would re-send the request as a GET and report the GET's body as the write's
     /// answer); a 307 or 308 on the same origin is followed with the same method and body, as RFC 9110 §15.4
     /// requires.

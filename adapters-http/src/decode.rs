@@ -1,4 +1,4 @@
-//! A response body as the vendor sent it (CONTRACT §8): JSON of any depth, text decoded per its charset, and
+//! A response body as the vendor sent it: JSON of any depth, text decoded per its charset, and
 //! anything else kept as bytes, never mangled into a string.
 //!
 //! | body | result |

@@ -46,7 +46,7 @@ pub enum HttpError {
     #[error("{0}")]
     Status(StatusError),
 
-    /// A write (any method but `GET`/`HEAD`) answered by a 301, 302 or 303 redirect (CONTRACT §8). It was not
+    /// A write (any method but `GET`/`HEAD`) answered by a 301, 302 or 303 redirect. It was not
     /// followed: following it would re-send the request as a `GET`. Nothing was re-sent.
     #[error(
         "the {} API answered the {method} with {status} {}{}: the redirect was not followed and nothing was re-sent \

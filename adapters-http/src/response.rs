@@ -86,7 +86,7 @@ impl RawResponse {
         })
     }
 
-    /// The body as the upstream sent it, for tools that hand any answer back (CONTRACT §3, §8): JSON as a value,
+    /// The body as the upstream sent it, for tools that hand any answer back: JSON as a value,
     /// text decoded per its charset as a JSON string, anything else as [`Payload::Binary`] with its media type.
     /// See [`decode::payload`] for the rules.
     ///

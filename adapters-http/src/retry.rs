@@ -1,4 +1,4 @@
-//! The one retry policy of every vendor adapter (CONTRACT §7), built on [`backon`] (private module: its items are at the crate root; the
+//! The one retry policy of every vendor adapter, built on [`backon`] (private module: its items are at the crate root; the
 //! details are on [`RetryPolicy`]).
 
 mod run;
@@ -35,7 +35,7 @@ pub type Classifier = fn(&RawResponse, SystemTime) -> Verdict;
 /// The retry settings of one [`crate::HttpClient`]. `Default`: [`MAX_ATTEMPTS`] attempts, [`standard_verdict`],
 /// tokio's timer.
 ///
-/// The one retry policy of every vendor adapter (CONTRACT §7), built on [`backon`].
+/// The one retry policy of every vendor adapter, built on [`backon`].
 ///
 /// - Only idempotent reads are retried: `GET` and `HEAD`. Every other method is sent exactly once.
 /// - Which answers are retried is the vendor's [`Classifier`]; the default, [`standard_verdict`], retries

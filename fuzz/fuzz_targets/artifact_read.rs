@@ -1,5 +1,5 @@
 //! `artifact_read` arguments at the store level: arbitrary owner, id text, offset and `maxBytes` against a
-//! `mcp_artifacts::MemoryStore` holding a few artifacts, plus `mcp_artifacts::ArtifactId::from_str` (CONTRACT §5).
+//! `mcp_artifacts::MemoryStore` holding a few artifacts, plus `mcp_artifacts::ArtifactId::from_str`.
 //!
 //! Checked: no panic; a read returns `Ok` or a typed error — `NotFound` exactly when the id is not one of the
 //! caller's artifacts, `OffsetPastEnd` exactly when `offset > totalBytes` — and an `Ok` chunk is exactly the bytes

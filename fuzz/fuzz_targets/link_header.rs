@@ -1,5 +1,5 @@
 //! Next-page detection: `adapters_github::parse_link_next_page` on arbitrary text, and
-//! `adapters_github::next_page_from_headers` on an arbitrary header map (CONTRACT §3, `nextPage`).
+//! `adapters_github::next_page_from_headers` on an arbitrary header map (`nextPage`).
 //!
 //! Input: the whole input as one `Link` value (lossy UTF-8 text, and raw bytes in a header map); then the input split on `\n` into header lines, the
 //! first byte of each choosing the name (even: `x-next-page`, odd: `link`) and the rest the raw value (any bytes

@@ -1,4 +1,4 @@
-//! `jq` projection: expression × JSON document (`mcp_envelope::project`, CONTRACT §4).
+//! `jq` projection: expression × JSON document (`mcp_envelope::project`).
 //!
 //! Input: `<expression bytes> 0x00 <JSON document>`. Without a `0x00` the whole input is the expression and the
 //! document is a fixed GitHub-like body (so mutations of the expression are not wasted on invalid JSON); an

@@ -1,5 +1,5 @@
 //! Text rendering and truncation: `mcp_envelope::render` in both formats and `mcp_envelope::truncate_text` with
-//! arbitrary limits (CONTRACT §2, §6).
+//! arbitrary limits.
 //!
 //! Input: 4 bytes little-endian limit in bytes (modulo 131072, so limits below and above the marker's length and
 //! the 40,000-byte default all occur), then a JSON document; input that is not JSON is rendered as a JSON string

@@ -1,4 +1,4 @@
-//! The size bound: `mcp_envelope::seal` on an arbitrary JSON value and bound (CONTRACT §5).
+//! The size bound: `mcp_envelope::seal` on an arbitrary JSON value and bound.
 //!
 //! Input: 4 bytes little-endian bound in bytes (taken modulo 1 MiB, and the clamped `SizeBound::new` when the
 //! top bit is set), 1 byte choosing `nextPage` (`0` = null), then a JSON document as `data`.

@@ -1,4 +1,4 @@
-//! Retention, sweep and quota configuration (CONTRACT §5), typed; the host program reads its own settings.
+//! Retention, sweep and quota configuration, typed; the host program reads its own settings.
 
 use std::ops::RangeInclusive;
 use std::time::Duration;

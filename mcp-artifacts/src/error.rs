@@ -2,13 +2,13 @@
 
 use std::io;
 
-/// Text of [`ArtifactError::NotFound`]; fixed by CONTRACT §5.
+/// Text of [`ArtifactError::NotFound`]; fixed by the project's contract (`docs/CONTRACT.md`).
 pub const NOT_FOUND_MESSAGE: &str = "Artifact not found or expired";
 
 /// Errors returned by [`crate::ArtifactStore`] operations.
 ///
 /// The `Display` text of every variant is safe to show to a client: it never contains a
-/// filesystem path, an owner name or any other principal's data (CONTRACT §5). Details that
+/// filesystem path, an owner name or any other principal's data. Details that
 /// could contain paths are logged with `tracing` where the error is created instead.
 ///
 /// No existence oracle: every "you cannot have this artifact" case is the one variant

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Number of random bytes in an id (128 bits, CONTRACT §5).
+/// Number of random bytes in an id (128 bits).
 pub const ID_RANDOM_BYTES: usize = 16;
 
 /// Length of an id's text form: 32 lowercase hexadecimal characters.

@@ -1,16 +1,16 @@
-//! Artifact storage for oversized MCP tool results (CONTRACT §5).
+//! Artifact storage for oversized MCP tool results.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
 //! When a tool's `structuredContent` exceeds its size bound, the full value is saved here as
 //! an *artifact* owned by the calling principal, and clients read it back in base64 chunks
-//! with the `artifact_read` tool (CONTRACT §3).
+//! with the `artifact_read` tool.
 //!
 //! - [`ArtifactStore`]: the storage interface; [`MemoryStore`] and [`FsStore`] implement it, and with the `s3`
-//!   feature `S3Store` (S3-compatible object storage shared by several server replicas, CONTRACT §10).
+//!   feature `S3Store` (S3-compatible object storage shared by several server replicas).
 //! - With the `conformance` feature, `conformance`: the suite every backend (this crate's or a third party's)
 //!   passes.
 //! - [`ArtifactId`]: 128-bit random ids, validated before any use.

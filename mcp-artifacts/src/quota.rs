@@ -4,7 +4,7 @@
 //! Policy (one, for every backend): **a put that would go over a quota fails** with
 //! [`ArtifactError::QuotaExceeded`]; nothing is ever evicted to make room, so no artifact is
 //! lost early and no principal's data is removed because of another's put. In the server the
-//! oversized result then carries `incomplete.artifactId: null` (CONTRACT §5), and is still a
+//! oversized result then carries `incomplete.artifactId: null`, and is still a
 //! success. Room comes back when artifacts are deleted or swept after expiry.
 //!
 //! Sizes are the artifacts' data lengths in bytes (the filesystem store's small per-file header

@@ -1,4 +1,4 @@
-//! The `artifact_read` tool's parameters and result encoding (CONTRACT §3, §5).
+//! The `artifact_read` tool's parameters and result encoding.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -35,7 +35,7 @@ impl JsonSchema for Encoding {
 }
 
 /// The `artifact_read` result: `{artifactId, mimeType, offset, nextOffset, totalBytes, eof,
-/// encoding: "base64", data}` (CONTRACT §3). Offsets and sizes are in bytes of the artifact.
+/// encoding: "base64", data}`. Offsets and sizes are in bytes of the artifact.
 ///
 /// `data` decodes on its own to exactly the bytes `[offset, nextOffset)`. The JSON schema has
 /// no `format` on integers (so strict draft-07 validators such as Ajv accept it).

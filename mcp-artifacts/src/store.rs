@@ -9,11 +9,11 @@ use crate::error::ArtifactError;
 use crate::id::ArtifactId;
 
 /// Most artifacts one [`ArtifactStore::sweep_expired`] call removes; the rest wait for the next
-/// call (they are already unreadable, CONTRACT §5). Bounds the work, and the time the index lock
+/// call (they are already unreadable). Bounds the work, and the time the index lock
 /// is held, per sweep.
 pub const SWEEP_BATCH_LIMIT: usize = 1024;
 
-/// Where oversized tool results are kept (CONTRACT §5).
+/// Where oversized tool results are kept.
 ///
 /// Every artifact belongs to one `owner` (the principal that made the call). Reads and
 /// deletes by another owner, with an unknown or malformed id, or of an expired artifact all

@@ -77,13 +77,13 @@ pub struct ToolsConfig {
     /// How `jq` projections run: pooled worker processes with a time and a memory limit (the worker program is the
     /// current executable unless set, see `mcp_projection::worker::run_if_requested`).
     pub jq: IsolatedConfig,
-    /// Which tools are offered (CONTRACT §11).
+    /// Which tools are offered.
     pub selection: ToolSelection,
     /// How the refusal of a tool left out by [`ToolsConfig::selection`] names the host's settings.
     pub selection_names: SelectionNames,
     /// The call policy file (TOML, [`mcp_policy::Policy::load`]); `None`: every call is allowed.
     pub policy_file: Option<PathBuf>,
-    /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result (CONTRACT §7).
+    /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
     pub enterprise_mode: bool,
 }
 

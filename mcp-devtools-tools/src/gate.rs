@@ -1,4 +1,4 @@
-//! What wraps every tool call in enterprise mode (CONTRACT §7): `_meta["mcp-devtools/upstream"]` naming the upstream
+//! What wraps every tool call in enterprise mode: `_meta["mcp-devtools/upstream"]` naming the upstream
 //! identity, the same with the structured switch on or off (it lives in `_meta`, never in `structuredContent`). The
 //! policy refusal is [`mcp_policy::refusal`].
 

@@ -6,8 +6,8 @@
 //! with [`DevtoolsServer::call_tool_as`]). The bundled `mcp-devtools` binary (crate `mcp-devtools-server`) fills the
 //! configuration from its settings.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!

@@ -1,4 +1,4 @@
-//! The tool selection (CONTRACT §11): only some vendors' tools, or only the read tools. [`mcp_policy::Selection`]
+//! The tool selection: only some vendors' tools, or only the read tools. [`mcp_policy::Selection`]
 //! decides; this module knows the toolset names and writes the refusal, naming the host's settings
 //! ([`SelectionNames`]). A tool left out is neither listed nor callable; `artifact_read` stays whenever a listed tool
 //! has an `outputSchema` contract (its oversized results are read back with it).

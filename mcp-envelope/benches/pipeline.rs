@@ -6,7 +6,7 @@
 //! other processes' load would otherwise count (the pipeline runs on one thread).
 //!
 //! Numbers keep their literal digits end to end when serde_json's `arbitrary_precision` feature is on (the
-//! workspace turns it on; CONTRACT §8); the bench prints which, so that the cost of exact numbers can be measured
+//! workspace turns it on); the bench prints which, so that the cost of exact numbers can be measured
 //! by running it once more in a copy of the workspace without that feature (see `BENCHMARKS.md`).
 #![allow(missing_docs, clippy::unwrap_used)]
 

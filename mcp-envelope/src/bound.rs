@@ -1,4 +1,4 @@
-//! The structured-content size bound (CONTRACT §1): a number of bytes, clamped into its range.
+//! The structured-content size bound: a number of bytes, clamped into its range.
 
 use std::fmt;
 
@@ -19,7 +19,7 @@ pub const MAX_MAX_BYTES: usize = 15 * 1024 * 1024;
 pub const CLIENT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Bound, in bytes, on the compact serialization of one `structuredContent`
-/// value (CONTRACT §1, §5). Always within
+/// value. Always within
 /// [`MIN_MAX_BYTES`]`..=`[`MAX_MAX_BYTES`]; [`Default`] is [`DEFAULT_MAX_BYTES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SizeBound(usize);

@@ -19,7 +19,7 @@ pub fn compact_input_schema(mut schema: Map<String, Value>) -> Map<String, Value
 /// The `outputSchema` of a tool, compacted for `tools/list`.
 ///
 /// Compact forms of the tool schemas for `tools/list`, which a model pays for in context on every session
-/// (CONTRACT §3). The shapes are kept: every keyword that constrains a value (`type`, `minimum`, `maximum`,
+///. The shapes are kept: every keyword that constrains a value (`type`, `minimum`, `maximum`,
 /// `maxLength`, `required`, `additionalProperties`, ...) stays; only words are dropped.
 ///
 /// - [`compact_input_schema`]: no root `title`/`description`; an optional argument's `anyOf [T, null]` becomes `T`

@@ -1,5 +1,5 @@
 //! The `structuredContent` envelope: `data` plus tool metadata plus an optional
-//! `incomplete` marker (CONTRACT §2, §3, §5).
+//! `incomplete` marker.
 //!
 //! Wire names are camelCase. Field order on the wire is `data`, then the
 //! metadata fields, then `incomplete` (serde_json is built with
@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The top-level `structuredContent` object of a schema tool (CONTRACT §2).
+/// The top-level `structuredContent` object of a schema tool.
 ///
 /// Wire shape: `{"data": <T>, ...meta fields..., "incomplete"?: {...}}`.
 ///
@@ -99,7 +99,7 @@ impl<T: Serialize, M: Serialize> Envelope<T, M> {
 
 impl<T: JsonSchema, M: JsonSchema> Envelope<T, M> {
     /// The `outputSchema` of a tool whose `structuredContent` is this envelope
-    /// (CONTRACT §2): `data` follows `T`'s schema or is `null` (the oversized
+    ///: `data` follows `T`'s schema or is `null` (the oversized
     /// and binary forms, §5, §8), the metadata follows `M`, `incomplete` is
     /// optional. Normalised like [`crate::output_schema_for`] (draft-07 and
     /// 2020-12 read it the same way), so it can be given to rmcp as is, e.g.
@@ -164,7 +164,7 @@ impl<M: Serialize> Envelope<Value, M> {
     }
 }
 
-/// Metadata of the paged GitHub tools (CONTRACT §3): wire `"nextPage"`,
+/// Metadata of the paged GitHub tools: wire `"nextPage"`,
 /// an integer >= 1 or `null`, always present.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -185,11 +185,11 @@ impl PageMeta {
 }
 
 /// No tool metadata: the envelope is `{data, incomplete?}` (e.g. the bundled
-/// server's Atlassian reads, CONTRACT §3).
+/// server's Atlassian reads).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct NoMeta {}
 
-/// Why `data` is not the whole result (CONTRACT §5, §8).
+/// Why `data` is not the whole result.
 ///
 /// Wire: `{"reason", "bytes", "limitBytes", "artifactId", "mimeType"?}`;
 /// `artifactId` is always present and `null` only when saving the artifact
@@ -215,7 +215,7 @@ pub struct Incomplete {
 
 impl Incomplete {
     /// The `unavailable` marker (`bytes: 0, limitBytes: 0, artifactId: null`):
-    /// a server defect, a schema tool had no value to report (CONTRACT §5).
+    /// a server defect, a schema tool had no value to report.
     pub fn unavailable() -> Self {
         Self {
             reason: IncompleteReason::Unavailable,
@@ -226,7 +226,7 @@ impl Incomplete {
         }
     }
 
-    /// The `binary` marker (CONTRACT §8): the upstream body of `bytes` bytes
+    /// The `binary` marker: the upstream body of `bytes` bytes
     /// is not text, so it was saved byte for byte as an artifact of type
     /// `mime_type` instead of being turned into a string; `limit_bytes` is
     /// the structured bound in force. `artifact_id` is `None` only when saving
@@ -250,7 +250,7 @@ pub enum IncompleteReason {
     Size,
     /// The upstream body is not text (an image, an archive, text invalid in
     /// its charset): it is saved byte for byte as an artifact with its media
-    /// type (CONTRACT §8).
+    /// type.
     Binary,
     /// Server defect: a tool that advertised a schema had no value.
     Unavailable,
@@ -297,7 +297,7 @@ pub mod flattened {
 pub type PagedEnvelope<T = Value> = Envelope<T, PageMeta>;
 
 /// `outputSchema` of a paged list, `{data, nextPage, incomplete?}` with `data`
-/// any JSON value and `nextPage` an integer >= 1 or `null` (CONTRACT §2, §3):
+/// any JSON value and `nextPage` an integer >= 1 or `null`:
 /// [`Envelope::<Value, PageMeta>::output_schema`](Envelope::output_schema)
 /// with a title and a description.
 pub fn paged_output_schema() -> Map<String, Value> {

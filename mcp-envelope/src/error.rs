@@ -5,11 +5,11 @@ use crate::render::RenderError;
 use crate::seal::SealError;
 
 /// Any failure of [`crate::prepare()`]. Its `Display` is the text of the
-/// `isError` result (CONTRACT §7): it says what failed and what to do.
+/// `isError` result: it says what failed and what to do.
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
-    /// The `jq` expression failed (CONTRACT §4).
+    /// The `jq` expression failed.
     #[error(transparent)]
     Projection(#[from] ProjectionError),
     /// The text could not be rendered.

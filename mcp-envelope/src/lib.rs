@@ -3,13 +3,10 @@
 //! projection (jq via jaq, JMESPath fallback), TOON/JSON text rendering and
 //! text truncation. Pure: no I/O, no async runtime.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
-//!
-//! Follows `CONTRACT.md` §1 (the bound setting), §2 (result shape and
-//! schemas), §4 (projection), §5 (oversized values) and §6 (text truncation).
 //!
 //! The root is the one path to every item but the three modules below; what each concern offers:
 //!

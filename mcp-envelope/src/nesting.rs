@@ -1,4 +1,4 @@
-//! Values nested arbitrarily deep (CONTRACT §8): measuring and freeing them without recursion, so that neither
+//! Values nested arbitrarily deep: measuring and freeing them without recursion, so that neither
 //! overflows a stack whatever the depth.
 
 use serde_json::Value;

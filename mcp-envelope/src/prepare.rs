@@ -11,7 +11,7 @@ use crate::render::{OutputFormat, write_envelope, write_value};
 use crate::seal::{Sealed, seal_measured};
 use crate::truncate::{Kept, Rest, TEXT_LIMIT_BYTES, TextEnds};
 
-/// What the text block is rendered from (CONTRACT §2).
+/// What the text block is rendered from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TextSource {
     /// The whole envelope, e.g. `{data, nextPage}` or `{data, cache}`
@@ -59,7 +59,7 @@ pub struct Prepared<M> {
 /// [`EnvelopeError::Render`], or [`EnvelopeError::Seal`] (server defects).
 ///
 /// The whole pipeline in one call: project -> envelope -> render + truncate
-/// the text -> seal (CONTRACT §2, §4, §5, §6).
+/// the text -> seal.
 ///
 /// ```
 /// use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, TextSource};
@@ -108,7 +108,7 @@ pub fn prepare<M: Serialize>(
 }
 
 /// The text block alone, as [`prepare`] computes it: for a server whose
-/// structured-output switch is off (CONTRACT §1), the text is identical (an
+/// structured-output switch is off, the text is identical (an
 /// inline value's truncation note included).
 ///
 /// # Errors

@@ -1,4 +1,4 @@
-//! The `jq` projection (CONTRACT §4) (private module: its items are re-exported at the crate root, and the concern is documented on `project`).
+//! The `jq` projection (private module: its items are re-exported at the crate root, and the concern is documented on `project`).
 
 mod convert;
 mod formats;
@@ -40,7 +40,7 @@ pub enum Dialect {
 }
 
 /// A projection failure; each is an `isError` result whose text is the
-/// `Display` of this error (CONTRACT §4).
+/// `Display` of this error.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProjectionError {
@@ -122,7 +122,7 @@ pub struct Projection {
 
 impl Projection {
     /// Compile `expr`. `Ok(None)` for an empty or whitespace-only expression
-    /// (no projection, CONTRACT §4).
+    /// (no projection).
     ///
     /// # Errors
     /// [`ProjectionError::TooLong`] over [`MAX_EXPRESSION_BYTES`];
@@ -212,7 +212,7 @@ impl Projection {
 /// # Errors
 /// Any [`ProjectionError`] from compiling or applying.
 ///
-/// The `jq` projection (CONTRACT §4).
+/// The `jq` projection.
 ///
 /// An expression is compiled as a jq program (run by jaq with the jq standard
 /// library, adjusted to jq 1.8.1: see `jq_defs.jq`); only if it does not

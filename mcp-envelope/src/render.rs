@@ -1,4 +1,4 @@
-//! Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2) (private module: its items are re-exported at the crate root, and the concern is documented on `render`).
+//! Rendering the text block: TOON (default) or pretty JSON (private module: its items are re-exported at the crate root, and the concern is documented on `render`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -82,7 +82,7 @@ pub enum RenderError {
 /// # Errors
 /// [`RenderError::Toon`] for TOON of a value nested deeper than 256 levels.
 ///
-/// Rendering the text block: TOON (default) or pretty JSON (CONTRACT §2).
+/// Rendering the text block: TOON (default) or pretty JSON.
 ///
 /// - TOON is written by this crate's own encoder straight from the
 ///   `serde_json::Value` (no copy of it): the text `toon-format` 0.7 (the

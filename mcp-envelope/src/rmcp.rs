@@ -1,5 +1,5 @@
 //! rmcp glue (feature `rmcp`): advertise an `outputSchema` and build results with and without `structuredContent`
-//! (CONTRACT §2, §7, `docs/CONTRACT.md`). Pure helpers only: the async result path (projection through a runner,
+//!. Pure helpers only: the async result path (projection through a runner,
 //! rendering off the async workers, the artifact store) is the `mcp-results` crate's `Responder`.
 //!
 //! ```
@@ -31,7 +31,7 @@ pub fn success_result(text: String, structured: Option<Value>) -> CallToolResult
 }
 
 /// An error result: `isError: true`, `text` only (control characters and bidi overrides shown escaped, see
-/// [`crate::sanitize`]), no `structuredContent` key at all (CONTRACT §7).
+/// [`crate::sanitize`]), no `structuredContent` key at all.
 pub fn error_result(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(sanitized(text))])
 }

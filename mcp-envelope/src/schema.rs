@@ -1,4 +1,4 @@
-//! `outputSchema` generation (CONTRACT §2) (private module: its items are re-exported at the crate root, and the concern is documented on `output_schema_for`).
+//! `outputSchema` generation (private module: its items are re-exported at the crate root, and the concern is documented on `output_schema_for`).
 
 use schemars::JsonSchema;
 use schemars::generate::{Contract, SchemaSettings};
@@ -63,7 +63,7 @@ pub const STANDARD_FORMATS: &[&str] = &[
 ];
 
 /// The `outputSchema` of any `T: JsonSchema`, normalised as described
-/// below (CONTRACT §2). Works for ordinary `#[derive(JsonSchema)]`
+/// below. Works for ordinary `#[derive(JsonSchema)]`
 /// structs, `Option` fields (`"type": ["string", "null"]`) and enums.
 ///
 /// `T` should serialize to a JSON object: the root always gets

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::bound::SizeBound;
 use crate::envelope::{Envelope, Incomplete, IncompleteReason};
 
-/// An envelope after the size bound was applied (CONTRACT §5). `T` is the
+/// An envelope after the size bound was applied. `T` is the
 /// type of `data` (any JSON value by default); the oversized form always has
 /// `data: null`, so [`Oversized::finish`] gives an `Envelope<Value, M>`.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,8 +31,7 @@ impl<M, T> Sealed<M, T> {
 impl<M> Sealed<M> {
     /// The `structuredContent` envelope, storing the full bytes with a
     /// synchronous `store` when oversized. `store` returns the artifact id,
-    /// or `None` if saving failed (the result is still a success, CONTRACT
-    /// §5). For an async store use [`Oversized::into_parts`] instead.
+    /// or `None` if saving failed (the result is still a success). For an async store use [`Oversized::into_parts`] instead.
     pub fn into_envelope(self, store: impl FnOnce(Vec<u8>) -> Option<String>) -> Envelope<Value, M> {
         match self {
             Sealed::Inline(envelope) => envelope,
@@ -121,13 +120,13 @@ pub struct SealError(#[from] pub serde_json::Error);
 /// Apply the bound: measure the compact serialization (`serde_json::to_vec`)
 /// of the whole envelope; at or under `bound` bytes it is
 /// [`Sealed::Inline`], over it [`Sealed::Oversized`] holding those exact bytes
-/// (CONTRACT §5). The value is never clipped.
+///. The value is never clipped.
 ///
 /// # Errors
 /// [`SealError`] if the envelope cannot be serialized (see there).
 ///
 /// Applying the size bound to an envelope: inline or oversized, never clipped
-/// (CONTRACT §5).
+///.
 ///
 /// ```
 /// use mcp_envelope::{seal, Envelope, PageMeta, Sealed, SizeBound};

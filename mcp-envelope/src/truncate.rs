@@ -1,8 +1,8 @@
-//! Truncating the text block for the model (CONTRACT §6). Independent of the
+//! Truncating the text block for the model. Independent of the
 //! structured bound: a result can have truncated text and complete
 //! `structuredContent`.
 
-/// Text longer than this many bytes (UTF-8) is truncated (CONTRACT §6).
+/// Text longer than this many bytes (UTF-8) is truncated.
 pub const TEXT_LIMIT_BYTES: usize = 40_000;
 
 /// Truncate `text` to at most `limit_bytes` bytes of UTF-8, the marker saying the rest is in `structuredContent`
@@ -32,7 +32,7 @@ pub fn truncate_text_noting(text: String, limit_bytes: usize, rest: Rest<'_>) ->
 }
 
 /// Where the part of a value that its truncated text leaves out can be read: the note ending the omission marker
-/// (CONTRACT §6). A text-only reader (one that parses `content[0].text`) has only this note to go on.
+///. A text-only reader (one that parses `content[0].text`) has only this note to go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Rest<'a> {

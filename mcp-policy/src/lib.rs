@@ -1,5 +1,5 @@
 //! What a caller may call, for any MCP server: the call policy and the tool selection of the bundled `mcp-devtools`
-//! server (CONTRACT §7 and §11 of [docs/CONTRACT.md]), with the host's own tools and vendor type.
+//! server (see [docs/CONTRACT.md]), with the host's own tools and vendor type.
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!

@@ -1,4 +1,4 @@
-//! The refusal a call the policy does not allow gets, as an rmcp `CallToolResult` (CONTRACT §7 of mcp-devtools):
+//! The refusal a call the policy does not allow gets, as an rmcp `CallToolResult`:
 //! `isError: true`, a text that explains it and what to do, `_meta.code` and `_meta.decision`. It lives in `_meta`,
 //! never in `structuredContent`, so it reads the same whether the server advertises output schemas or not.
 

@@ -392,7 +392,7 @@ impl ProjectionRunner for Isolated {
         };
         match self.run(request).await {
             Ok(projected) => {
-                // The input may nest deeper than a recursive drop can go (CONTRACT §8).
+                // The input may nest deeper than a recursive drop can go.
                 mcp_envelope::nesting::drop_flat(data);
                 Ok(projected)
             }

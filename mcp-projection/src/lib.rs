@@ -1,4 +1,4 @@
-//! Where a caller's `jq` projection runs (CONTRACT §4, see `docs/CONTRACT.md`): one seam, [`ProjectionRunner`], and
+//! Where a caller's `jq` projection runs: one seam, [`ProjectionRunner`], and
 //! its runners.
 //!
 //! | runner | where the program runs | risk |

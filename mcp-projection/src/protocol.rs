@@ -40,7 +40,7 @@ pub enum Response {
 }
 
 /// `value` as compact JSON, serialized on a stack that grows on the heap as needed (`serde_stacker`), so data of any
-/// nesting depth crosses the pipe (CONTRACT §8).
+/// nesting depth crosses the pipe.
 ///
 /// # Errors
 /// serde_json's, for a value that cannot be JSON.

@@ -1,5 +1,5 @@
 //! Tool argument parsing: a JSON object to a typed struct, with errors that name the argument and say what it
-//! accepts (CONTRACT §3, §8, `docs/CONTRACT.md`). [`integer`]: whole numbers sent as JSON integers or digit strings.
+//! accepts. [`integer`]: whole numbers sent as JSON integers or digit strings.
 
 pub mod integer;
 

@@ -1,5 +1,5 @@
 //! `artifact_read` as a library tool: reads an oversized result (or a binary body) back from the
-//! [`ArtifactStore`] in base64 chunks (CONTRACT §3, §5, `docs/CONTRACT.md`).
+//! [`ArtifactStore`] in base64 chunks.
 //!
 //! - [`route`]: the whole tool for an rmcp `ToolRouter`, in one call.
 //! - [`call`] / [`read`]: for servers that dispatch by hand.

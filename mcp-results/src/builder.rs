@@ -56,7 +56,7 @@ impl Responder {
 }
 
 impl ResponderBuilder {
-    /// The bound on `structuredContent`, compact JSON bytes, clamped into `16384..=15728640` (CONTRACT §1; a
+    /// The bound on `structuredContent`, compact JSON bytes, clamped into `16384..=15728640` (a
     /// clamped value is logged as a warning).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         let (bound, warning) = SizeBound::new(bytes);

@@ -11,7 +11,8 @@
 //! | [`args`] | argument parsing with errors naming the argument, `maxLength` checks from the schema, digit-string integers |
 //! | [`schema`] | the compact `inputSchema` of an argument struct |
 //!
-//! Contract sections cited in the docs are those of the repository's `docs/CONTRACT.md`.
+//! The rules it shares with the other crates (result shapes, limits, errors) are written down in the project's
+//! contract, `docs/CONTRACT.md` in the repository.
 
 pub mod args;
 pub mod artifact_read;
@@ -45,7 +46,7 @@ pub use mcp_projection::{InProcess, Isolated, IsolatedConfig, ProjectionRunner, 
 
 use rmcp::model::CallToolResult;
 
-/// An error result: `isError: true`, this text only, no `structuredContent` (CONTRACT §7).
+/// An error result: `isError: true`, this text only, no `structuredContent`.
 pub fn error(text: impl Into<String>) -> CallToolResult {
     mcp_envelope::rmcp::error_result(text.into())
 }

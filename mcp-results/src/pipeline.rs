@@ -1,5 +1,4 @@
-//! The steps of a result pipeline that run off the async workers, and the depth rule (CONTRACT §8,
-//! `docs/CONTRACT.md`).
+//! The steps of a result pipeline that run off the async workers, and the depth rule .
 
 use std::time::Duration;
 

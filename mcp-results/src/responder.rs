@@ -1,5 +1,4 @@
-//! [`Responder`]: from a tool's data to its rmcp `CallToolResult` (CONTRACT §2, §4, §5, §6, §7, §8,
-//! `docs/CONTRACT.md`).
+//! [`Responder`]: from a tool's data to its rmcp `CallToolResult` .
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -93,7 +92,7 @@ impl Responder {
         (self.owner)(cx)
     }
 
-    /// The structured-output switch (CONTRACT §1): off, results carry the text block only (no
+    /// The structured-output switch: off, results carry the text block only (no
     /// `structuredContent`, nothing saved as an artifact but binary bodies). Callers also leave `outputSchema` out
     /// of `tools/list` then ([`Responder::structured`]).
     #[must_use]
@@ -195,7 +194,7 @@ impl Responder {
         }
     }
 
-    /// The success result of a read whose upstream body is binary (CONTRACT §8): `bytes` are put into the store as
+    /// The success result of a read whose upstream body is binary: `bytes` are put into the store as
     /// an artifact of `media_type` owned by `owner` (never turned into a string), and the result is the envelope
     /// `{data: null, ...meta, incomplete: {reason: "binary", bytes, limitBytes, artifactId, mimeType}}`:
     /// `structuredContent` when structured output is on, and the text (rendered from that envelope in the asked
@@ -230,7 +229,7 @@ impl Responder {
         }
     }
 
-    /// What a text-only result (CONTRACT §3: no `structuredContent`, whatever the switch) can show of `data`:
+    /// What a text-only result (no `structuredContent`, whatever the switch) can show of `data`:
     /// projected by the view's optional `jq` and rendered (TOON or pretty JSON, truncated) from the bare value, on
     /// a blocking thread. Never an error result: the caller words the outcome, e.g. a write tool whose write
     /// already happened upstream must not report a failed projection as a failed call (a caller would retry and

@@ -19,7 +19,7 @@ impl Responder {
         artifact_read::route_with(self.store().clone(), self.structured(), move |cx| responder.owner(cx))
     }
 
-    /// `router` with `policy` decided before every call of its tools (CONTRACT §9): a call the policy refuses gets
+    /// `router` with `policy` decided before every call of its tools: a call the policy refuses gets
     /// the policy's refusal (`isError`, `_meta.code: "policy_denied"` and the deciding rule) and the tool does not
     /// run. The principal is the caller [`Responder::owner`] names; `vendor` is the vendor every tool of `router`
     /// calls, for the rules that name one. Tools listed stay as they are.

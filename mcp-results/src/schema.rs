@@ -1,5 +1,5 @@
 //! The advertised `inputSchema` of a tool's argument struct, the one [`crate::args::parse`] checks `maxLength`
-//! against (CONTRACT §3, `docs/CONTRACT.md`).
+//! against.
 
 use rmcp::model::JsonObject;
 use schemars::JsonSchema;

@@ -1,6 +1,6 @@
 //! The front door for a `#[tool]` method: [`Json`], its return type, and [`Structured`], the shape of its
 //! `structuredContent`, so that rmcp's `#[tool]` derives the tool's `outputSchema` from the data type, as it does for
-//! rmcp's own `Json<T>` (CONTRACT §2, `docs/CONTRACT.md`).
+//! rmcp's own `Json<T>`.
 //!
 //! ```
 //! use mcp_results::{Json, Responder, Structured, WithView};

@@ -1,6 +1,6 @@
 //! How the caller asked to see a result: [`View`] (what [`crate::Responder`] takes), [`ViewArgs`] (the `jq` and
 //! `outputFormat` arguments as a client sends them) and [`WithView`] (a tool's own arguments with those two added,
-//! for rmcp's `Parameters<T>`), CONTRACT §2, §4 (`docs/CONTRACT.md`).
+//! for rmcp's `Parameters<T>`).
 
 use std::borrow::Cow;
 

@@ -1,4 +1,4 @@
-//! The configuration layers (CONTRACT §1), highest first: command-line flag, process environment, `.env` in the
+//! The configuration layers, highest first: command-line flag, process environment, `.env` in the
 //! working directory, config file, default. Layering and provenance are figment's: each layer is one provider, named
 //! after its [`Source`], merged in order; [`Cascade::lookup`] is figment's winning value and [`Cascade::source`] the
 //! name in its metadata (for `--print-config`).

@@ -1,4 +1,4 @@
-//! The server's typed settings (CONTRACT §1, §3, §5) and the one parser of raw setting values.
+//! The server's typed settings and the one parser of raw setting values.
 //!
 //! [`Settings::from_lookup`] reads every setting through a `lookup` (the layered values of [`crate::cascade`] in the
 //! binary, a map in tests) with a [`Reader`]: every number goes through [`Reader::whole`] (parse, clamp into range,

@@ -94,7 +94,7 @@ pub struct OAuthSettings {
     pub introspection: Option<(String, Secret)>,
 }
 
-/// Bounds on live streamable-HTTP sessions (CONTRACT §9.1).
+/// Bounds on live streamable-HTTP sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionLimits {
     /// A session with no request for this long is closed, seconds.
@@ -115,7 +115,7 @@ impl Default for SessionLimits {
     }
 }
 
-/// Open HTTP connections and how long a client may take to send a request (CONTRACT §9.2).
+/// Open HTTP connections and how long a client may take to send a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// Open connections at most.
@@ -136,7 +136,7 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// What one principal may use at once over HTTP (CONTRACT §9.3).
+/// What one principal may use at once over HTTP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FairShare {
     /// `POST`s of one principal in flight at once.

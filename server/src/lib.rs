@@ -1,7 +1,7 @@
 //! The `mcp-devtools` MCP server: the wiring of the tools ([`mcp_devtools_tools`]) to settings and transports.
 //!
-//! Section references such as "CONTRACT §5" are to the project's contract, [docs/CONTRACT.md], kept in
-//! the repository.
+//! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
+//! the project's contract, [docs/CONTRACT.md].
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
@@ -16,6 +16,8 @@ pub mod cascade;
 pub mod cli;
 pub mod config;
 pub mod deploy_settings;
+#[cfg(all(test, feature = "cli"))]
+mod docs_check;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod registry;
@@ -28,7 +30,7 @@ pub use mcp_devtools_tools::{self as tools, App, AppError, DevtoolsServer, Princ
 /// Stack size of every thread of the server's tokio runtime (async workers and the blocking pool), bytes: 256 MiB of
 /// reserved address space, committed only as far as it is used. Serializing, rendering and freeing a JSON value take
 /// one stack frame per nesting level, in rmcp's transport as well as here, so this bounds the depth of a result
-/// ([`mcp_results::MAX_RESULT_DEPTH`]); a body nested deeper is still parsed, and projected with `jq` (CONTRACT §8).
+/// ([`mcp_results::MAX_RESULT_DEPTH`]); a body nested deeper is still parsed, and projected with `jq`.
 pub const RUNTIME_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// The multi-threaded tokio runtime the server runs on: all drivers enabled, every thread with a stack of
@@ -74,7 +76,7 @@ async fn app(config: ToolsConfig) -> anyhow::Result<Arc<App>> {
     })
 }
 
-/// The one start-up line saying which vendors have credentials and which tools are offered (CONTRACT §11).
+/// The one start-up line saying which vendors have credentials and which tools are offered.
 fn log_start(tools: &ToolsConfig) {
     let configured = tools.configured_vendors();
     let configured = if configured.is_empty() {

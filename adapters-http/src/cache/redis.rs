@@ -1,5 +1,5 @@
 //! The shared tier of [`crate::cache::HttpCache`]: entries in Redis, so every replica of the server sees the same entries
-//! (CONTRACT §10).
+//!.
 //!
 //! - Keys: `mcp-devtools:http-cache:v1:<vendor>:<hex SHA-256 of partition, credential hash, method and URL>`;
 //!   neither the principal nor the URL appears in Redis in clear.

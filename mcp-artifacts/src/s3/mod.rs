@@ -1,5 +1,5 @@
 //! S3 artifact store (feature `s3`): artifacts in S3-compatible object storage (AWS S3, MinIO, ...), shared by
-//! every replica of the server (CONTRACT §10).
+//! every replica of the server.
 
 mod accounting;
 mod config;

@@ -1,4 +1,4 @@
-//! `artifact_read` (CONTRACT §3, §5): the library tool [`mcp_results::artifact_read`] on this server's store, owned
+//! `artifact_read`: the library tool [`mcp_results::artifact_read`] on this server's store, owned
 //! by the calling principal.
 
 use rmcp::model::{CallToolResult, JsonObject};

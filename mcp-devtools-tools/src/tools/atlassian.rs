@@ -1,4 +1,4 @@
-//! The 15 Atlassian tools (CONTRACT §3): `jira_get`, `conf_get`, `bb_get` — `{data, incomplete?}` whose text is
+//! The 15 Atlassian tools: `jira_get`, `conf_get`, `bb_get` — `{data, incomplete?}` whose text is
 //! the bare body ([`TextSource::Data`]) — and `{jira,conf,bb}_{post,put,patch,delete}`, text only (never an
 //! `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
 //! decoding live in `adapters-atlassian`.
@@ -21,7 +21,7 @@ use crate::args::{self, ArgumentError};
 use crate::vendor::Vendor;
 use mcp_results::View;
 
-/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}` (CONTRACT §2, §3).
+/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}`.
 pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
     mcp_envelope::with_title(
         Envelope::<serde_json::Value, NoMeta>::output_schema(),

@@ -1,4 +1,4 @@
-//! `circleci_get` (CONTRACT §3, `{data, cache, incomplete?}`): any CircleCI API v2 GET, through the HTTP cache
+//! `circleci_get` (`{data, cache, incomplete?}`): any CircleCI API v2 GET, through the HTTP cache
 //! partitioned by the calling principal.
 
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ use adapters_http::decode::Payload;
 /// Tool name.
 pub const NAME: &str = "circleci_get";
 
-/// Metadata of `circleci_get` beside `data` (CONTRACT §3): wire `"cache": {hit, ageMs, fetchedAt}`. It lives with
+/// Metadata of `circleci_get` beside `data`: wire `"cache": {hit, ageMs, fetchedAt}`. It lives with
 /// the tool, not in `mcp-envelope` (generic) nor in `adapters-circleci` (which returns data, not result shapes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +29,7 @@ pub struct CacheMeta {
     pub cache: CacheInfo,
 }
 
-/// HTTP cache information of a `circleci_get` result (CONTRACT §3).
+/// HTTP cache information of a `circleci_get` result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CacheInfo {
@@ -45,7 +45,7 @@ pub struct CacheInfo {
 /// `structuredContent` of `circleci_get`: `{data, cache, incomplete?}`.
 pub type CircleCiEnvelope = Envelope<Value, CacheMeta>;
 
-/// `outputSchema` of `circleci_get` (CONTRACT §2, §3).
+/// `outputSchema` of `circleci_get`.
 pub fn output_schema() -> Map<String, Value> {
     mcp_envelope::with_title(
         CircleCiEnvelope::output_schema(),

@@ -1,4 +1,4 @@
-//! `github_list_workflow_runs` and `github_list_workflow_jobs` (CONTRACT §3, paged contract).
+//! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract).
 
 use adapters_github::{
     GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,

@@ -1,4 +1,4 @@
-//! `github_get` (CONTRACT §3, paged contract `{data, nextPage, incomplete?}`): a `GET` of any GitHub REST path, with
+//! `github_get` (paged contract `{data, nextPage, incomplete?}`): a `GET` of any GitHub REST path, with
 //! `page` / `perPage` and `nextPage` exactly as for the list tools. Reads only: GitHub writes are out of scope.
 
 use std::collections::BTreeMap;

@@ -201,7 +201,7 @@ pub struct LogPart {
 pub type LogsEnvelope = Envelope<LogsData, LogMeta>;
 
 /// `outputSchema` of the log tools.
-/// `data` is documented in CONTRACT §3 and by [`LogsData`]; the schema keeps it open (a `jq` may reshape it), so
+/// `data` is documented by [`LogsData`]; the schema keeps it open (a `jq` may reshape it), so
 /// `tools/list` stays small.
 pub fn output_schema() -> Map<String, Value> {
     mcp_envelope::with_title(

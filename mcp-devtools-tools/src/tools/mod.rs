@@ -44,7 +44,7 @@ where
     Arc::new(run)
 }
 
-/// Which result contract a tool's `outputSchema` follows (CONTRACT §3).
+/// Which result contract a tool's `outputSchema` follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputContract {
     /// `{data, nextPage, incomplete?}`.
@@ -169,7 +169,7 @@ pub(crate) fn read_only(title: &str, open_world: bool) -> ToolAnnotations {
         .open_world(open_world)
 }
 
-/// Every tool, in `tools/list` order (before the selection of CONTRACT §11).
+/// Every tool, in `tools/list` order (before the tool selection).
 pub fn catalog() -> Vec<ToolSpec> {
     vec![
         github::list_workflow_runs_spec(),

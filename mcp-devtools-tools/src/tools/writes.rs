@@ -1,4 +1,4 @@
-//! The text-only results of the write tools (`{jira,conf,bb}_{post,put,patch,delete}`, CONTRACT §3): the write
+//! The text-only results of the write tools (`{jira,conf,bb}_{post,put,patch,delete}`): the write
 //! already happened upstream (a 2xx HTTP status), so nothing after it may read as a failed call, which a caller
 //! would retry and so repeat the write. The result library shows the value ([`Responder::text`]); the HTTP wording
 //! is this server's.

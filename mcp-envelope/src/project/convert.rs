@@ -1,5 +1,4 @@
-//! Exact conversion between `serde_json::Value` and jaq's `Val` (CONTRACT §4:
-//! numbers keep every digit).
+//! Exact conversion between `serde_json::Value` and jaq's `Val` (numbers keep every digit).
 //!
 //! jaq-json 2.0 numbers (`jaq_json::Num`) are `Int(isize)`, `BigInt`,
 //! `Float(f64)` or `Dec(String)` (a literal from the jq program). Integers

@@ -1,4 +1,4 @@
-//! The JMESPath fallback dialect (CONTRACT §4), for clients written against
+//! The JMESPath fallback dialect, for clients written against
 //! the reference servers (`workflow_runs[*].id`).
 //!
 //! Numbers stay exact: jmespath 0.5 stores them as `serde_json::Number`.

@@ -1,4 +1,4 @@
-//! The jq dialect, run by jaq with its standard library (CONTRACT §4).
+//! The jq dialect, run by jaq with its standard library.
 //!
 //! Definitions: `jaq_core::defs()` + `jaq_std::defs()` + `jaq_json::defs()`;
 //! native filters: `jaq_core::funs()` + `jaq_std::funs()` + `jaq_json::funs()`,

@@ -1,4 +1,4 @@
-//! TOON text with every digit of every number (CONTRACT §4, §8).
+//! TOON text with every digit of every number.
 //!
 //! `toon-format` turns each number into an `i64`, `u64` or `f64`, so an integer past 64 bits or a decimal with more
 //! digits than an `f64` holds would lose digits (`123456789012345678901234567890` became

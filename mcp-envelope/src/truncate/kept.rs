@@ -1,5 +1,5 @@
 //! [`Kept`]: an output for rendering that keeps only what the truncated text can show, its first and last bytes,
-//! so a text of any length is rendered and truncated (CONTRACT §6) in a few tens of kilobytes of memory.
+//! so a text of any length is rendered and truncated in a few tens of kilobytes of memory.
 
 use super::{Ends, Rest, cut};
 

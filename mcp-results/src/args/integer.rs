@@ -1,4 +1,4 @@
-//! Integer arguments as clients send them (CONTRACT §8, `docs/CONTRACT.md`): a JSON integer, or a string of digits (`"123"`), which
+//! Integer arguments as clients send them: a JSON integer, or a string of digits (`"123"`), which
 //! several MCP clients send for numbers. Used with `#[serde(deserialize_with = ...)]`; the advertised schema keeps the
 //! field's integer type (schemars reads the field type, not the deserializer).
 //!

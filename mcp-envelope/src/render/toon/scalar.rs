@@ -66,7 +66,7 @@ pub(super) fn quoted<S: Sink>(out: &mut S, s: &str) {
 }
 
 /// Every digit of `n`: integers that fit 64 bits as integers, every other number (past 64 bits, decimals, with an
-/// exponent) in TOON's canonical decimal form from its literal digits (CONTRACT §8).
+/// exponent) in TOON's canonical decimal form from its literal digits.
 fn number<S: Sink>(out: &mut S, n: &Number) {
     if let Some(i) = n.as_i64() {
         out.push_str(itoa::Buffer::new().format(i));
