@@ -1,4 +1,4 @@
-//! `artifact_read` on the result path (issue #12 point 4): decoded bytes per second for 1 MiB chunks from the memory
+//! `artifact_read` on the result path: decoded bytes per second for 1 MiB chunks from the memory
 //! store, through `artifact_read::call` and the serialization of the `CallToolResult` as the transport writes it.
 //!
 //! `before` is the previous server path (the chunk encoded into an `ArtifactReadResult`, copied into a JSON value

@@ -1,4 +1,4 @@
-//! Peak memory of one oversized result (issue #12 point 5): a 16 MiB JSON page through [`Responder::respond`]
+//! Peak memory of one oversized result: a 16 MiB JSON page through [`Responder::respond`]
 //! (render the text, measure and seal against the default 256 KiB bound, put the compact bytes into a memory
 //! store, build the `CallToolResult` and serialize it as the transport would), with the peak resident set size read
 //! from `/proc/self/status` (`VmHWM`, reset through `/proc/self/clear_refs` once the page is parsed).

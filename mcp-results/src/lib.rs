@@ -31,7 +31,7 @@ pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};
 pub use view::{View, ViewArgs, WithView};
 
-// The front door (deliberate re-exports, issue 24): what a server of its own needs besides rmcp, from this one
+// The front door (deliberate re-exports): what a server of its own needs besides rmcp, from this one
 // crate. They are the same items as in the crates behind it (a second path on purpose: a reuser depends on this crate
 // alone; a server that also depends on those crates gets the same types, not copies). Nothing else in this crate is
 // reachable by two paths.

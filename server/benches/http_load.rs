@@ -1,4 +1,4 @@
-//! Load over streamable HTTP (issue 12 point 2): 1, 32 and 256 concurrent sessions, each calling a cached
+//! Load over streamable HTTP: 1, 32 and 256 concurrent sessions, each calling a cached
 //! `circleci_get /me` back to back for a fixed time; calls per second, latency percentiles, errors, and the server's
 //! RSS after the run. Whole chain: rmcp streamable-HTTP clients (one per session, all in this process) → the
 //! `mcp-devtools --http 127.0.0.1:0` binary built by this `cargo bench` (release) → its HTTP cache (the recorded

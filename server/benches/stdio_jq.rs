@@ -1,4 +1,4 @@
-//! The price of `jq` over stdio (issue 12 point 3): `jira_get` of one issue with `jq: ".key"` against the same call
+//! The price of `jq` over stdio: `jira_get` of one issue with `jq: ".key"` against the same call
 //! without `jq`, in the same run. (The issue measured `.fields.summary`; the recorded issue `ED-1`, Atlassian's
 //! documented example, has no `summary` field, so that program answers `null`. `.key` costs the same — the worker
 //! still receives the whole body — and answers a string this bench can check.) Whole chain: rmcp client → the `mcp-devtools` binary built by this

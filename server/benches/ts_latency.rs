@@ -1,5 +1,4 @@
-//! Latency through the official TypeScript SDK client over streamable HTTP against stdio, same run (issue 12 point
-//! 1): a cached `circleci_get /me`, median per call. Whole chain: `clients/ts/latency.mjs`
+//! Latency through the official TypeScript SDK client over streamable HTTP against stdio, same run: a cached `circleci_get /me`, median per call. Whole chain: `clients/ts/latency.mjs`
 //! (`@modelcontextprotocol/sdk`, `StreamableHTTPClientTransport` and `StdioClientTransport`) → the `mcp-devtools`
 //! binary built by this `cargo bench` (release), once with `--http 127.0.0.1:0` and once over stdio → the recorded
 //! CircleCI upstream on 127.0.0.1 (read once; then the server's HTTP cache answers). Target: HTTP median at most 2×

@@ -57,7 +57,8 @@ fn read(root: &Path, page: &Path) -> String {
 
 /// The default column as the registry gives it: the default in backticks, or `unset`.
 fn default_cell(def: &SettingDef) -> String {
-    def.default.map_or_else(|| "unset".to_owned(), |default| format!("`{default}`"))
+    def.default
+        .map_or_else(|| "unset".to_owned(), |default| format!("`{default}`"))
 }
 
 /// The rows of the table as written: per setting name, the default column and the meaning.
@@ -67,7 +68,10 @@ fn written_rows(table: &str) -> BTreeMap<String, (String, String)> {
         let inner = line.trim_start_matches("| ").trim_end_matches(" |");
         let cells: Vec<&str> = inner.splitn(4, " | ").collect();
         if let [name, _flag, default, meaning] = cells[..] {
-            rows.insert(name.trim_matches('`').to_owned(), (default.to_owned(), meaning.to_owned()));
+            rows.insert(
+                name.trim_matches('`').to_owned(),
+                (default.to_owned(), meaning.to_owned()),
+            );
         }
     }
     rows
@@ -83,7 +87,10 @@ fn render_table(written: &BTreeMap<String, (String, String)>) -> String {
             Some((cell, meaning)) => (cell.strip_prefix(&default).unwrap_or_default(), meaning.clone()),
             None => ("", format!("{}.", def.help)),
         };
-        table.push_str(&format!("| `{}` | `--{}` | {default}{note} | {meaning} |\n", def.name, def.flag));
+        table.push_str(&format!(
+            "| `{}` | `--{}` | {default}{note} | {meaning} |\n",
+            def.name, def.flag
+        ));
     }
     table
 }
@@ -93,9 +100,13 @@ fn settings_table_is_the_registry() {
     let Some(root) = repo_root() else { return };
     let path = root.join("docs/server.md");
     let page = read(&root, Path::new("docs/server.md"));
-    let begin = page.find(TABLE_BEGIN).expect("docs/server.md has the settings:begin marker");
+    let begin = page
+        .find(TABLE_BEGIN)
+        .expect("docs/server.md has the settings:begin marker");
     let start = begin + page[begin..].find('\n').expect("a line after the marker") + 1;
-    let end = page.find(TABLE_END).expect("docs/server.md has the settings:end marker");
+    let end = page
+        .find(TABLE_END)
+        .expect("docs/server.md has the settings:end marker");
     let written = &page[start..end];
     let rendered = render_table(&written_rows(written));
     if written == rendered {
@@ -108,8 +119,15 @@ fn settings_table_is_the_registry() {
         return;
     }
     let rows = written_rows(written);
-    let missing: Vec<&str> = SETTINGS.iter().map(|def| def.name).filter(|name| !rows.contains_key(*name)).collect();
-    let unknown: Vec<&String> = rows.keys().filter(|name| !SETTINGS.iter().any(|def| def.name == *name)).collect();
+    let missing: Vec<&str> = SETTINGS
+        .iter()
+        .map(|def| def.name)
+        .filter(|name| !rows.contains_key(*name))
+        .collect();
+    let unknown: Vec<&String> = rows
+        .keys()
+        .filter(|name| !SETTINGS.iter().any(|def| def.name == *name))
+        .collect();
     let differing: Vec<String> = written
         .lines()
         .zip(rendered.lines())
@@ -135,7 +153,9 @@ fn rendering_keeps_notes_and_meanings() {
         ("`33554432` (32 MiB)".to_owned(), "Largest body.".to_owned()),
     );
     let table = render_table(&written);
-    assert!(table.contains("| `HTTP_MAX_BODY_BYTES` | `--http-max-body-bytes` | `33554432` (32 MiB) | Largest body. |"));
+    assert!(
+        table.contains("| `HTTP_MAX_BODY_BYTES` | `--http-max-body-bytes` | `33554432` (32 MiB) | Largest body. |")
+    );
     // A setting the page does not have yet gets its --help text.
     assert!(table.contains("| `RUST_LOG` | `--log` | `info` | Log filter (tracing EnvFilter syntax"));
     assert_eq!(table.lines().count(), SETTINGS.len() + 2);
@@ -147,8 +167,23 @@ fn rendering_keeps_notes_and_meanings() {
 
 /// Programs the pages may run that are not ours: not checked further.
 const EXTERNAL: &[&str] = &[
-    "npx", "npm", "openssl", "printf", "sha256sum", "cut", "set", ".", "sed", "eval", "aws", "echo", "kill", "wc",
-    "sort", "export", "rg",
+    "npx",
+    "npm",
+    "openssl",
+    "printf",
+    "sha256sum",
+    "cut",
+    "set",
+    ".",
+    "sed",
+    "eval",
+    "aws",
+    "echo",
+    "kill",
+    "wc",
+    "sort",
+    "export",
+    "rg",
 ];
 
 /// Environment variables the pages set that are not settings but are ours.
@@ -156,7 +191,16 @@ const OTHER_VARIABLES: &[&str] = &["MCP_URL", "MCP_SOAK_SECONDS", "MCP_DEVTOOLS_
 
 /// Name prefixes of the settings: a variable with one of them must be a setting (or in [`OTHER_VARIABLES`]).
 const SETTING_PREFIXES: &[&str] = &[
-    "MCP_", "GITHUB_", "CIRCLECI_", "ATLASSIAN_", "JIRA_", "CONFLUENCE_", "BITBUCKET_", "HTTP_", "STREAMING_", "AWS_",
+    "MCP_",
+    "GITHUB_",
+    "CIRCLECI_",
+    "ATLASSIAN_",
+    "JIRA_",
+    "CONFLUENCE_",
+    "BITBUCKET_",
+    "HTTP_",
+    "STREAMING_",
+    "AWS_",
 ];
 
 /// One cargo package of the repository and its targets.
@@ -170,7 +214,9 @@ struct Package {
 }
 
 fn stems(dir: &Path) -> BTreeSet<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return BTreeSet::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return BTreeSet::new();
+    };
     entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
@@ -263,14 +309,22 @@ fn shell_blocks(page: &Path, text: &str) -> Vec<Vec<CommandLine>> {
                 }
                 In::Other => In::Prose,
                 In::Prose => match fence.trim() {
-                    "sh" | "bash" | "shell" => In::Shell { console: false, lines: Vec::new() },
-                    "console" => In::Shell { console: true, lines: Vec::new() },
+                    "sh" | "bash" | "shell" => In::Shell {
+                        console: false,
+                        lines: Vec::new(),
+                    },
+                    "console" => In::Shell {
+                        console: true,
+                        lines: Vec::new(),
+                    },
                     _ => In::Other,
                 },
             };
             continue;
         }
-        let In::Shell { console, lines } = &mut state else { continue };
+        let In::Shell { console, lines } = &mut state else {
+            continue;
+        };
         let command = if *console {
             match trimmed.strip_prefix("$ ") {
                 Some(command) => command,
@@ -393,14 +447,19 @@ impl Checker {
     fn check(&self, at: &str, cwd: &mut PathBuf, words: &[String]) {
         let mut words = words;
         while let Some((name, _)) = words.first().and_then(|word| word.split_once('=')) {
-            if name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+            if name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            {
                 self.check_variable(at, name);
                 words = &words[1..];
             } else {
                 break;
             }
         }
-        let Some((program, args)) = words.split_first() else { return };
+        let Some((program, args)) = words.split_first() else {
+            return;
+        };
         match program.as_str() {
             "cd" => {
                 let dir = cwd.join(args.first().map_or("", String::as_str));
@@ -418,7 +477,9 @@ impl Checker {
             program if program.contains('/') => {
                 let path = cwd.join(program.trim_start_matches("./"));
                 let binary = path.file_name().is_some_and(|name| name == "mcp-devtools")
-                    && path.parent().is_some_and(|dir| dir.ends_with("target/debug") || dir.ends_with("target/release"));
+                    && path
+                        .parent()
+                        .is_some_and(|dir| dir.ends_with("target/debug") || dir.ends_with("target/release"));
                 if binary {
                     self.check_server_args(at, args);
                 } else if !self.root.join(&path).is_file() {
@@ -462,13 +523,22 @@ impl Checker {
     }
 
     fn check_cargo(&self, at: &str, args: &[String]) {
-        let Some((subcommand, args)) = args.split_first() else { return };
+        let Some((subcommand, args)) = args.split_first() else {
+            return;
+        };
         match subcommand.as_str() {
             "install" | "insta" | "tree" | "info" => {}
             "fuzz" => {
-                let fuzz_bins = self.packages.get("fuzz").map(|fuzz| fuzz.bins.clone()).unwrap_or_default();
+                let fuzz_bins = self
+                    .packages
+                    .get("fuzz")
+                    .map(|fuzz| fuzz.bins.clone())
+                    .unwrap_or_default();
                 let mut rest = args.iter().skip(1);
-                if args.first().is_some_and(|action| matches!(action.as_str(), "run" | "build" | "tmin" | "cmin")) {
+                if args
+                    .first()
+                    .is_some_and(|action| matches!(action.as_str(), "run" | "build" | "tmin" | "cmin"))
+                {
                     while let Some(arg) = rest.next() {
                         if arg == "-s" || arg == "--sanitizer" {
                             rest.next();
@@ -481,7 +551,9 @@ impl Checker {
                     }
                 }
             }
-            "run" | "build" | "test" | "bench" | "check" | "clippy" | "doc" => self.check_cargo_build(at, subcommand, args),
+            "run" | "build" | "test" | "bench" | "check" | "clippy" | "doc" => {
+                self.check_cargo_build(at, subcommand, args)
+            }
             other => self.fail(at, format!("`cargo {other}`: not a subcommand this check knows")),
         }
     }
@@ -508,7 +580,10 @@ impl Checker {
         }
         for name in &packages {
             if !self.packages.contains_key(name) {
-                self.fail(at, format!("`cargo {subcommand} -p {name}`: no such package in the workspace"));
+                self.fail(
+                    at,
+                    format!("`cargo {subcommand} -p {name}`: no such package in the workspace"),
+                );
             }
         }
         if let [package] = &packages[..]
@@ -522,12 +597,20 @@ impl Checker {
                     _ => &found.tests,
                 };
                 if !known.contains(name) {
-                    self.fail(at, format!("`{kind} {name}`: package {package} has no such target ({})", found.dir.display()));
+                    self.fail(
+                        at,
+                        format!(
+                            "`{kind} {name}`: package {package} has no such target ({})",
+                            found.dir.display()
+                        ),
+                    );
                 }
             }
             let runs_server = subcommand == "run"
                 && package == "mcp-devtools-server"
-                && targets.iter().all(|(kind, name)| *kind == "--bin" && name == "mcp-devtools");
+                && targets
+                    .iter()
+                    .all(|(kind, name)| *kind == "--bin" && name == "mcp-devtools");
             if let (true, Some(after)) = (runs_server, after) {
                 self.check_server_args(at, after);
             }
@@ -556,9 +639,16 @@ fn commands_of_the_docs_exist() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} commands found: is the block parser broken?");
+    assert!(
+        checked > 20,
+        "only {checked} commands found: is the block parser broken?"
+    );
     let failures = checker.failures.borrow();
-    assert!(failures.is_empty(), "commands of the docs that would not run:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "commands of the docs that would not run:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -685,7 +775,9 @@ fn settings_files_of_the_docs_use_real_settings() {
                 (Some(body), Some(_)) => {
                     match toml::from_str::<toml::Table>(body) {
                         Ok(table) => {
-                            let keys = table.keys().filter(|key| key.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
+                            let keys = table
+                                .keys()
+                                .filter(|key| key.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
                             for key in keys.filter(|key| !settings.contains(key.as_str())) {
                                 failures.push(format!("{}: `{key}` is not a setting", page.display()));
                             }
@@ -702,5 +794,37 @@ fn settings_files_of_the_docs_use_real_settings() {
             }
         }
     }
-    assert!(failures.is_empty(), "settings files of the docs:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "settings files of the docs:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn code_blocks_of_the_docs_are_tagged_and_closed() {
+    // An untagged block is Rust to rustdoc (the pages are doctests of mcp-devtools-examples), and an unclosed one
+    // swallows the rest of the page.
+    let Some(root) = repo_root() else { return };
+    let mut failures = Vec::new();
+    for page in pages(&root) {
+        let mut open = false;
+        for (index, line) in read(&root, &page).lines().enumerate() {
+            let Some(tag) = line.trim_start().strip_prefix("```") else {
+                continue;
+            };
+            if !open && tag.trim().is_empty() {
+                failures.push(format!(
+                    "{}:{}: a code block without a language",
+                    page.display(),
+                    index + 1
+                ));
+            }
+            open = !open;
+        }
+        if open {
+            failures.push(format!("{}: a code block is not closed", page.display()));
+        }
+    }
+    assert!(failures.is_empty(), "code blocks of the docs:\n{}", failures.join("\n"));
 }

@@ -62,7 +62,7 @@ pub const LEFTOVER_GRACE: Duration = Duration::from_secs(15 * 60);
 ///   aborted, by the first sweep at least [`LEFTOVER_GRACE`] after the put started.
 /// - As a belt to those braces, a bucket lifecycle rule expiring objects under the prefix after the retention plus
 ///   a day, and aborting incomplete multipart uploads after a day, removes anything a crashed replica left
-///   (README, "Running several replicas").
+///   (docs/server.md, "Running several replicas").
 /// - Requests are retried (at most 3 times, 15 s in all) by object_store; errors are [`ArtifactError::Io`] with no
 ///   bucket, key or credential in their text (the full error is logged at `warn`).
 #[derive(Debug)]

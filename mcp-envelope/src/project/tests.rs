@@ -378,7 +378,7 @@ fn user_defined_functions_are_refused_so_recursion_cannot_abort_the_process() {
     );
 }
 
-/// The rows of issue #11's table: each was a success with a wrong value (or
+/// Cases that each were a success with a wrong value (or
 /// a wrong refusal) before jq 1.8.1's behaviour was added.
 #[test]
 fn jq_1_8_1_behaviour_from_the_issue() {
@@ -509,7 +509,7 @@ fn jq_semantics_of_the_patched_engine() {
     );
 }
 
-/// jq 1.8.1's number texts (issue #27): doubles as `jvp_dtoa_fmt` prints them, literals as decNumber does,
+/// jq 1.8.1's number texts: doubles as `jvp_dtoa_fmt` prints them, literals as decNumber does,
 /// NaN and the infinities as jq serializes them.
 #[test]
 fn jq_prints_numbers_as_jq_1_8_1() {
@@ -536,7 +536,7 @@ fn jq_prints_numbers_as_jq_1_8_1() {
     );
 }
 
-/// jq's regular expressions are Oniguruma's (issue #27): look-around, backreferences, `\p{..}`, possessive
+/// jq's regular expressions are Oniguruma's: look-around, backreferences, `\p{..}`, possessive
 /// groups, unmatched groups as `null` with offset -1, offsets in code points.
 #[test]
 fn jq_regexes_are_oniguruma() {
