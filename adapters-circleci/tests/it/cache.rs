@@ -1,7 +1,7 @@
 //! The CircleCI adapter through the shared HTTP cache, against wiremock, with a controllable clock (no sleeps):
 //! CONTRACT §3 `cache`. Each upstream mock states how many requests it must receive.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

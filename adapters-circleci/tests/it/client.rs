@@ -1,7 +1,7 @@
 //! The CircleCI adapter's requests and errors, against wiremock: token header, paths, query encoding, missing
 //! token, body cap.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
