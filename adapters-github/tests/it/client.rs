@@ -1,6 +1,6 @@
 //! End-to-end tests of `GithubClient` against wiremock serving the recorded fixtures.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
