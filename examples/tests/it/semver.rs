@@ -1,4 +1,4 @@
-//! Semver hygiene (issue 24, point 5), seen from a crate downstream of the library crates.
+//! Semver hygiene, seen from a crate downstream of the library crates.
 //!
 //! - Every config is built from outside with its builder (`Default`/`new` + `with_*`): this file compiles only
 //!   because they exist, since `#[non_exhaustive]` forbids struct literals here. Each value is read back.
@@ -303,9 +303,5 @@ fn errors_and_configs_are_non_exhaustive_and_each_item_has_one_public_path() {
         missing.is_empty(),
         "configs no longer found (renamed? update CONFIGS): {missing:?}"
     );
-    assert!(
-        problems.is_empty(),
-        "semver hygiene (issue 24):\n{}",
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "semver hygiene:\n{}", problems.join("\n"));
 }
