@@ -97,7 +97,13 @@ fn kill_round(finished_before_kill: usize) -> bool {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("artifacts");
     let mut child = Command::new(std::env::current_exe().expect("test binary"))
-        .args(["--exact", "kill_test_child_writer", "--nocapture", "--test-threads=1"])
+        // The test's name in this binary: its module path without the crate (`fs_kill::kill_test_child_writer`).
+        .args([
+            "--exact",
+            "fs_kill::kill_test_child_writer",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_DIR_ENV, &dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -146,7 +146,7 @@ async fn an_unreachable_bucket_fails_at_open_without_secrets() {
 }
 
 /// What a put that died half-way leaves (its replica killed between its marker and its data, or during a
-/// multipart upload; issue 31): the marker stops counting against its owner's quota, and the unfinished upload is
+/// multipart upload): the marker stops counting against its owner's quota, and the unfinished upload is
 /// aborted, by the first sweep once they are [`mcp_artifacts::LEFTOVER_GRACE`] old, not before (the put may
 /// still be running).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
