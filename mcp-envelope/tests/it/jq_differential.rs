@@ -25,9 +25,9 @@ use mcp_envelope::Projection;
 use serde_json::Value;
 
 const BODIES: &[&str] = &[
-    include_str!("../../fixtures/github/actions-runs.json"),
-    include_str!("../../fixtures/github/run-jobs.json"),
-    include_str!("../../fixtures/circleci/pipelines.json"),
+    include_str!("../../../fixtures/github/actions-runs.json"),
+    include_str!("../../../fixtures/github/run-jobs.json"),
+    include_str!("../../../fixtures/circleci/pipelines.json"),
 ];
 
 /// xorshift64*: small, deterministic, good enough to pick grammar rules.
@@ -496,7 +496,7 @@ const CORNER_INPUTS: &str = r#"[
   null
 ]"#;
 
-/// The second grammar (issue #27): jq's own corners over [`CORNER_INPUTS`]: regular expressions and their
+/// The second grammar: jq's own corners over [`CORNER_INPUTS`]: regular expressions and their
 /// flags, dates, formats, number printing and arithmetic edge cases, string functions, paths, and
 /// `limit`/`first`/`until`. Each program picks the input it is written for.
 struct Corners {

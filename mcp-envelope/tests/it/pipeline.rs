@@ -7,8 +7,8 @@ use mcp_envelope::{
 };
 use serde_json::{Value, json};
 
-const RUNS: &str = include_str!("../../fixtures/github/actions-runs.json");
-const RUNS_LARGE: &str = include_str!("../../fixtures/github/runs-large.json");
+const RUNS: &str = include_str!("../../../fixtures/github/actions-runs.json");
+const RUNS_LARGE: &str = include_str!("../../../fixtures/github/runs-large.json");
 
 fn validate_paged(value: &Value) {
     let schema = Value::Object(paged_output_schema());
