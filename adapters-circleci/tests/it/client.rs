@@ -1,0 +1,156 @@
+//! The CircleCI adapter's requests and errors, against wiremock: token header, paths, query encoding, missing
+//! token, body cap.
+
+use crate::support;
+
+use std::time::Duration;
+
+use adapters_circleci::{CircleciClient, CircleciConfig, CircleciError, GetRequest};
+use adapters_http::{HttpError, Secret, SettingNames};
+use recorded_upstream::fixture;
+use support::{TOKEN, client_with, get};
+use wiremock::matchers::{header, method, path, query_param};
+use wiremock::{Mock, MockServer};
+
+#[tokio::test]
+async fn sends_the_token_as_circle_token_and_keeps_exact_numbers() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/api/v2/project/gh/CircleCI-Public/api-preview-docs/pipeline"))
+        .and(header("circle-token", TOKEN))
+        .and(header("accept", "application/json"))
+        .respond_with(fixture("circleci/pipelines").expect("fixture").response())
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = client_with(&server, Some(TOKEN), None);
+    let got = get(
+        &client,
+        "project/gh/CircleCI-Public/api-preview-docs/pipeline",
+        "alice",
+        false,
+    )
+    .await;
+    let expected: serde_json::Value =
+        serde_json::from_slice(fixture("circleci/pipelines").expect("fixture").body).expect("fixture JSON");
+    assert_eq!(got.body.as_data(), Some(&expected));
+    assert!(
+        got.body.as_data().unwrap()["next_page_token"].is_string(),
+        "the continuation stays inside data"
+    );
+    assert!(!got.cache.hit);
+    server.verify().await;
+}
+
+#[tokio::test]
+async fn page_token_is_encoded_exactly_once() {
+    let server = MockServer::start().await;
+    let token = "AARLwwV0+lQ1i/YyRy9k==";
+    Mock::given(method("GET"))
+        .and(path("/api/v2/project/gh/o/r/pipeline"))
+        .and(query_param("page-token", token))
+        .and(query_param("branch", "feature/a b"))
+        .respond_with(fixture("circleci/pipelines").expect("fixture").response())
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = client_with(&server, Some(TOKEN), None);
+    let query = vec![
+        ("branch".to_owned(), "feature/a b".to_owned()),
+        ("page-token".to_owned(), token.to_owned()),
+    ];
+    client
+        .get(&GetRequest::new("/api/v2/project/gh/o/r/pipeline", "alice").with_query(&query))
+        .await
+        .expect("page 2");
+    let received = server.received_requests().await.expect("recording");
+    assert_eq!(
+        received[0].url.query(),
+        Some("branch=feature%2Fa+b&page-token=AARLwwV0%2BlQ1i%2FYyRy9k%3D%3D")
+    );
+    server.verify().await;
+}
+
+#[tokio::test]
+async fn missing_token_sends_nothing_and_names_the_setting() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(fixture("circleci/me").expect("fixture").response())
+        .expect(0)
+        .mount(&server)
+        .await;
+    let client = client_with(&server, None, None);
+    let err = client
+        .get(&GetRequest::new("/me", "alice"))
+        .await
+        .expect_err("no token");
+    // The library names its own field; a host gives its setting names in `setting_names` (next test).
+    assert_eq!(err, CircleciError::MissingToken { setting: "token" });
+    assert!(err.to_string().starts_with("token is not set"), "{err}");
+    server.verify().await;
+}
+
+#[tokio::test]
+async fn another_host_is_refused_without_sending() {
+    let server = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(fixture("circleci/me").expect("fixture").response())
+        .expect(0)
+        .mount(&elsewhere)
+        .await;
+    let client = client_with(&server, Some(TOKEN), None);
+    let path = format!("{}/api/v2/me", elsewhere.uri());
+    let err = client
+        .get(&GetRequest::new(&path, "alice"))
+        .await
+        .expect_err("foreign host");
+    assert!(
+        matches!(err, CircleciError::Http(HttpError::ForeignHost { .. })),
+        "{err:?}"
+    );
+    elsewhere.verify().await;
+}
+
+#[tokio::test]
+async fn a_body_over_the_cap_is_a_clear_error() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(fixture("circleci/pipelines").expect("fixture").response())
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = CircleciClient::new(
+        CircleciConfig::default()
+            .with_api_base(format!("{}/api/v2", server.uri()))
+            .with_token(Some(Secret::new(TOKEN)))
+            .with_timeout(Duration::from_secs(10))
+            .with_max_body_bytes(1024)
+            .with_setting_names(
+                SettingNames::default()
+                    .with_base("CIRCLECI_API_BASE")
+                    .with_credential("CIRCLECI_TOKEN")
+                    .with_max_body("HTTP_MAX_BODY_BYTES"),
+            ),
+        None,
+    )
+    .expect("client");
+    let err = client
+        .get(&GetRequest::new("/project/gh/o/r/pipeline", "alice"))
+        .await
+        .expect_err("too large");
+    assert_eq!(
+        err.to_string(),
+        "the CircleCI API response is larger than 1024 bytes (setting HTTP_MAX_BODY_BYTES): ask for less (fewer items per page, a narrower path) or raise HTTP_MAX_BODY_BYTES"
+    );
+    server.verify().await;
+}
+
+#[test]
+fn debug_never_shows_the_token() {
+    let client =
+        CircleciClient::new(CircleciConfig::default().with_token(Some(Secret::new(TOKEN))), None).expect("client");
+    let debug = format!("{client:?}");
+    assert!(!debug.contains(TOKEN), "{debug}");
+    assert_eq!(client.api_base(), "https://circleci.com/api/v2");
+}

@@ -1,0 +1,204 @@
+//! The whole pipeline on real GitHub bodies (CONTRACT §2, §4, §5, §6).
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use mcp_envelope::{
+    Envelope, NoMeta, OutputFormat, PageMeta, Sealed, SizeBound, TEXT_LIMIT_BYTES, TextSource, paged_output_schema,
+    prepare, prepare_text,
+};
+use serde_json::{Value, json};
+
+const RUNS: &str = include_str!("../../../fixtures/github/actions-runs.json");
+const RUNS_LARGE: &str = include_str!("../../../fixtures/github/runs-large.json");
+
+fn validate_paged(value: &Value) {
+    let schema = Value::Object(paged_output_schema());
+    for v in [
+        jsonschema::draft7::new(&schema).unwrap(),
+        jsonschema::draft202012::new(&schema).unwrap(),
+    ] {
+        assert!(v.is_valid(value), "{}", v.validate(value).unwrap_err());
+    }
+}
+
+#[test]
+fn actions_runs_inline_structured_complete_while_text_truncated() {
+    let body: Value = serde_json::from_str(RUNS).unwrap();
+    let prepared = prepare(
+        body.clone(),
+        PageMeta::new(Some(2)),
+        None,
+        OutputFormat::Json,
+        TextSource::Envelope,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    // 48 KB of compact JSON: over the 40,000-byte text limit, under the bound.
+    assert!(prepared.text_truncated);
+    assert!(prepared.text.len() <= TEXT_LIMIT_BYTES);
+    assert!(prepared.text.starts_with("{\n  \"data\": {\n    \"total_count\": 593,"));
+    let Sealed::Inline(envelope) = prepared.sealed else {
+        panic!("48 KB must be inline under the default bound");
+    };
+    let structured = envelope.into_value().unwrap();
+    assert_eq!(structured["data"], body);
+    assert_eq!(structured["nextPage"], json!(2));
+    validate_paged(&structured);
+}
+
+#[test]
+fn json_text_equals_structured_content_when_not_truncated() {
+    let body: Value = serde_json::from_str(RUNS).unwrap();
+    let prepared = prepare(
+        body,
+        PageMeta::new(Some(2)),
+        Some("{total_count, workflow_runs: .workflow_runs[:2]}"),
+        OutputFormat::Json,
+        TextSource::Envelope,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    assert!(!prepared.text_truncated);
+    let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
+    validate_paged(&structured);
+    assert_eq!(structured["data"]["workflow_runs"].as_array().unwrap().len(), 2);
+    let parsed: Value = serde_json::from_str(&prepared.text).unwrap();
+    assert_eq!(parsed, structured);
+}
+
+#[test]
+fn actions_runs_projected_with_jq_and_jmespath() {
+    let body: Value = serde_json::from_str(RUNS).unwrap();
+    let expected: Vec<Value> = body["workflow_runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    for jq in [".workflow_runs | map(.id)", "workflow_runs[*].id"] {
+        let prepared = prepare(
+            body.clone(),
+            PageMeta::new(None),
+            Some(jq),
+            OutputFormat::Json,
+            TextSource::Envelope,
+            &SizeBound::default(),
+        )
+        .unwrap();
+        let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
+        assert_eq!(structured, json!({"data": expected, "nextPage": null}));
+        assert_eq!(serde_json::from_str::<Value>(&prepared.text).unwrap(), structured);
+    }
+}
+
+#[test]
+fn toon_text_is_the_default_and_matches_text_only_mode() {
+    let body: Value = serde_json::from_str(RUNS).unwrap();
+    let jq = Some(".workflow_runs[:2] | map({id, name, conclusion})");
+    let prepared = prepare(
+        body.clone(),
+        PageMeta::new(Some(2)),
+        jq,
+        OutputFormat::default(),
+        TextSource::Envelope,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    assert!(
+        prepared.text.starts_with("data[2]{id,name,conclusion}:\n"),
+        "{}",
+        prepared.text
+    );
+    assert!(prepared.text.ends_with("\nnextPage: 2"), "{}", prepared.text);
+    let text_only = prepare_text(
+        body,
+        PageMeta::new(Some(2)),
+        jq,
+        OutputFormat::Toon,
+        TextSource::Envelope,
+    )
+    .unwrap();
+    assert_eq!(text_only, prepared.text);
+}
+
+#[test]
+fn runs_large_is_oversized_with_exact_artifact_bytes_and_truncated_text() {
+    let body: Value = serde_json::from_str(RUNS_LARGE).unwrap();
+    for format in [OutputFormat::Json, OutputFormat::Toon] {
+        let prepared = prepare(
+            body.clone(),
+            PageMeta::new(Some(3)),
+            None,
+            format,
+            TextSource::Envelope,
+            &SizeBound::default(),
+        )
+        .unwrap();
+        assert!(prepared.text_truncated);
+        assert!(prepared.text.len() <= TEXT_LIMIT_BYTES);
+        assert!(prepared.text.contains("structuredContent"));
+        let Sealed::Oversized(oversized) = prepared.sealed else {
+            panic!("1.2 MB must be oversized under the default bound");
+        };
+        let (bytes, pending) = oversized.into_parts();
+        let back: Envelope<Value, PageMeta> = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back.data, body);
+        assert_eq!(back.meta.next_page, Some(3));
+        let structured = pending.finish(Some("6f1c".into())).into_value().unwrap();
+        assert_eq!(
+            structured,
+            json!({"data": null, "nextPage": 3, "incomplete": {"reason": "size", "bytes": bytes.len(), "limitBytes": 262144, "artifactId": "6f1c"}})
+        );
+        validate_paged(&structured);
+    }
+}
+
+#[test]
+fn runs_large_narrowed_by_jq_fits_inline() {
+    let body: Value = serde_json::from_str(RUNS_LARGE).unwrap();
+    let prepared = prepare(
+        body,
+        PageMeta::new(None),
+        Some(".workflow_runs | map({id, conclusion})"),
+        OutputFormat::Json,
+        TextSource::Envelope,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    let Sealed::Inline(envelope) = prepared.sealed else {
+        panic!("ids and conclusions should fit");
+    };
+    validate_paged(&envelope.into_value().unwrap());
+}
+
+#[test]
+fn atlassian_text_is_the_bare_body() {
+    let body = json!({"issues": [{"key": "PLAT-1"}, {"key": "PLAT-2"}], "isLast": true});
+    let prepared = prepare(
+        body.clone(),
+        NoMeta {},
+        None,
+        OutputFormat::Json,
+        TextSource::Data,
+        &SizeBound::default(),
+    )
+    .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&prepared.text).unwrap(), body);
+    let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
+    assert_eq!(structured, json!({"data": body}));
+    let schema = Value::Object(Envelope::<Value, NoMeta>::output_schema());
+    assert!(jsonschema::draft7::new(&schema).unwrap().is_valid(&structured));
+}
+
+#[test]
+fn projection_errors_surface_from_prepare() {
+    let err = prepare(
+        json!([1, 2]),
+        NoMeta {},
+        Some(".[]"),
+        OutputFormat::Json,
+        TextSource::Data,
+        &SizeBound::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("2 outputs"), "{err}");
+}

@@ -1,0 +1,221 @@
+//! A code-mode harness we did not write runs our tools: Cloudflare's `@cloudflare/codemode` (pinned in
+//! `clients/codemode`, installed by `scripts/test`), inside real workerd (Miniflare 4), its own
+//! `DynamicWorkerExecutor` on a Worker Loader binding, against the bundled server over streamable HTTP and the
+//! recorded upstream of every vendor:
+//! - its `McpConnector` generates the TypeScript declarations from our `tools/list`; the checked-in
+//!   `devtools.d.ts` (what `triage.js` was written from) must still be what it generates, and the whole server's
+//!   declarations stay within the context budget (20 KB);
+//! - `triage.js`, written only from those declarations, triages the failed runs (runs -> failing job and step ->
+//!   Jira issue; the missing issue is an `isError` result, thrown into the program) and reads the oversized runs
+//!   page back through `artifact_read`;
+//! - the AI SDK path (`@ai-sdk/mcp` tools into codemode's `createCodeTool`) hands the program the whole
+//!   `CallToolResult`, `isError` included;
+//! - `@ai-sdk/mcp`'s stdio transport (a Node child with a socket stdin) closes and its host exits.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use common::http::HttpServer;
+use recorded_upstream::RecordedUpstream;
+use serde_json::{Value, json};
+
+/// The context budget: the generated declarations of the whole server, bytes.
+const DECLARATIONS_BUDGET_BYTES: usize = 20 * 1024;
+
+fn harness_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/codemode")
+}
+
+/// Runs `node <script> args` in the harness folder with `env`, at most 120 s.
+async fn node(script: &str, args: &[&str], env: &[(&str, String)]) -> Output {
+    let dir = harness_dir();
+    assert!(
+        dir.join("node_modules/@cloudflare/codemode").exists(),
+        "run scripts/test first: it runs npm ci in {}",
+        dir.display()
+    );
+    let mut command = tokio::process::Command::new("node");
+    command
+        .arg(dir.join(script))
+        .args(args)
+        .current_dir(&dir)
+        .kill_on_drop(true);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    tokio::time::timeout(Duration::from_secs(120), command.output())
+        .await
+        .unwrap_or_else(|_| panic!("node {script} {args:?} ran over 120 s"))
+        .unwrap_or_else(|err| panic!("cannot run node: {err}"))
+}
+
+fn stdout_of(what: &str, output: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{what} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The server over streamable HTTP (loopback, no auth) against `upstream`, structured output on.
+async fn server(upstream: &RecordedUpstream) -> HttpServer {
+    let mut env = vec![
+        ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
+        ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
+        ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
+        ("RUST_LOG".to_owned(), "error".to_owned()),
+    ];
+    env.extend(upstream.env().into_iter().map(|(name, value)| (name.to_owned(), value)));
+    HttpServer::start(env, &["--no-auth"], tempfile::tempdir().unwrap()).await
+}
+
+/// The pieces of a declarations file: each `type X = ...` block and each method of `declare const devtools`
+/// (with its JSDoc), keyed by name.
+fn pieces(declarations: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let (types, methods) = declarations
+        .split_once("declare const devtools: {")
+        .expect("a `declare const devtools` block");
+    let mut current: Option<(String, String)> = None;
+    for line in types.lines() {
+        if let Some(rest) = line.strip_prefix("type ") {
+            if let Some((name, text)) = current.take() {
+                out.insert(name, text);
+            }
+            let name = rest.split([' ', '=']).next().unwrap_or_default().to_owned();
+            current = Some((name, String::new()));
+        }
+        if let Some((_, text)) = current.as_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if let Some((name, text)) = current {
+        out.insert(name, text);
+    }
+    for method in methods.split("\n\n") {
+        let Some(last) = method.trim_end().trim_end_matches('}').trim_end().lines().last() else {
+            continue;
+        };
+        if let Some((name, _)) = last.trim().split_once(": (input") {
+            out.insert(
+                format!("devtools.{name}"),
+                method.trim().trim_end_matches('}').trim().to_owned(),
+            );
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_them() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = server(&upstream).await;
+    let env = [("MCP_URL", server.url.clone())];
+
+    // 1. The declarations codemode generates: within the budget, and still those the program was written from.
+    let generated = stdout_of("run.mjs types", &node("run.mjs", &["types"], &env).await);
+    assert!(
+        generated.len() <= DECLARATIONS_BUDGET_BYTES,
+        "the generated declarations are {} bytes, over the {DECLARATIONS_BUDGET_BYTES}-byte budget: shorten \
+         descriptions (each thing said once)",
+        generated.len()
+    );
+    let checked_in = std::fs::read_to_string(harness_dir().join("devtools.d.ts")).unwrap();
+    let now = pieces(&generated);
+    let then = pieces(&checked_in);
+    assert!(then.len() >= 8, "the checked-in declarations parse: {:?}", then.keys());
+    for (name, text) in &then {
+        assert_eq!(
+            now.get(name),
+            Some(text),
+            "{name} changed: regenerate clients/codemode/devtools.d.ts (MCP_URL=... node run.mjs types > \
+             devtools.d.ts) and check triage.js against it"
+        );
+    }
+    assert!(
+        generated.contains("/** Only when data is null (too large): read the whole result with artifact_read */"),
+        "the envelope's properties are documented:\n{generated}"
+    );
+    assert!(generated.contains("nextPage: number | null;"), "{generated}");
+
+    // 2. The program written from them, in codemode's sandbox.
+    let out = stdout_of("triage.js", &node("run.mjs", &["run", "triage.js"], &env).await);
+    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    assert_eq!(
+        result["summary"],
+        json!("22 failed of 104 runs of octo-org/octo-repo (2 page(s), 1 read from artifacts)"),
+        "the 100-run page (over the bound) was read back through artifact_read: {out}"
+    );
+    let rows: Vec<&str> = result["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(rows.len(), 22, "{out}");
+    assert!(
+        rows.contains(
+            &"| 3985091487 | Build Documentation | master | test (Python 3.7): Run tests | EX-1 (Done, Mia Krystof), \
+              EX-5 (In Progress, Mia Krystof) |"
+        ),
+        "{out}"
+    );
+    assert!(
+        rows.contains(&"| 3984988478 | Lint | main | test (Python 3.9): Run tests | EX-404 (not found) |"),
+        "the missing issue (an isError result) is handled: {out}"
+    );
+    assert!(
+        rows.contains(&"| 2802600146 | Lint | docs | test (Python 3.9): Run tests | - |"),
+        "page 2, reached through nextPage: {out}"
+    );
+}
+
+#[tokio::test]
+async fn the_ai_sdk_path_hands_the_program_the_whole_call_tool_result() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = server(&upstream).await;
+    let env = [("MCP_URL", server.url.clone())];
+    let out = stdout_of("ai-sdk.js", &node("run.mjs", &["ai-sdk", "ai-sdk.js"], &env).await);
+    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let keys: Vec<&str> = result["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        keys.contains(&"content") && keys.contains(&"structuredContent") && keys.contains(&"isError"),
+        "{out}"
+    );
+    assert_eq!(result["nextPage"], json!(2), "{out}");
+    assert!(result["runs"].as_array().is_some_and(|runs| !runs.is_empty()), "{out}");
+    assert_eq!(
+        result["missing"]["isError"],
+        json!(true),
+        "an isError result is a value, not a throw: {out}"
+    );
+    assert!(result["missing"]["text"].as_str().unwrap().contains("404"), "{out}");
+}
+
+#[tokio::test]
+async fn ai_sdk_stdio_close_lets_its_host_exit() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let mut env: Vec<(&str, String)> = upstream.env();
+    env.push(("MCP_DEVTOOLS_BIN", common::BIN.to_owned()));
+    let out = stdout_of("stdio-close.mjs", &node("stdio-close.mjs", &[], &env).await);
+    let result: Value = serde_json::from_str(out.trim()).unwrap_or_else(|err| panic!("{err}: {out}"));
+    assert_eq!(result["runs"], json!(4), "{out}");
+    let after_close = result["exitedAfterCloseMs"].as_u64().unwrap();
+    assert!(
+        after_close < 10_000,
+        "the host exited {after_close} ms after close(): the server outlived SIGTERM ({out})"
+    );
+}
