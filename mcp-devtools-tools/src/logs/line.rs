@@ -87,6 +87,11 @@ pub fn plain(text: &[u8]) -> String {
 /// [`plain`] into `out` (cleared first), as bytes.
 pub fn plain_into(text: &[u8], out: &mut Vec<u8>) {
     out.clear();
+    plain_append(text, out);
+}
+
+/// [`plain`] appended to `out`, as bytes.
+pub(super) fn plain_append(text: &[u8], out: &mut Vec<u8>) {
     let text = match memchr::memrchr(b'\r', text) {
         Some(cr) if cr + 1 < text.len() => &text[cr + 1..],
         _ => text,
@@ -94,7 +99,7 @@ pub fn plain_into(text: &[u8], out: &mut Vec<u8>) {
     // Runs of kept bytes are copied whole: a log line has a few codes at most.
     let mut i = 0;
     while i < text.len() {
-        let run = next_dropped(&text[i..]).map_or(text.len(), |p| i + p);
+        let run = find(&text[i..], dropped).map_or(text.len(), |p| i + p);
         out.extend_from_slice(&text[i..run]);
         match text.get(run) {
             Some(&ESC) => i = skip_escape(text, run),
@@ -104,30 +109,53 @@ pub fn plain_into(text: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// The first byte [`plain_into`] does not keep as it is (a C0 control other than tab, DEL; ESC included), looked
-/// for eight bytes at a time: a word with no byte below 0x20 and none equal to 0x7f is skipped whole (the classic
-/// "has a byte less than n" test, exact for words it clears; a word it flags is searched byte by byte).
-fn next_dropped(text: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let dropped = |b: u8| (b < 0x20 && b != b'\t') || b == 0x7f;
-    let mut words = text.chunks_exact(8);
+/// Whether [`plain`] drops `b` (ESC included, with the sequence it starts): a C0 control other than tab, or DEL.
+/// Written without branches so that [`find`] vectorizes.
+#[inline]
+const fn dropped(b: u8) -> bool {
+    (b < 0x20) & (b != b'\t') | (b == 0x7f)
+}
+
+/// [`dropped`] for a block of lines, where `\n` separates lines and is kept.
+#[inline]
+const fn dropped_in_block(b: u8) -> bool {
+    (b < 0x20) & (b != b'\t') & (b != b'\n') | (b == 0x7f)
+}
+
+/// The first byte of a block of whole lines (`\n` kept) that [`plain`] would drop.
+pub(super) fn find_dropped_in_block(block: &[u8]) -> Option<usize> {
+    find(block, dropped_in_block)
+}
+
+/// Whether a block of whole lines has a byte that [`plain`] drops other than ESC and `\r`: when not, the escape
+/// sequences and carriage returns are all that differ between a line and its plain text.
+pub(super) fn has_other_dropped(block: &[u8]) -> bool {
+    find(block, |b| dropped_in_block(b) & (b != ESC) & (b != b'\r')).is_some()
+}
+
+/// Whether `text` (one line, no `\n`) has a byte that [`plain`] drops: when not, its plain text is itself.
+pub(super) fn has_dropped(text: &[u8]) -> bool {
+    find(text, dropped).is_some()
+}
+
+/// The first byte of `bytes` for which `drop` holds, 32 bytes at a time: a branch-free test of the whole chunk
+/// (which the compiler turns into vector instructions), then the byte in the chunk that has it.
+#[inline]
+fn find(bytes: &[u8], drop: impl Fn(u8) -> bool) -> Option<usize> {
+    const CHUNK: usize = 32;
+    let mut chunks = bytes.chunks_exact(CHUNK);
     let mut at = 0;
-    for word in words.by_ref() {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(word);
-        let w = u64::from_ne_bytes(bytes);
-        let below_space = w.wrapping_sub(0x20 * ONES) & !w & HIGH;
-        let del = w ^ (0x7f * ONES);
-        let is_del = del.wrapping_sub(ONES) & !del & HIGH;
-        if below_space | is_del != 0
-            && let Some(p) = word.iter().position(|&b| dropped(b))
-        {
-            return Some(at + p);
+    for chunk in chunks.by_ref() {
+        let mut any = 0u8;
+        for &b in chunk {
+            any |= u8::from(drop(b));
         }
-        at += 8;
+        if any != 0 {
+            return chunk.iter().position(|&b| drop(b)).map(|p| at + p);
+        }
+        at += CHUNK;
     }
-    words.remainder().iter().position(|&b| dropped(b)).map(|p| at + p)
+    chunks.remainder().iter().position(|&b| drop(b)).map(|p| at + p)
 }
 
 /// The index after the escape sequence starting at `text[start]` (an ESC): CSI `ESC [ params intermediates final`,
@@ -160,6 +188,50 @@ fn skip_escape(text: &[u8], start: usize) -> usize {
                 i += 1;
             }
             (i + 1).min(text.len())
+        }
+        None => i,
+    }
+}
+
+/// [`skip_escape`] in a block of lines: the same sequences, except that one ends before a `\n` (the line's end,
+/// where [`plain`]'s text ends) or a `\r` (where the caller applies the carriage return to the whole line).
+pub(super) fn skip_escape_in_block(block: &[u8], start: usize) -> usize {
+    let stop = |b: u8| b == b'\n' || b == b'\r';
+    let mut i = start + 1;
+    match block.get(i) {
+        Some(b'[') => {
+            i += 1;
+            while i < block.len() && !(0x40..=0x7e).contains(&block[i]) {
+                if stop(block[i]) {
+                    return i;
+                }
+                i += 1;
+            }
+            (i + 1).min(block.len())
+        }
+        Some(b']') => {
+            while i < block.len() {
+                if stop(block[i]) {
+                    return i;
+                }
+                if block[i] == 0x07 {
+                    return i + 1;
+                }
+                if block[i] == ESC && block.get(i + 1) == Some(&b'\\') {
+                    return i + 2;
+                }
+                i += 1;
+            }
+            i
+        }
+        Some(_) => {
+            while i < block.len() && (0x20..=0x2f).contains(&block[i]) {
+                i += 1;
+            }
+            match block.get(i) {
+                Some(&b) if !stop(b) => i + 1,
+                _ => i,
+            }
         }
         None => i,
     }

@@ -10,15 +10,18 @@
 //! This module is the one path to the items of its private submodules.
 
 mod clock;
+mod grep;
+mod hay;
 pub mod line;
 mod model;
 mod plan;
 mod scan;
 
 pub use clock::{SECOND_PREFIX, StepClock};
+pub use grep::Grep;
 pub use model::{JobInfo, JobLog, LineKind, LogLine, LogsData, StepLog};
 pub use plan::{ActionOutput, JobPlan, StepChoice, StepMeta, is_failed, is_failed_job};
-pub use scan::{BLOCK_BYTES, Grep, Options, Scanned, Scanner, StepLines};
+pub use scan::{BLOCK_BYTES, Options, Scanned, Scanner, StepLines};
 
 impl JobPlan {
     /// A scanner for this job's log with `options`, keeping lines of the `selected` steps; GitHub jobs assign

@@ -3,10 +3,11 @@
 use std::collections::VecDeque;
 
 use memchr::{memchr, memchr_iter, memrchr};
-use regex::bytes::Regex;
 
 use super::clock::StepClock;
-use super::line::{self, ESC, split_time};
+use super::grep::Grep;
+use super::hay;
+use super::line::{self, split_time};
 use super::model::LogLine;
 
 /// Size of the read buffer: lines are processed once this much has arrived (a longer line grows it).
@@ -14,45 +15,6 @@ pub const BLOCK_BYTES: usize = 1 << 20;
 
 /// Bytes a kept line is counted for beyond its text (the JSON of `n`, `time` and `kind`).
 const LINE_OVERHEAD: usize = 72;
-
-/// A `grep` pattern, compiled for the block search and for checking one line.
-#[derive(Debug, Clone)]
-pub struct Grep {
-    block: Regex,
-    line: Regex,
-    /// The pattern may anchor at a line start (`^`, `\A`): every line is checked on its own text.
-    anchored: bool,
-}
-
-impl Grep {
-    /// Compiles `pattern` (Rust `regex` syntax, as ripgrep's).
-    ///
-    /// # Errors
-    /// The regex parser's message.
-    pub fn new(pattern: &str) -> Result<Self, regex::Error> {
-        let build = |multi_line| {
-            regex::bytes::RegexBuilder::new(pattern)
-                .multi_line(multi_line)
-                .size_limit(8 << 20)
-                .build()
-        };
-        Ok(Self {
-            block: build(true)?,
-            line: build(false)?,
-            anchored: pattern.contains('^') || pattern.contains("\\A"),
-        })
-    }
-
-    fn matches(&self, text: &[u8], scratch: &mut Vec<u8>) -> bool {
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if text.iter().any(|&b| b == ESC || b == b'\r') {
-            line::plain_into(text, scratch);
-            self.line.is_match(scratch)
-        } else {
-            self.line.is_match(text)
-        }
-    }
-}
 
 /// What to keep. [`Options::new`] keeps every line up to a byte limit; the `with_*` methods narrow it.
 #[non_exhaustive]
@@ -159,9 +121,9 @@ struct Step {
 /// Bytes are gathered into one read buffer ([`BLOCK_BYTES`]) and processed a block of whole lines at a time: lines
 /// are counted (`memchr`), the step of each line is found only where a step may change ([`StepClock`]), and only
 /// the kept lines are ever decoded. `tailLines` keeps a ring of the last lines of each selected step. `grep` runs
-/// the regex over the whole block at once (as ripgrep does) and checks each hit against the line's plain text (the
-/// part after the timestamp, ANSI codes removed); lines holding an escape sequence are checked one by one, since a
-/// code may split a word. Memory: the read buffer, the kept lines, and `context` lines per selected step.
+/// the regex over the whole block at once (as ripgrep does), over the block with its escape sequences and control
+/// characters left out (`hay`: a code may split a word), and checks each hit's line on its own plain text (the part
+/// after the timestamp, as the tool returns it). Memory: the read buffer, the kept lines, and `context` lines per selected step.
 /// Past `keep_limit` bytes of kept lines the scanner stops keeping and reports [`Scanned::overflow`] (the caller
 /// then hands the whole log over as an artifact).
 #[derive(Debug)]
@@ -317,19 +279,21 @@ impl Scanner {
         if segment.is_empty() {
             return;
         }
-        let count = memchr_iter(b'\n', segment).count() as u64 + u64::from(!segment.ends_with(b"\n"));
         let first = self.lines + 1;
         let index = self.current;
         let step = &mut self.steps[index];
-        step.total += count;
         step.first.get_or_insert(first);
-        if step.selected && !self.overflow {
-            if self.options.grep.is_some() {
-                self.grep_segment(segment, first);
-            } else {
+        let count = if step.selected && !self.overflow && self.options.grep.is_some() {
+            // The search counts the lines it skips: no second pass to count them.
+            self.grep_segment(segment, first)
+        } else {
+            let count = count_lines(segment);
+            if step.selected && !self.overflow {
                 self.tail_segment(segment, count, first);
             }
-        }
+            count
+        };
+        self.steps[index].total += count;
         self.lines += count;
     }
 
@@ -354,28 +318,34 @@ impl Scanner {
         }
     }
 
-    fn grep_segment(&mut self, segment: &[u8], first: u64) {
+    /// Keeps the matching lines of `segment` (and their context): returns the number of its lines.
+    fn grep_segment(&mut self, segment: &[u8], first: u64) -> u64 {
         let Some(grep) = self.options.grep.clone() else {
-            return;
+            return count_lines(segment);
         };
         let context = self.options.context;
-        // The haystack of the block search: the segment itself, or, when a line holds an escape sequence or a
-        // carriage return, a copy with those lines' plain texts (line for line, so a code inside a word cannot
-        // hide a match from the one search over the whole block).
+        // The haystack of the block search: the segment itself (searched for the pattern's literals, or its own
+        // plain text), or a copy with the lines' plain texts.
         let mut hay = std::mem::take(&mut self.hay);
-        let plain = plain_lines(segment, &mut hay, &mut self.scratch);
-        let hay_bytes: &[u8] = if plain { &hay } else { segment };
+        let by_literals = grep.by_literals(segment);
+        let copied = !by_literals && hay::fill(segment, line::has_other_dropped(segment), &mut hay);
+        let hay_bytes: &[u8] = if copied { &hay } else { segment };
+        let line_by_line = grep.line_by_line(by_literals);
         let (mut at, mut hat) = (0usize, 0usize);
         let mut n = first;
         while at < segment.len() && hat < hay_bytes.len() && !self.overflow {
-            if n > self.steps[self.current].after_until && !grep.anchored {
+            if n > self.steps[self.current].after_until && !line_by_line {
                 // Jump to the line of the next hit, in both texts.
-                let Some(hit) = grep.block.find_at(hay_bytes, hat) else {
+                let Some(hit) = grep.next_hit(hay_bytes, hat, by_literals) else {
                     break;
                 };
-                let candidate = line_start(hay_bytes, hit.start()).max(hat);
+                let candidate = line_start(hay_bytes, hit).max(hat);
                 let skipped = memchr_iter(b'\n', &hay_bytes[hat..candidate]).count();
-                at = skip_lines(segment, at, skipped);
+                at = if copied {
+                    skip_lines(segment, at, skipped)
+                } else {
+                    candidate
+                };
                 hat = candidate;
                 n += skipped as u64;
                 if at >= segment.len() {
@@ -396,7 +366,9 @@ impl Scanner {
             n += 1;
         }
         self.hay = hay;
-        self.remember_recent(segment, first, context);
+        let count = n - first + segment.get(at..).map_or(0, count_lines);
+        self.remember_recent(segment, first, count, context);
+        count
     }
 
     /// Keeps the `context` lines before line `n` (at `at` in `segment`, whose first line is `first`).
@@ -430,11 +402,10 @@ impl Scanner {
         }
     }
 
-    fn remember_recent(&mut self, segment: &[u8], first: u64, context: usize) {
+    fn remember_recent(&mut self, segment: &[u8], first: u64, count: u64, context: usize) {
         if context == 0 {
             return;
         }
-        let count = memchr_iter(b'\n', segment).count() as u64 + u64::from(!segment.ends_with(b"\n"));
         let recent = &mut self.steps[self.current].recent;
         let mut end = segment.len() - usize::from(segment.ends_with(b"\n"));
         let mut tail = Vec::new();
@@ -482,6 +453,11 @@ impl Scanner {
     }
 }
 
+/// The number of lines in `bytes` (the last one may lack its `\n`).
+fn count_lines(bytes: &[u8]) -> u64 {
+    memchr_iter(b'\n', bytes).count() as u64 + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
+
 /// The start of the line holding `offset`.
 fn line_start(segment: &[u8], offset: usize) -> usize {
     memrchr(b'\n', &segment[..offset]).map_or(0, |i| i + 1)
@@ -505,31 +481,6 @@ fn skip_lines(block: &[u8], mut at: usize, mut lines: usize) -> usize {
     memchr_iter(b'\n', &block[at..])
         .nth(lines - 1)
         .map_or(block.len(), |i| at + i + 1)
-}
-
-/// Fills `hay` with `segment`'s lines, each line holding an escape sequence or a carriage return replaced by its
-/// plain text ([`line::plain_into`]), the others copied as they are, newlines kept: true when some line was
-/// replaced (`hay` then holds the copy), false when `segment` is its own haystack (`hay` untouched).
-fn plain_lines(segment: &[u8], hay: &mut Vec<u8>, scratch: &mut Vec<u8>) -> bool {
-    let mut special = memchr::memchr2_iter(ESC, b'\r', segment).peekable();
-    if special.peek().is_none() {
-        return false;
-    }
-    hay.clear();
-    let mut copied = 0;
-    for at in special {
-        if at < copied {
-            continue;
-        }
-        let start = line_start(segment, at).max(copied);
-        let end = memchr(b'\n', &segment[at..]).map_or(segment.len(), |i| at + i);
-        hay.extend_from_slice(&segment[copied..start]);
-        line::plain_into(&segment[start..end], scratch);
-        hay.extend_from_slice(scratch);
-        copied = end;
-    }
-    hay.extend_from_slice(&segment[copied..]);
-    true
 }
 
 /// The start of the line after the one starting at `at`.

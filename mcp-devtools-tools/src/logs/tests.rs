@@ -164,42 +164,104 @@ fn steps_are_chosen_by_number_or_name() {
     assert!(err.contains("\"Run tests\""), "{err}");
 }
 
-/// The block search over plain texts finds exactly the lines a naive filter finds (each line's plain text after
-/// its timestamp, matched on its own), with their numbers, on a log mixing colour codes, carriage returns and
-/// plain lines, fed in odd pieces.
+/// The block search finds exactly the lines a naive filter finds (each line's plain text after its timestamp,
+/// matched on its own), with their numbers, fed in odd pieces: on logs mixing plain lines, colour codes inside and
+/// beside would-be matches, carriage-return overwrites, CRLF, invalid UTF-8 and lines longer than the pieces, with
+/// patterns searched by their literals and patterns searched over the plain block, and on a log with other control
+/// characters (which the literal search leaves to the plain block).
 #[test]
 fn grep_finds_what_a_line_by_line_filter_finds() {
-    let plan = plan();
-    let all = vec![true; plan.steps.len()];
-    let bodies: [&[u8]; 6] = [
+    let mut long = b"long line ".repeat(900);
+    long.extend_from_slice(b"ends in an e\x1b[1mrr\x1b[0mor");
+    let bodies: Vec<&[u8]> = vec![
         b"plain error line",
         b"\x1b[31mFAI\x1b[0mLED split by a code",
+        b"e\x1b[1mr\x1b[0mr\x1b[2mor two codes inside",
+        b"FAILE\x1b[0mD split before the last byte",
+        b"\x1b[31merror\x1b[0m beside codes",
+        b"an error\x1b[0m",
         b"progress 10%\rprogress 100% error",
         b"nothing here",
         b"\x1b[32mok\x1b[0m no match",
         b"error\rhidden by the carriage return",
+        b"crlf error\r",
+        b"crlf error\x1b[0m\r",
+        b"x\rerr\x1b[0mor after an overwrite\r",
+        b"er\x1b[ror an unfinished code eats a byte",
+        b"\x1b]8;;https://error.example/\x1b\\a link whose address says error",
+        b"\xff\xfe invalid UTF-8 error \xc3",
+        b"ERROR in capitals, Failed in part",
+        b"",
+        b"2024-05-01 not a timestamp, error",
+        b"error",
+        &long,
     ];
+    let others: Vec<&[u8]> = vec![b"err\x07or split by a bell", b"FAIL\x00ED and a NUL", b"del\x7f error"];
+    let patterns = [
+        "error|FAILED",
+        "error$",
+        "^FAILED",
+        "^error",
+        r"\berror\b",
+        "(?i)error",
+        r"\d+%",
+        "[a-z]+ed",
+        "rror",
+        "e|F",
+    ];
+    for (name, set) in [("codes", bodies.clone()), ("other controls", [bodies, others].concat())] {
+        let log = generated_log(&set, 3000);
+        for pattern in patterns {
+            let expected = naive_grep(&log, pattern);
+            for piece in [7, 4096, 1 << 20] {
+                let got = grep_numbers(&log, pattern, piece);
+                let first_difference = got.iter().zip(&expected).position(|(a, b)| a != b);
+                assert!(
+                    got == expected,
+                    "{name}, {pattern:?}, piece {piece}: {} lines, {} expected, first difference at {first_difference:?}",
+                    got.len(),
+                    expected.len()
+                );
+            }
+        }
+    }
+}
+
+/// A GitHub log of `lines` lines cycling through `bodies`, stamped within one minute; the last line has no `\n`.
+fn generated_log(bodies: &[&[u8]], lines: usize) -> Vec<u8> {
     let mut log = Vec::new();
-    for i in 0..3000 {
-        log.extend_from_slice(format!("2021-07-01T12:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60).as_bytes());
+    for i in 0..lines {
+        if i % 11 != 5 {
+            log.extend_from_slice(format!("2021-07-01T12:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60).as_bytes());
+        }
         log.extend_from_slice(bodies[(i * 7) % bodies.len()]);
         log.push(b'\n');
     }
-    let pattern = "error|FAILED";
+    log.pop();
+    log
+}
+
+/// The numbers of the lines whose text, as the tool returns it, matches `pattern`.
+fn naive_grep(log: &[u8], pattern: &str) -> Vec<u64> {
     let regex = regex::bytes::Regex::new(pattern).unwrap();
     let mut expected = Vec::new();
     for (index, raw) in log.split(|&b| b == b'\n').enumerate() {
-        let (_, text) = line::split_time(raw);
+        let (_, text) = line::split_time(raw.strip_suffix(b"\r").unwrap_or(raw));
         let mut plain = Vec::new();
         line::plain_into(text, &mut plain);
-        if !raw.is_empty() && regex.is_match(&plain) {
+        if regex.is_match(&plain) {
             expected.push(index as u64 + 1);
         }
     }
-    assert!(expected.len() > 1000, "{}", expected.len());
-    for piece in [7, 4096, 1 << 20] {
-        let scanned = scan(&plan, options(None, Some(pattern), 0), &all, &log, piece);
-        let got: Vec<u64> = scanned.steps.iter().flat_map(|s| s.lines.iter().map(|l| l.n)).collect();
-        assert_eq!(got, expected, "piece {piece}");
-    }
+    expected
+}
+
+/// The numbers of the lines the scanner keeps for `grep: pattern`, the log fed in pieces of `piece` bytes.
+fn grep_numbers(log: &[u8], pattern: &str, piece: usize) -> Vec<u64> {
+    let plan = plan();
+    let all = vec![true; plan.steps.len()];
+    let mut options = options(None, Some(pattern), 0);
+    options.keep_limit = usize::MAX;
+    let scanned = scan(&plan, options, &all, log, piece);
+    scanned.steps.iter().flat_map(|s| s.lines.iter().map(|l| l.n)).collect()
 }
