@@ -1,4 +1,4 @@
-//! The log envelope's data: jobs, their steps and the kept lines (CONTRACT §3, `github_get_job_logs`).
+//! The log envelope's data: jobs, their steps and the kept lines (the `data` of both job-log tools).
 
 use schemars::JsonSchema;
 use serde::Serialize;

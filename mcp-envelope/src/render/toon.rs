@@ -5,7 +5,7 @@
 //! `toon_format::encode` copies its input four times (to a `serde_json::Value`, to its own value type, once more to
 //! normalise it, then a vector of lines joined at the end); on a 1.2 MB page that was ~6x a plain parse+serialize.
 //! This encoder makes no copy of the value and writes each line once. Its output is byte for byte the same as
-//! `toon-format`'s (a property test holds it to that, `tests/toon_oracle.rs`), and it fails where `toon-format`
+//! `toon-format`'s (a property test holds it to that, `tests/it/toon_oracle.rs`), and it fails where `toon-format`
 //! fails: on nesting deeper than [`MAX_DEPTH`].
 
 use serde_json::{Map, Value};

@@ -1,6 +1,6 @@
 //! The parent side against stand-in workers (shell scripts speaking the protocol): environment, arguments, protocol,
 //! reuse, crashes and the output cap. The real worker and its limits: `tests/isolated.rs` and the server's
-//! `server/tests/jq_isolation.rs`.
+//! `server/tests/it/jq_isolation.rs`.
 #![allow(clippy::unwrap_used)]
 
 use serde_json::json;
