@@ -19,7 +19,7 @@ const MIN_LITERAL: usize = 3;
 /// the raw line or split by escape sequences, and a split one shows in the raw line as a start of the literal
 /// followed by ESC. So the raw block is searched for those literals and those starts-then-ESC, and each line found
 /// is checked on its own plain text: exact, and nothing is made plain but the lines found. Other patterns (or a
-/// block holding other control characters) search the block made plain ([`hay`](super::hay)).
+/// block holding other control characters) search the block made plain.
 #[derive(Debug, Clone)]
 pub struct Grep {
     block: Regex,
