@@ -161,17 +161,34 @@ fn find(bytes: &[u8], drop: impl Fn(u8) -> bool) -> Option<usize> {
 /// The index after the escape sequence starting at `text[start]` (an ESC): CSI `ESC [ params intermediates final`,
 /// OSC `ESC ] … (BEL | ESC \)`, or ESC followed by one character (ECMA-48).
 fn skip_escape(text: &[u8], start: usize) -> usize {
+    skip_escape_until(text, start, |_| false)
+}
+
+/// [`skip_escape`] in a block of lines: the same sequences, except that one ends before a `\n` (the line's end,
+/// where [`plain`]'s text ends) or a `\r` (where the caller applies the carriage return to the whole line).
+pub(super) fn skip_escape_in_block(block: &[u8], start: usize) -> usize {
+    skip_escape_until(block, start, |b| b == b'\n' || b == b'\r')
+}
+
+/// The index after the escape sequence at `text[start]`, or of the first byte for which `stop` holds inside it.
+fn skip_escape_until(text: &[u8], start: usize, stop: impl Fn(u8) -> bool) -> usize {
     let mut i = start + 1;
     match text.get(i) {
         Some(b'[') => {
             i += 1;
             while i < text.len() && !(0x40..=0x7e).contains(&text[i]) {
+                if stop(text[i]) {
+                    return i;
+                }
                 i += 1;
             }
-            i + 1
+            (i + 1).min(text.len())
         }
         Some(b']') => {
             while i < text.len() {
+                if stop(text[i]) {
+                    return i;
+                }
                 if text[i] == 0x07 {
                     return i + 1;
                 }
@@ -187,48 +204,7 @@ fn skip_escape(text: &[u8], start: usize) -> usize {
             while i < text.len() && (0x20..=0x2f).contains(&text[i]) {
                 i += 1;
             }
-            (i + 1).min(text.len())
-        }
-        None => i,
-    }
-}
-
-/// [`skip_escape`] in a block of lines: the same sequences, except that one ends before a `\n` (the line's end,
-/// where [`plain`]'s text ends) or a `\r` (where the caller applies the carriage return to the whole line).
-pub(super) fn skip_escape_in_block(block: &[u8], start: usize) -> usize {
-    let stop = |b: u8| b == b'\n' || b == b'\r';
-    let mut i = start + 1;
-    match block.get(i) {
-        Some(b'[') => {
-            i += 1;
-            while i < block.len() && !(0x40..=0x7e).contains(&block[i]) {
-                if stop(block[i]) {
-                    return i;
-                }
-                i += 1;
-            }
-            (i + 1).min(block.len())
-        }
-        Some(b']') => {
-            while i < block.len() {
-                if stop(block[i]) {
-                    return i;
-                }
-                if block[i] == 0x07 {
-                    return i + 1;
-                }
-                if block[i] == ESC && block.get(i + 1) == Some(&b'\\') {
-                    return i + 2;
-                }
-                i += 1;
-            }
-            i
-        }
-        Some(_) => {
-            while i < block.len() && (0x20..=0x2f).contains(&block[i]) {
-                i += 1;
-            }
-            match block.get(i) {
+            match text.get(i) {
                 Some(&b) if !stop(b) => i + 1,
                 _ => i,
             }
