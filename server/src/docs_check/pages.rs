@@ -1,0 +1,140 @@
+//! The pages' relative links resolve, their settings files use real settings, their code blocks are tagged and closed.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{pages, read, repo_root};
+use crate::registry::SETTINGS;
+
+/// The anchors GitHub gives a page's headings.
+fn anchors(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| {
+            line.trim_start_matches('#')
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_' || *c == ' ')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect()
+        })
+        .collect()
+}
+
+/// The text outside fenced blocks.
+fn prose(text: &str) -> String {
+    let mut fenced = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn relative_links_of_the_docs_resolve() {
+    let Some(root) = repo_root() else { return };
+    let mut failures = Vec::new();
+    for page in pages(&root) {
+        let text = prose(&read(&root, &page));
+        for (start, _) in text.match_indices("](") {
+            let rest = &text[start + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let link = &rest[..end];
+            if link.contains("://") || link.starts_with("mailto:") || link.contains(' ') {
+                continue;
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((link, ""));
+            let target = if path.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap_or(Path::new("")).join(path)
+            };
+            let full = root.join(&target);
+            if !full.exists() {
+                failures.push(format!("{}: link `{link}`: no such file", page.display()));
+            } else if !anchor.is_empty() && full.extension().is_some_and(|ext| ext == "md") {
+                let text = std::fs::read_to_string(&full).unwrap_or_default();
+                if !anchors(&text).contains(anchor) {
+                    failures.push(format!("{}: link `{link}`: no such heading", page.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "broken links:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn settings_files_of_the_docs_use_real_settings() {
+    let Some(root) = repo_root() else { return };
+    let settings: BTreeSet<&str> = SETTINGS.iter().map(|def| def.name).collect();
+    let mut failures = Vec::new();
+    for page in pages(&root) {
+        let text = read(&root, &page);
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            let trimmed = line.trim_start();
+            match (&mut block, trimmed.strip_prefix("```")) {
+                (None, Some("toml")) => block = Some(String::new()),
+                (Some(body), Some(_)) => {
+                    match toml::from_str::<toml::Table>(body) {
+                        Ok(table) => {
+                            let keys = table
+                                .keys()
+                                .filter(|key| key.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
+                            for key in keys.filter(|key| !settings.contains(key.as_str())) {
+                                failures.push(format!("{}: `{key}` is not a setting", page.display()));
+                            }
+                        }
+                        Err(err) => failures.push(format!("{}: a toml block does not parse: {err}", page.display())),
+                    }
+                    block = None;
+                }
+                (Some(body), None) => {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "settings files of the docs:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn code_blocks_of_the_docs_are_tagged_and_closed() {
+    // An untagged block is Rust to rustdoc (the pages are doctests of mcp-devtools-examples), and an unclosed one
+    // swallows the rest of the page.
+    let Some(root) = repo_root() else { return };
+    let mut failures = Vec::new();
+    for page in pages(&root) {
+        let mut open = false;
+        for (index, line) in read(&root, &page).lines().enumerate() {
+            let Some(tag) = line.trim_start().strip_prefix("```") else {
+                continue;
+            };
+            if !open && tag.trim().is_empty() {
+                failures.push(format!(
+                    "{}:{}: a code block without a language",
+                    page.display(),
+                    index + 1
+                ));
+            }
+            open = !open;
+        }
+        if open {
+            failures.push(format!("{}: a code block is not closed", page.display()));
+        }
+    }
+    assert!(failures.is_empty(), "code blocks of the docs:\n{}", failures.join("\n"));
+}
