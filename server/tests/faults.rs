@@ -1,4 +1,4 @@
-//! The fault suite (issue 31): a broken dependency costs only the calls that need it. Whole chain (rmcp clients →
+//! The fault suite: a broken dependency costs only the calls that need it. Whole chain (rmcp clients →
 //! `mcp-devtools --http` → recorded upstream), with a **private** moto S3 server and `redis-server` per scenario
 //! (started from what `scripts/services` installs), frozen with `SIGSTOP` and killed with `SIGKILL` under load; the
 //! scenarios live in `common/faults.rs` (shared with `benches/faults.rs`, which prints the BENCHMARKS.md table).

@@ -1,4 +1,4 @@
-//! Soak test of the HTTP transport under a hostile client (issue 16 point 4, CONTRACT §9), bounded: two
+//! Soak test of the HTTP transport under a hostile client (CONTRACT §9), bounded: two
 //! well-behaved principals make mixed calls (`ping`, `tools/list`) on their sessions while a third opens sessions in a
 //! loop and holds connections that send half a request header. Pass: the good clients see no error, their p99
 //! latency stays within 2x that of an unloaded run measured first in the same test (plus 50 ms of slack for a shared

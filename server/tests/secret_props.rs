@@ -1,4 +1,4 @@
-//! Property (issue 26, point 5): whatever an upstream answers — any status, media type, body and header — with the
+//! Property: whatever an upstream answers — any status, media type, body and header — with the
 //! configured secrets inside, in any of the forms a vendor may echo (as is, JSON-escaped, percent-encoded, the
 //! `Basic` base64 of `user:secret`), no result of any vendor's tool and no log line holds one of them. In process
 //! (`DevtoolsServer::call_tool_as`, the server's whole call path) against a wiremock upstream, every log line of every

@@ -3,24 +3,22 @@
 //! until one closes, and one principal past its fair share gets `429` + `Retry-After` while another is served.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write as _;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_serve::http::{Auth, ConnectionLimits, Drain, FairShare, HttpConfig};
-use mcp_serve::tokens::TokenTable;
+use mcp_serve::http::{ConnectionLimits, Drain, FairShare, HttpConfig};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
-use sha2::Digest;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_util::sync::CancellationToken;
+
+use crate::support::{self, ALICE, BOB};
 
 /// A server whose one tool sleeps `arguments.ms` milliseconds.
 #[derive(Clone, Default)]
@@ -47,9 +45,6 @@ impl ServerHandler for Sleeper {
     }
 }
 
-const ALICE: &str = "alice-token";
-const BOB: &str = "bob-token";
-
 struct Running {
     addr: SocketAddr,
     stop: CancellationToken,
@@ -63,15 +58,7 @@ impl Drop for Running {
 }
 
 async fn start(config: HttpConfig) -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tokens.toml");
-    let mut file = std::fs::File::create(&path).unwrap();
-    writeln!(file, "[tokens]").unwrap();
-    for (token, who) in [(ALICE, "alice"), (BOB, "bob")] {
-        writeln!(file, "\"{}\" = \"{who}\"", hex::encode(sha2::Sha256::digest(token))).unwrap();
-    }
-    drop(file);
-    let auth = Auth::Tokens(Arc::new(TokenTable::load(&path).unwrap()));
+    let (auth, dir) = support::alice_and_bob();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let stop = CancellationToken::new();

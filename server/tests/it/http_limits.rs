@@ -1,7 +1,8 @@
-//! Slow clients and greedy principals over HTTP (CONTRACT §9.2, §9.3), through the server binary and its settings:
-//! connections that send half a request header hold no slot past `MCP_HTTP_HEADER_READ_TIMEOUT_SECONDS`, a client
-//! past `MCP_HTTP_MAX_CONNECTIONS` waits and is then served, and a principal past `MCP_HTTP_RATE_PER_PRINCIPAL` gets
-//! `429` with `Retry-After` while another principal is served. Each test takes a few seconds at most.
+//! The HTTP transport's settings, through the server binary (CONTRACT §9; the behaviour behind each is tested in
+//! mcp-serve): connections that send half a request header hold no slot past `MCP_HTTP_HEADER_READ_TIMEOUT_SECONDS`,
+//! a client past `MCP_HTTP_MAX_CONNECTIONS` waits and is then served, a principal past `MCP_HTTP_RATE_PER_PRINCIPAL`
+//! gets `429` with `Retry-After` while another principal is served, and the `Origin`, session-cap and request-size
+//! settings take effect. Each test takes a few seconds at most.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
@@ -132,4 +133,82 @@ async fn past_the_rate_a_principal_gets_429_and_another_is_served() {
     );
     let (status, _) = initialize(&server, BOB).await;
     assert_eq!(status, 200, "bob has his own rate");
+}
+
+/// A `POST` of `body` as `token` with `headers`: the status, the session id and the text.
+async fn post(
+    server: &HttpServer,
+    token: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> (u16, Option<String>, String) {
+    let mut request = reqwest::Client::new()
+        .post(&server.url)
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|value| value.to_str().unwrap().to_string());
+    (status, session, response.text().await.unwrap())
+}
+
+/// The session, `Origin` and size settings reach the transport (their behaviour is tested in-process in
+/// mcp-serve): an origin outside `MCP_HTTP_ALLOWED_ORIGINS` gets `403`, one inside it a session; past
+/// `MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL` the older idle session is closed; a body past `MCP_MAX_REQUEST_BYTES` gets
+/// `413` naming the limit; the tokens file's principals own their sessions.
+#[tokio::test]
+async fn session_origin_and_size_settings_reach_the_transport() {
+    let server = start(&[
+        ("MCP_HTTP_ALLOWED_ORIGINS", "https://app.example.com"),
+        ("MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL", "1"),
+        ("MCP_MAX_REQUEST_BYTES", "65536"),
+    ])
+    .await;
+    let init = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}))
+    .unwrap();
+    let (status, session, _) = post(&server, ALICE, &[("origin", "http://evil.example")], init.clone()).await;
+    assert_eq!((status, session), (403, None));
+    let (status, first, _) = post(&server, ALICE, &[("origin", "https://app.example.com")], init.clone()).await;
+    assert_eq!(status, 200);
+    let first = first.expect("a session id");
+
+    let ping = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})).unwrap();
+    let on = |session: &str| {
+        [
+            ("mcp-session-id", session.to_string()),
+            ("mcp-protocol-version", "2025-06-18".into()),
+        ]
+    };
+    let headers = on(&first);
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    assert_eq!(
+        post(&server, BOB, &headers, ping.clone()).await.0,
+        404,
+        "bob cannot use alice's session"
+    );
+    let mut big = br#"{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":""#.to_vec();
+    big.extend(std::iter::repeat_n(b'x', 100_000));
+    big.extend_from_slice(b"\"}}");
+    let (status, _, text) = post(&server, ALICE, &headers, big).await;
+    assert_eq!(status, 413);
+    assert!(text.contains("larger than 65536 bytes"), "{text}");
+
+    // Her cap is 1: a second session closes the first (idle).
+    let (status, second, _) = post(&server, ALICE, &[], init).await;
+    assert_eq!(status, 200);
+    assert!(second.is_some());
+    assert_eq!(
+        post(&server, ALICE, &headers, ping).await.0,
+        404,
+        "the older session was closed"
+    );
 }
