@@ -1,4 +1,4 @@
-//! The HTTP layer every `mcp-devtools` vendor adapter (GitHub, CircleCI, next Atlassian) is built on.
+//! The HTTP layer every `mcp-devtools` vendor adapter (GitHub, CircleCI, Atlassian) is built on.
 //!
 //! The rules this crate shares with the rest of the workspace (result shapes, limits, errors) are written down in
 //! the project's contract, [docs/CONTRACT.md].

@@ -12,7 +12,7 @@
 //! has no partial outputs, so a case whose outputs precede an error fails. Cases using what projections refuse by
 //! design are skipped: see [`REFUSED`], the one list of them.
 //!
-//! The test prints `passed/run` per file and the share against issue #27's
+//! The test prints `passed/run` per file and the share against the
 //! targets ([`TARGETS`]), and fails when fewer cases pass than already did
 //! ([`FLOORS`]). `JQ_SUITE_VERBOSE=1 cargo test -p mcp-envelope --test
 //! jq_suite -- --nocapture` prints every failing case.
@@ -45,7 +45,7 @@ const REFUSED: &[(&str, &str)] = &[
     ("$__prog_args", "jq command-line arguments do not exist in a projection"),
 ];
 
-/// The share of run cases issue #27 asks to pass, per file (98% of each of jq 1.8.1's test files); printed.
+/// The share of run cases the project aims to pass, per file (98% of each of jq 1.8.1's test files); printed.
 const TARGETS: &[(&str, f64)] = &[
     ("jq.test", 0.98),
     ("man.test", 0.98),
@@ -232,7 +232,7 @@ fn jq_1_8_1_test_suite() {
         #[allow(clippy::cast_precision_loss)]
         let share = passed as f64 / run.max(1) as f64;
         println!(
-            "{name}: {:.1}% pass; issue #27's target {:.0}% {}",
+            "{name}: {:.1}% pass; target {:.0}% {}",
             share * 100.0,
             target * 100.0,
             if share >= target { "reached" } else { "not reached yet" }
