@@ -3,6 +3,7 @@
 //! case. The crate runs it on its memory, filesystem and S3 stores; a third-party backend runs it too:
 //!
 //! - [`conformance_suite!`](crate::conformance_suite)`(factory)` makes one `#[tokio::test]` per case;
+//!   `conformance_suite!(factory, skip_unless = ready)` lets each test pass unrun when `ready()` is false;
 //! - [`run_all`]`(factory).await` runs every case in turn inside one test.
 //!
 //! Each case is a generic `async fn case<S: ArtifactStore>(fx: Fixture<S>)`; the factory builds a fresh, empty
@@ -39,16 +40,23 @@ pub struct Fixture<S> {
 /// backend built by `$factory(config).await -> Fixture<S>`, a function or closure. Cases run with
 /// [`StoreConfig::default()`] except the quota cases, which run with [`small_quota_config()`].
 ///
+/// With `skip_unless = ready`, each test first calls `ready() -> bool` and passes without running when it is
+/// false (a backend that needs a service the machine may not have).
+///
 /// ```ignore
 /// mcp_artifacts::conformance_suite!(my_fixture);
+/// mcp_artifacts::conformance_suite!(my_service_fixture, skip_unless = || service_is_configured());
 /// ```
 #[macro_export]
 macro_rules! conformance_suite {
     ($factory:expr) => {
-        $crate::conformance_suite!(@each tests $factory);
+        $crate::conformance_suite!(@each tests (|| true) $factory);
     };
-    (@each $mode:ident $factory:expr) => {
-        $crate::conformance_suite!(@$mode $factory; $crate::StoreConfig::default();
+    ($factory:expr, skip_unless = $ready:expr) => {
+        $crate::conformance_suite!(@each tests ($ready) $factory);
+    };
+    (@each $mode:ident $ready:tt $factory:expr) => {
+        $crate::conformance_suite!(@$mode $ready $factory; $crate::StoreConfig::default();
             put_then_read_roundtrip,
             chunked_read_rebuilds_exact_bytes_across_utf8_boundaries,
             each_chunk_decodes_alone,
@@ -70,22 +78,25 @@ macro_rules! conformance_suite {
             utf8_text_reassembles_at_random_cuts,
             concurrent_puts_reads_deletes_and_sweeps,
         );
-        $crate::conformance_suite!(@$mode $factory; $crate::conformance::small_quota_config();
+        $crate::conformance_suite!(@$mode $ready $factory; $crate::conformance::small_quota_config();
             over_principal_quota_put_fails_and_keeps_everything,
             artifact_larger_than_the_quota_fails_cleanly,
             store_quota_never_evicts_another_principal,
             deleted_and_swept_artifacts_give_quota_back,
         );
     };
-    (@tests $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
+    (@tests $ready:tt $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $case() {
+                if !($ready)() {
+                    return;
+                }
                 $crate::conformance::$case(($factory)($config).await).await;
             }
         )*
     };
-    (@run $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
+    (@run $ready:tt $factory:expr; $config:expr; $($case:ident),* $(,)?) => {
         $(
             eprintln!("conformance: {}", stringify!($case));
             $crate::conformance::$case(($factory)($config).await).await;
@@ -104,7 +115,7 @@ where
     Fut: std::future::Future<Output = Fixture<S>>,
 {
     let factory = &factory;
-    crate::conformance_suite!(@each run factory);
+    crate::conformance_suite!(@each run (|| true) factory);
 }
 
 const OWNER: &str = "alice";

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use mcp_artifacts::conformance::{Fixture, run_all};
+use mcp_artifacts::conformance::Fixture;
 use mcp_artifacts::{ArtifactError, ArtifactStore, ManualClock, S3Config, S3Store, StoreConfig};
 
 /// The test server's settings, or `None` (after printing why) when the tests should skip.
@@ -51,22 +51,23 @@ async fn open(s3: &S3Config, config: StoreConfig, clock: &Arc<ManualClock>) -> S
         .expect("open the S3 store")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn conformance_suite_passes_on_s3() {
-    if s3_settings("probe").is_none() {
-        return;
+/// A fresh store on its own prefix of the test bucket, for each conformance case.
+async fn conformance_fixture(config: StoreConfig) -> Fixture<S3Store> {
+    let s3 = s3_settings("conformance").expect("settings");
+    let clock = Arc::new(ManualClock::starting_now());
+    Fixture {
+        store: open(&s3, config, &clock).await,
+        clock,
+        config,
+        _guard: None,
     }
-    run_all(|config: StoreConfig| async move {
-        let s3 = s3_settings("conformance").expect("settings");
-        let clock = Arc::new(ManualClock::starting_now());
-        Fixture {
-            store: open(&s3, config, &clock).await,
-            clock,
-            config,
-            _guard: None,
-        }
-    })
-    .await;
+}
+
+/// The conformance suite on S3, one test per case (they run in parallel: each S3 request is slow).
+mod conformance {
+    use super::{conformance_fixture, s3_settings};
+
+    mcp_artifacts::conformance_suite!(conformance_fixture, skip_unless = || s3_settings("probe").is_some());
 }
 
 /// Two stores on the same bucket and prefix (two replicas): each reads, deletes and sweeps the other's artifacts,
