@@ -20,25 +20,9 @@
 //! - [`ArtifactReadResult`]: the `artifact_read` result, built from a [`Chunk`].
 //! - [`Clock`]: time source, replaceable by [`ManualClock`] in tests.
 //!
-//! Reading rules shared by every store: `offset` and sizes are in bytes; `max_bytes` is
-//! clamped to `1..=1 MiB`; `offset == total_bytes` returns an empty chunk with `eof: true`
-//! (so an empty artifact is readable at offset 0); `offset > total_bytes` is
-//! [`ArtifactError::OffsetPastEnd`]; unknown, malformed, expired and other owners' ids are all
-//! [`ArtifactError::NotFound`] (`"Artifact not found or expired"`). An artifact expires when
-//! its age reaches the retention, and is unreadable from then on, even before a sweep. A read
-//! that has passed the ownership check finishes even if its artifact expires, is deleted or is
-//! swept meanwhile (both backends pin it while reading).
-//!
-//! Quotas ([`Quota`], in bytes of artifact data): the whole store holds at most
-//! [`DEFAULT_MAX_STORE_BYTES`] (1 GiB) and each principal at most [`DEFAULT_MAX_PRINCIPAL_BYTES`]
-//! (256 MiB) by default, both within [`QUOTA_BYTES_RANGE`]. Policy: a
-//! put that does not fit fails with [`ArtifactError::QuotaExceeded`] — nothing is evicted, so no
-//! principal ever loses data to another's put; the server then returns `artifactId: null`.
-//!
-//! Sweeping: [`spawn_sweeper`] calls [`ArtifactStore::sweep_expired`] every sweep interval; one
-//! call removes at most [`SWEEP_BATCH_LIMIT`] artifacts and one tick makes at most
-//! [`SWEEP_BATCHES_PER_TICK`] calls. The stores hold their index lock only for in-memory
-//! updates, never across file I/O, so sweeps do not block puts or reads.
+//! The rules every store keeps (owners, the one not-found error, expiry before any sweep, chunk sizes) are on
+//! [`ArtifactStore`]; quotas never evict (a put that does not fit fails, so no principal loses data to another's
+//! put) and are on [`Quota`]; the sweep's bounds per call and per tick are on [`spawn_sweeper`].
 
 mod bounded;
 mod chunk;

@@ -9,15 +9,27 @@ use std::process::Command;
 
 use recorded_upstream::RecordedUpstream;
 
-/// The output of `triage` against the recorded upstream: run once, shared by both tests (they run in parallel; the
-/// second waits for the first run).
+/// The output of `triage` against the recorded upstream: run once per test process, shared by the tests of one
+/// process (under `cargo test` the second waits for the first run; nextest runs each test in its own process).
 fn triage_output() -> String {
     static OUTPUT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     OUTPUT.get_or_init(run_triage).clone()
 }
 
+/// The server the workspace's test build made, next to the `triage` binary: given to the programs, so that they
+/// do not run `cargo build` of the server themselves (which, under a test, builds it anew with the features of
+/// `-p mcp-devtools-server` alone). `None` when this package's tests were built alone.
+fn built_server() -> Option<PathBuf> {
+    let server = Path::new(env!("CARGO_BIN_EXE_triage")).with_file_name("mcp-devtools");
+    server.exists().then_some(server)
+}
+
 fn run_triage() -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_triage")).output().expect("run triage");
+    let mut triage = Command::new(env!("CARGO_BIN_EXE_triage"));
+    if let Some(server) = built_server() {
+        triage.env("MCP_DEVTOOLS_BIN", server);
+    }
+    let output = triage.output().expect("run triage");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -102,9 +114,9 @@ fn repo_root() -> PathBuf {
 }
 
 /// Runs `program script` against the recorded upstream at `upstream` with the server next to the `triage` binary
-/// (built by the Rust program's first run).
+/// (built by the workspace's test build, or by the Rust program's run).
 fn run_other(program: &Path, script: &Path, upstream: &str) -> String {
-    let server = Path::new(env!("CARGO_BIN_EXE_triage")).with_file_name("mcp-devtools");
+    let server = built_server().expect("the mcp-devtools server next to the triage binary");
     let output = Command::new(program)
         .arg(script)
         .env("MCP_DEVTOOLS_BIN", &server)

@@ -1,7 +1,8 @@
 //! The repository's docs hold to the code: the settings table of `docs/server.md` is the settings registry
 //! ([`crate::registry::SETTINGS`]), and every command of a `sh` block in the README, `docs/`, `FUZZING.md` and
 //! `BENCHMARKS.md` names a real script, package, binary or target and flags `mcp-devtools` accepts. Relative links
-//! of those pages point at files and headings that exist, and the settings files they show use only real settings.
+//! of those pages point at files and headings that exist, the repository paths they and the crates' READMEs name
+//! exist, and the settings files they show use only real settings.
 //!
 //! `UPDATE_DOCS=1 cargo test -p mcp-devtools-server --lib docs_check` rewrites the settings table from the registry
 //! (names, flags and defaults; the meanings written in the page are kept, a new setting gets its `--help` text).

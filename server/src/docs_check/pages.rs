@@ -1,7 +1,7 @@
 //! The pages' relative links resolve, their settings files use real settings, their code blocks are tagged and closed.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{pages, read, repo_root};
 use crate::registry::SETTINGS;
@@ -137,4 +137,52 @@ fn code_blocks_of_the_docs_are_tagged_and_closed() {
         }
     }
     assert!(failures.is_empty(), "code blocks of the docs:\n{}", failures.join("\n"));
+}
+
+/// The repository paths a page names in inline code (`` `server/tests/it/fault_matrix.rs` ``): those that start
+/// with one of the root's folders, without globs or placeholders, and outside what builds and installs make
+/// (`target/`, `node_modules/`, `.venv/`).
+fn named_paths(root: &Path, text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for span in text.split('`').skip(1).step_by(2) {
+        let path = span.split_once(['#', ':']).map_or(span, |(path, _)| path);
+        let Some((first, _)) = path.split_once('/') else {
+            continue;
+        };
+        let placeholder = path.contains(|c: char| c.is_whitespace() || "*{}<>[]$".contains(c));
+        let made = path
+            .split('/')
+            .any(|segment| ["target", "node_modules", ".venv"].contains(&segment));
+        let relative = first.is_empty() || first.starts_with('.');
+        if !placeholder && !made && !relative && root.join(first).is_dir() {
+            paths.push(path.to_string());
+        }
+    }
+    paths
+}
+
+/// The crates' own READMEs, beside [`pages`].
+fn crate_readmes(root: &Path) -> Vec<PathBuf> {
+    let mut readmes: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("the root is readable")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|dir| dir.join("Cargo.toml").is_file() && dir.join("README.md").is_file())
+        .map(|dir| PathBuf::from(dir.file_name().expect("a folder name")).join("README.md"))
+        .collect();
+    readmes.sort();
+    readmes
+}
+
+#[test]
+fn paths_the_docs_name_exist() {
+    let Some(root) = repo_root() else { return };
+    let mut failures = Vec::new();
+    for page in pages(&root).into_iter().chain(crate_readmes(&root)) {
+        for path in named_paths(&root, &prose(&read(&root, &page))) {
+            if !root.join(&path).exists() {
+                failures.push(format!("{}: `{path}`: no such file or folder", page.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "paths that do not exist:\n{}", failures.join("\n"));
 }
