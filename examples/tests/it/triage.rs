@@ -18,7 +18,8 @@ fn triage_output() -> String {
 
 /// The server the workspace's test build made, next to the `triage` binary: given to the programs, so that they
 /// do not run `cargo build` of the server themselves (which, under a test, builds it anew with the features of
-/// `-p mcp-devtools-server` alone). `None` when this package's tests were built alone.
+/// `-p mcp-devtools-server` alone). `None` when no build made it; when only this package's tests were built since
+/// the server changed, it is the last workspace build's (`scripts/test` and `cargo test --workspace` rebuild it).
 fn built_server() -> Option<PathBuf> {
     let server = Path::new(env!("CARGO_BIN_EXE_triage")).with_file_name("mcp-devtools");
     server.exists().then_some(server)
