@@ -281,6 +281,16 @@ struct Checker {
 }
 
 impl Checker {
+    /// A checker of `root`'s packages and the registry's settings, with no failures yet.
+    fn new(root: PathBuf) -> Checker {
+        Checker {
+            packages: packages(&root),
+            settings: SETTINGS.iter().map(|def| def.name).collect(),
+            root,
+            failures: std::cell::RefCell::default(),
+        }
+    }
+
     fn fail(&self, at: &str, message: String) {
         self.failures.borrow_mut().push(format!("{at}: {message}"));
     }
@@ -463,12 +473,7 @@ impl Checker {
 #[test]
 fn commands_of_the_docs_exist() {
     let Some(root) = repo_root() else { return };
-    let checker = Checker {
-        packages: packages(&root),
-        settings: SETTINGS.iter().map(|def| def.name).collect(),
-        root: root.clone(),
-        failures: std::cell::RefCell::default(),
-    };
+    let checker = Checker::new(root.clone());
     let mut checked = 0;
     for page in pages(&root) {
         for block in shell_blocks(&page, &read(&root, &page)) {
@@ -512,12 +517,7 @@ fn command_lines_split_as_a_shell_does() {
 #[test]
 fn the_checker_refuses_what_would_not_run() {
     let Some(root) = repo_root() else { return };
-    let checker = Checker {
-        packages: packages(&root),
-        settings: SETTINGS.iter().map(|def| def.name).collect(),
-        root,
-        failures: std::cell::RefCell::default(),
-    };
+    let checker = Checker::new(root);
     for line in [
         "cargo run -p no-such-package",
         "cargo run -p mcp-devtools-examples --bin no_such_bin",
