@@ -10,7 +10,7 @@
 //! - Authentication: the personal API token in the `Circle-Token` header
 //!   (<https://circleci.com/docs/api-developers-guide/#add-an-api-token>).
 //! - Job logs: [`CircleciClient::job_details`] (API v1.1, the steps' `output_url`s) and
-//!   [`CircleciClient::step_output`] (an `output_url`, fetched without the token, https only).
+//!   [`CircleciClient::step_log`] (an `output_url`, fetched without the token, https only, as text).
 //! - Pagination stays in the body: `next_page_token`, passed back as the `page-token` query parameter
 //!   (<https://circleci.com/docs/api-developers-guide/#pagination>).
 //! - Caching: paths with a `pipeline`, `workflow` or `job` segment are never cached, since their

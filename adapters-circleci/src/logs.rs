@@ -4,6 +4,10 @@
 //! lists `steps[].actions[]`, each with an `output_url` on another host (a signed URL), whose body is a JSON array
 //! of `{message, time, type}`. The v1.1 URL is built on the v2 base's origin (its path's `v2` becomes `v1.1`); the
 //! output URLs are fetched without the token ([`adapters_http::HttpClient::get_elsewhere`]).
+//!
+//! Redaction: the job details come back with the `output_url`s' signatures left in (they are fetched next) and
+//! everything else redacted; the step output is redacted as one text across its messages, since CircleCI cuts a
+//! step's output into messages wherever it likes and a secret may fall across two of them.
 
 use adapters_http::HttpError;
 use serde_json::Value;
@@ -14,7 +18,9 @@ use crate::error::CircleciError;
 
 impl CircleciClient {
     /// API v1.1's details of job `job_number` of the project `project_slug` (`gh/ORG/REPO`, `bb/…`, `circleci/…`),
-    /// with `steps[].actions[].output_url`. Never cached (a job's state changes).
+    /// with `steps[].actions[].output_url`. Never cached (a job's state changes). Every string is redacted
+    /// ([`adapters_http::Redactor`]) except the `output_url`s, whose signatures [`CircleciClient::step_log`] needs:
+    /// they are for fetching, never to be passed on.
     ///
     /// Errors: [`CircleciError::MissingToken`] (nothing sent); [`CircleciError::Http`]: an empty or `.`/`..`
     /// slug segment ([`HttpError::InvalidPath`], nothing sent), CircleCI's status and message (404 `Build not
@@ -26,25 +32,48 @@ impl CircleciClient {
             });
         }
         let url = v1_job_url(self.http.base(), project_slug, job_number)?;
-        let response = self.http.send(http::Method::GET, url, None).await?;
+        let mut response = self.http.send_keeping_signed_urls(http::Method::GET, url).await?;
+        let redactor = self.http.redactor();
+        if !response.status.is_success() {
+            response = redactor.redact_response(response);
+        }
         let response = self.http.check_status(response)?;
-        Ok(response.parse_json(self.http.vendor()).await?)
+        let mut details = response.parse_json(self.http.vendor()).await?;
+        redactor.redact_value_except(&mut details, &["output_url"]);
+        Ok(details)
     }
 
-    /// The output of one step action: its `output_url` (another host), fetched without the token (https only),
-    /// read under the body cap and parsed: CircleCI's JSON array of `{message, time, type}`.
+    /// The log text of one step action: its `output_url` (another host), fetched without the token (https only),
+    /// read under the body cap, parsed (CircleCI's JSON array of `{message, time, type}`), and its messages joined
+    /// in order as they are (CircleCI cuts the output into messages by time, not always at line ends), redacted as
+    /// one text, ending with a line break.
     ///
     /// Errors: [`CircleciError::Http`]: [`HttpError::RefusedHandoff`] for a URL that is not https (nothing
     /// sent), [`HttpError::InvalidPath`] for one that does not parse, the other host's status (an expired signature
     /// is its `403`), a body that is not JSON or too large, transport.
-    pub async fn step_output(&self, output_url: &str) -> Result<Value, CircleciError> {
+    pub async fn step_log(&self, output_url: &str) -> Result<Vec<u8>, CircleciError> {
         let url = Url::parse(output_url).map_err(|e| HttpError::InvalidPath {
             path: "output_url".to_owned(),
             detail: format!("is not a URL ({e})"),
         })?;
         let response = self.http.get_elsewhere(url).await?.into_response().await?;
         let response = self.http.check_status(response)?;
-        Ok(response.parse_json(self.http.vendor()).await?)
+        let body = response.parse_json(self.http.vendor()).await?;
+        let mut stream = self.http.redactor().stream();
+        let mut text = Vec::new();
+        for message in body
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["message"].as_str())
+        {
+            text.extend(stream.push(message.as_bytes()));
+        }
+        text.extend(stream.finish());
+        if text.last().is_some_and(|&b| b != b'\n') {
+            text.push(b'\n');
+        }
+        Ok(text)
     }
 }
 

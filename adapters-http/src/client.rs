@@ -57,7 +57,10 @@ pub struct HttpClient {
     error_message: fn(&serde_json::Value) -> Option<String>,
     cache: Option<HttpCache>,
     retry: RetryPolicy,
+    /// Every configured secret and the credentials of signed URLs: what every answer passes through.
     redactor: Redactor,
+    /// The configured secrets alone, for [`HttpClient::send_keeping_signed_urls`].
+    secrets: Redactor,
     login_check: LoginCheck,
     /// The default `Accept` sent, for [`html_login_page`].
     accept: String,
@@ -118,6 +121,11 @@ impl HttpClient {
             cache: None,
             retry: config.retry,
             redactor: Redactor::builder()
+                .auth(vendor.credential_setting, &config.auth)
+                .redactor(&config.redact)
+                .signed_urls()
+                .build(),
+            secrets: Redactor::builder()
                 .auth(vendor.credential_setting, &config.auth)
                 .redactor(&config.redact)
                 .build(),
@@ -202,6 +210,28 @@ impl HttpClient {
         body: Option<&serde_json::Value>,
         headers: &HeaderMap,
     ) -> Result<RawResponse, HttpError> {
+        self.send_redacted(method, url, body, headers, &self.redactor).await
+    }
+
+    /// [`HttpClient::send`] for an answer that hands out signed URLs the caller will fetch with
+    /// [`HttpClient::get_elsewhere`] (CircleCI's v1.1 job details and their `output_url`s): the configured secrets
+    /// are taken out, the signed URLs' credentials are not. Such a body must not be passed on as it is: keep the
+    /// URLs apart and pass the rest through [`Redactor::redact_value_except`] of [`HttpClient::redactor`].
+    ///
+    /// Errors: as [`HttpClient::send`].
+    pub async fn send_keeping_signed_urls(&self, method: Method, url: Url) -> Result<RawResponse, HttpError> {
+        self.send_redacted(method, url, None, &HeaderMap::new(), &self.secrets)
+            .await
+    }
+
+    async fn send_redacted(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&serde_json::Value>,
+        headers: &HeaderMap,
+        redactor: &Redactor,
+    ) -> Result<RawResponse, HttpError> {
         if !same_origin(&url, &self.base) {
             return Err(HttpError::ForeignHost {
                 vendor: self.vendor,
@@ -210,11 +240,13 @@ impl HttpClient {
         }
         if method == Method::GET || method == Method::HEAD {
             return with_retries(&self.retry, self.vendor, self.timeout, |left| {
-                self.exchange(method.clone(), url.clone(), body, headers, left)
+                self.exchange(method.clone(), url.clone(), body, headers, left, redactor)
             })
             .await;
         }
-        let result = self.exchange(method.clone(), url, body, headers, self.timeout).await;
+        let result = self
+            .exchange(method.clone(), url, body, headers, self.timeout, redactor)
+            .await;
         if let Some(cache) = &self.cache {
             cache.clear_vendor(self.vendor.name).await;
         }
@@ -243,6 +275,7 @@ impl HttpClient {
         body: Option<&serde_json::Value>,
         headers: &HeaderMap,
         timeout: Duration,
+        redactor: &Redactor,
     ) -> Result<RawResponse, HttpError> {
         let path = url.path().to_owned();
         tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
@@ -268,11 +301,8 @@ impl HttpClient {
         let url = response.url().clone();
         let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
         // Before anything reads the answer (errors, decoding, the cache): no secret comes back in any form.
-        let body = match self.redactor.redact_bytes(&body) {
-            std::borrow::Cow::Borrowed(_) => body,
-            std::borrow::Cow::Owned(redacted) => bytes::Bytes::from(redacted),
-        };
-        let headers = self.redact_headers(headers);
+        let body = redactor.redact_body(body);
+        let headers = redactor.redact_headers(headers);
         tracing::debug!(
             target: "adapters_http",
             vendor = self.vendor.name,
@@ -303,24 +333,10 @@ impl HttpClient {
         Ok(response)
     }
 
-    /// The secrets this client takes out of every answer (its own credential and [`HttpConfig::redact`]'s), for
-    /// texts a vendor adapter builds from anything else the upstream sent.
+    /// What this client takes out of every answer (its own credential, [`HttpConfig::redact`]'s secrets and the
+    /// credentials of signed URLs), for texts a vendor adapter builds from anything else the upstream sent.
     pub fn redactor(&self) -> &Redactor {
         &self.redactor
-    }
-
-    /// `headers` with every secret taken out of their values (a value that would no longer be a valid header
-    /// becomes `[redacted]`).
-    fn redact_headers(&self, mut headers: http::HeaderMap) -> http::HeaderMap {
-        if self.redactor.is_empty() {
-            return headers;
-        }
-        for value in headers.values_mut() {
-            if let std::borrow::Cow::Owned(redacted) = self.redactor.redact_bytes(value.as_bytes()) {
-                *value = HeaderValue::from_bytes(&redacted).unwrap_or(HeaderValue::from_static("[redacted]"));
-            }
-        }
-        headers
     }
 
     /// A GET through the cache: a fresh entry is served as a hit; otherwise the body is fetched, and stored when

@@ -64,7 +64,7 @@ pub use config::{
 };
 pub use error::{HttpError, transport_detail};
 pub use login::{LoginCheck, html_login_page};
-pub use redact::{MIN_SECRET_BYTES, Redactor, RedactorBuilder};
+pub use redact::{MIN_SECRET_BYTES, RedactStream, Redactor, RedactorBuilder};
 pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{
     Classifier, MAX_ATTEMPTS, MIN_ATTEMPT_BUDGET, MIN_WAIT, RetryPolicy, RetryTimer, Verdict, standard_verdict,

@@ -220,7 +220,8 @@ impl Default for ToolsConfig {
 }
 
 impl ToolsConfig {
-    /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub and CircleCI tokens, the
+    /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub token (and its git Basic
+    /// pair with `x-access-token`), the CircleCI token, the
     /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key (and session token) and
     /// the Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
     /// the store's two as `S3 secret access key` and `Redis password`. [`crate::App::new`] gives it to every
@@ -229,7 +230,9 @@ impl ToolsConfig {
     pub fn redactor(&self) -> Redactor {
         let mut secrets = Redactor::builder();
         if let Some(token) = &self.github.token {
-            secrets = secrets.secret(self.github.setting_names.credential, token.expose());
+            // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
+            // actions/checkout configures), which a job log may print.
+            secrets = secrets.basic(self.github.setting_names.credential, "x-access-token", token.expose());
         }
         if let Some(token) = &self.circleci.token {
             secrets = secrets.secret(self.circleci.setting_names.credential, token.expose());

@@ -11,6 +11,7 @@ use url::{Host, Url};
 use super::HttpClient;
 use crate::body::read_capped;
 use crate::error::HttpError;
+use crate::redact::RedactStream;
 use crate::response::RawResponse;
 use crate::target::same_origin;
 use crate::vendor::Vendor;
@@ -35,7 +36,11 @@ use crate::vendor::Vendor;
 /// - one hop to the other host; that host's own redirects follow the client's rule (same origin only).
 ///
 /// The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
-/// The handed-out URL's query (its signature) never appears in an error, a log line or [`Download::url`].
+/// Like every answer the client reads, the other host's headers and body pass through the client's redactor
+/// ([`crate::Redactor`]: the configured secrets and the credentials of signed URLs), the streamed body piece by
+/// piece ([`RedactStream`]): a job log that prints a token, or a blob host's error that quotes the signature it
+/// was sent, reaches nobody. The handed-out URL's query (its signature) never appears in an error, a log line or
+/// [`Download::url`].
 #[derive(Debug)]
 pub struct Download {
     status: StatusCode,
@@ -50,8 +55,10 @@ pub struct Download {
 
 #[derive(Debug)]
 enum Source {
+    /// Already read and redacted.
     Read(Option<Bytes>),
-    Stream(reqwest::Response),
+    /// Redacted as it is read; `None` once its end was handed on.
+    Stream(reqwest::Response, Option<RedactStream>),
 }
 
 impl Download {
@@ -81,12 +88,30 @@ impl Download {
     ///
     /// Errors: [`HttpError::Transport`] when reading fails or times out.
     pub async fn chunk(&mut self) -> Result<Option<Bytes>, HttpError> {
-        match &mut self.body {
-            Source::Read(body) => Ok(body.take().filter(|b| !b.is_empty())),
-            Source::Stream(response) => response
+        let (response, redact) = match &mut self.body {
+            Source::Read(body) => return Ok(body.take().filter(|b| !b.is_empty())),
+            Source::Stream(response, redact) => (response, redact),
+        };
+        loop {
+            let Some(stream) = redact else {
+                return Ok(None);
+            };
+            let piece = response
                 .chunk()
                 .await
-                .map_err(|e| HttpError::transport(self.vendor, e, self.timeout)),
+                .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+            let out = match piece {
+                Some(piece) => stream.push(&piece),
+                None => {
+                    let rest = stream.finish();
+                    *redact = None;
+                    rest
+                }
+            };
+            // A piece may be held back whole (it may end inside a secret): read on.
+            if !out.is_empty() {
+                return Ok(Some(Bytes::from(out)));
+            }
         }
     }
 
@@ -97,7 +122,14 @@ impl Download {
     pub async fn into_response(self) -> Result<RawResponse, HttpError> {
         let body = match self.body {
             Source::Read(body) => body.unwrap_or_default(),
-            Source::Stream(response) => read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?,
+            // Its end was already handed on by `chunk`.
+            Source::Stream(_, None) => Bytes::new(),
+            Source::Stream(response, Some(mut stream)) => {
+                let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;
+                let mut out = stream.push(&body);
+                out.extend(stream.finish());
+                Bytes::from(out)
+            }
         };
         Ok(RawResponse {
             status: self.status,
@@ -126,14 +158,18 @@ impl HttpClient {
     ///
     /// Errors: as [`HttpClient::get_handoff`].
     pub async fn get_handoff_with(&self, url: Url, headers: &HeaderMap) -> Result<Download, HttpError> {
-        let first = self.send_with(Method::GET, url, None, headers).await?;
+        // The Location is a signed URL to follow as given: its credentials are taken out of what is passed on, not
+        // out of what is followed.
+        let first = self
+            .send_redacted(Method::GET, url, None, headers, &self.secrets)
+            .await?;
         let location = first
             .status
             .is_redirection()
             .then(|| first.headers.get(header::LOCATION))
             .flatten();
-        let Some(location) = location else {
-            return Ok(self.read(first));
+        let Some(location) = location.cloned() else {
+            return Ok(self.read(self.redactor.redact_response(first)));
         };
         let target = std::str::from_utf8(location.as_bytes())
             .ok()
@@ -147,7 +183,7 @@ impl HttpClient {
         };
         if same_origin(&target, &first.url) {
             // The client's policy stopped a same-origin chain (too many hops): the API's answer stands.
-            return Ok(self.read(first));
+            return Ok(self.read(self.redactor.redact_response(first)));
         }
         self.get_elsewhere(target).await
     }
@@ -177,13 +213,13 @@ impl HttpClient {
         );
         Ok(Download {
             status: response.status(),
-            headers: response.headers().clone(),
+            headers: self.redactor.redact_headers(response.headers().clone()),
             url: without_query(response.url()),
             handed_off: true,
             vendor: self.vendor,
             timeout: self.timeout,
             max_body_bytes: self.max_body_bytes,
-            body: Source::Stream(response),
+            body: Source::Stream(response, Some(self.redactor.stream())),
         })
     }
 

@@ -3,5 +3,6 @@
 
 mod client;
 mod handoff;
+mod redact_props;
 mod redis_cache;
 mod retry;

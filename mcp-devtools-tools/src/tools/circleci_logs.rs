@@ -73,11 +73,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     for output in &outputs {
         scanner.set_step(output.step);
         match read_output(circleci, output).await {
-            Ok(messages) => {
-                for message in messages {
-                    scanner.feed(message.as_bytes());
-                }
-            }
+            Ok(text) => scanner.feed(&text),
             Err(err) => return upstream_error(&err),
         }
     }
@@ -92,15 +88,12 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     logs::respond(app, principal, NAME, data, overflow, &view, || async move {
         let mut text = Vec::new();
         for output in &outputs {
-            for message in read_output(circleci, output).await.map_err(|e| e.to_string())? {
-                text.extend_from_slice(message.as_bytes());
-                if text.len() > logs::MAX_LOG_ARTIFACT_BYTES {
-                    return Err(
-                        "the job's output is too large to hand over whole: narrow it with tailLines, grep \
-                                or step"
-                            .to_owned(),
-                    );
-                }
+            text.extend(read_output(circleci, output).await.map_err(|e| e.to_string())?);
+            if text.len() > logs::MAX_LOG_ARTIFACT_BYTES {
+                return Err(
+                    "the job's output is too large to hand over whole: narrow it with tailLines, grep or step"
+                        .to_owned(),
+                );
             }
         }
         Ok(vec![(job_id, text)])
@@ -108,22 +101,9 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     .await
 }
 
-/// The messages of one action's output (`[{message, time, type}]`), in order; each ends with a line break.
-async fn read_output(circleci: &CircleciClient, output: &ActionOutput) -> Result<Vec<String>, CircleciError> {
-    let body = circleci.step_output(&output.output_url).await?;
-    Ok(body
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["message"].as_str())
-        .map(|m| {
-            if m.ends_with('\n') {
-                m.to_owned()
-            } else {
-                format!("{m}\n")
-            }
-        })
-        .collect())
+/// The log text of one action's output, redacted across its messages.
+async fn read_output(circleci: &CircleciClient, output: &ActionOutput) -> Result<Vec<u8>, CircleciError> {
+    circleci.step_log(&output.output_url).await
 }
 
 fn upstream_error(err: &CircleciError) -> CallToolResult {

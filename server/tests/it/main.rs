@@ -23,6 +23,7 @@ mod job_logs;
 mod jq_isolation;
 mod oversized;
 mod protocol_stdio;
+mod redaction;
 mod replicas;
 mod sdk_clients;
 mod toolsets;

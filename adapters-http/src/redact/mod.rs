@@ -1,5 +1,13 @@
-//! [`Redactor`]: the one place where configured secrets are taken out of what an upstream sends back (private module: its items are
-//! at the crate root; the details are on [`Redactor`]).
+//! [`Redactor`]: the one place where configured secrets and the credentials of signed URLs are taken out of what
+//! an upstream sends back (private module: its items are at the crate root; the details are on [`Redactor`]).
+
+mod forms;
+mod signed_url;
+mod stream;
+
+pub use stream::RedactStream;
+
+use forms::{json_forms, percent_forms};
 
 use std::borrow::Cow;
 use std::fmt;
@@ -8,22 +16,40 @@ use std::sync::Arc;
 use aho_corasick::{AhoCorasick, MatchKind};
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue};
+use serde_json::Value;
 
 use crate::auth::Auth;
 
 /// Shortest value treated as a secret, in bytes: 8. Shorter values are left in texts (see [`Redactor`]).
 pub const MIN_SECRET_BYTES: usize = 8;
 
-/// A set of secrets to take out of texts, each replaced by `[redacted NAME]`. Cheap to clone; [`Default`]: none.
-/// `Debug` shows how many secrets it holds, never one of them.
+/// A set of secrets to take out of texts, each replaced by `[redacted NAME]`, and (when asked for) the credentials
+/// of signed URLs, each replaced by `[redacted]`. Cheap to clone; [`Default`]: nothing. `Debug` shows how many
+/// secrets it holds, never one of them.
 ///
-/// [`Redactor`]: the one place where configured secrets are taken out of what an upstream sends back.
+/// [`Redactor`]: the one place where secrets are taken out of what an upstream sends back.
 ///
 /// A vendor may quote a credential back (`Bad credentials: token ghp_… is not valid`, an `Authorization` header
-/// echoed in a debug body, a token pasted into an issue). Every [`crate::HttpClient`] runs its answer's body and
-/// header values through its redactor as soon as they are read, before anything else sees them: error texts,
-/// decoded bodies, `structuredContent`, write results, artifacts and the HTTP cache (memory and Redis) then never
-/// hold a secret, whichever vendor's code reads the answer.
+/// echoed in a debug body, a token pasted into an issue, a job log whose script prints its environment). Every
+/// [`crate::HttpClient`] runs every byte it reads through its redactor before anything else sees it: the API's
+/// bodies and header values, and on a handoff ([`crate::Download`]) the other host's headers and its body, as it
+/// streams ([`RedactStream`]: a secret may fall across any two reads) or whole, error answers included. Error
+/// texts, decoded bodies, job logs, `structuredContent`, write results, artifacts and the HTTP cache (memory and
+/// Redis) then never hold a secret, whichever vendor's code reads the answer.
+///
+/// **Signed URLs** ([`RedactorBuilder::signed_urls`], on in every [`crate::HttpClient`]): the value of each query
+/// or header parameter that carries a signed URL's credential, in any case, after `?`, `&`, a delimiter, `%26`,
+/// `%3F` or `\u0026`, and with `=` or `%3D`: `sig` (Azure SAS, GitHub's log hosts), `X-Amz-Signature`,
+/// `X-Amz-Credential`, `X-Amz-Security-Token` (AWS SigV4), `AWSAccessKeyId`, `Signature` (SigV2, CloudFront, GCS
+/// V2), `X-Goog-Signature`, `X-Goog-Credential`, `GoogleAccessId` (GCS), `Key-Pair-Id`, `urlSignature`,
+/// `Credential` (an echoed SigV4 `Authorization`), `token` and `access_token`; and the content of the XML elements
+/// in which S3 and GCS errors quote them (`SignatureProvided`, `StringToSign`, `StringToSignBytes`,
+/// `CanonicalRequest`, `CanonicalRequestBytes`, `AWSAccessKeyId`). A value ends at the next `&`, `%26`, `#`,
+/// quote, bracket, `,`, `;`, white space or control character, or backslash escape other than `\/` (an element's
+/// at `<`). `sig=abc&se=…` becomes `sig=[redacted]&se=…`. A name inside a longer one (`page-token=`,
+/// `next_page_token=`) is not a credential.
 ///
 /// Each secret is matched in the forms a server sends or a vendor may echo, each replaced by
 /// `[redacted NAME]` (`NAME`: the host's name of the setting, e.g. `GITHUB_TOKEN`):
@@ -47,9 +73,12 @@ pub const MIN_SECRET_BYTES: usize = 8;
 #[derive(Clone, Default)]
 pub struct Redactor {
     inner: Option<Arc<Matcher>>,
+    signed_urls: bool,
 }
 
 struct Matcher {
+    /// The longest form, in bytes.
+    max_len: usize,
     /// Every form of every secret, with its replacement, for rebuilding a larger set.
     forms: Vec<(Vec<u8>, Arc<str>)>,
     /// How many secrets (not forms) were added.
@@ -61,7 +90,10 @@ struct Matcher {
 impl fmt::Debug for Redactor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secrets = self.inner.as_ref().map_or(0, |m| m.secrets);
-        f.debug_struct("Redactor").field("secrets", &secrets).finish()
+        f.debug_struct("Redactor")
+            .field("secrets", &secrets)
+            .field("signed_urls", &self.signed_urls)
+            .finish()
     }
 }
 
@@ -73,41 +105,101 @@ impl Redactor {
 
     /// True when there is nothing to redact.
     pub fn is_empty(&self) -> bool {
-        self.inner.is_none()
+        self.inner.is_none() && !self.signed_urls
     }
 
-    /// `text` with every form of every secret replaced; borrowed (no copy) when none occurs.
+    /// A redaction of one body read in pieces (see [`RedactStream`]).
+    pub fn stream(&self) -> RedactStream {
+        RedactStream::new(self.clone())
+    }
+
+    /// `text` with every form of every secret (and every signed-URL credential, when on) replaced; borrowed (no
+    /// copy) when none occurs. The result is valid UTF-8: only whole matches and ASCII-delimited values change.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let Some(matcher) = &self.inner else {
-            return Cow::Borrowed(text);
-        };
-        if !matcher.automaton.is_match(text) {
-            return Cow::Borrowed(text);
+        match self.redact_bytes(text.as_bytes()) {
+            Cow::Borrowed(_) => Cow::Borrowed(text),
+            // Replacements are ASCII and start and end where the text has an ASCII byte or its own end, so the
+            // bytes stay UTF-8; the lossy form only guards that promise.
+            Cow::Owned(bytes) => Cow::Owned(
+                String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            ),
         }
-        let mut out = String::with_capacity(text.len());
-        matcher.automaton.replace_all_with(text, &mut out, |found, _, out| {
-            out.push_str(&matcher.replacements[found.pattern().as_usize()]);
-            true
-        });
-        Cow::Owned(out)
     }
 
     /// [`Redactor::redact`] over bytes (a body in any encoding: the forms are matched as UTF-8 bytes).
     pub fn redact_bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
-        let Some(matcher) = &self.inner else {
-            return Cow::Borrowed(bytes);
-        };
-        if !matcher.automaton.is_match(bytes) {
+        if !self.is_match(bytes) {
             return Cow::Borrowed(bytes);
         }
-        let mut out = Vec::with_capacity(bytes.len());
-        matcher
-            .automaton
-            .replace_all_with_bytes(bytes, &mut out, |found, _, out| {
-                out.extend_from_slice(matcher.replacements[found.pattern().as_usize()].as_bytes());
-                true
-            });
+        let mut stream = self.stream();
+        let mut out = stream.push(bytes);
+        out.extend(stream.finish());
         Cow::Owned(out)
+    }
+
+    /// A body with everything redacted ([`Redactor::redact_bytes`]); the same `Bytes` (no copy) when nothing was.
+    pub fn redact_body(&self, body: Bytes) -> Bytes {
+        match self.redact_bytes(&body) {
+            Cow::Borrowed(_) => body,
+            Cow::Owned(redacted) => Bytes::from(redacted),
+        }
+    }
+
+    /// `headers` with everything redacted in their values (a value that would no longer be a valid header
+    /// becomes `[redacted]`).
+    pub fn redact_headers(&self, mut headers: HeaderMap) -> HeaderMap {
+        if self.is_empty() {
+            return headers;
+        }
+        for value in headers.values_mut() {
+            if let Cow::Owned(redacted) = self.redact_bytes(value.as_bytes()) {
+                *value = HeaderValue::from_bytes(&redacted).unwrap_or(HeaderValue::from_static("[redacted]"));
+            }
+        }
+        headers
+    }
+
+    /// `response`'s body and header values redacted ([`Redactor::redact_body`], [`Redactor::redact_headers`]).
+    pub fn redact_response(&self, mut response: crate::RawResponse) -> crate::RawResponse {
+        response.body = self.redact_body(response.body);
+        response.headers = self.redact_headers(response.headers);
+        response
+    }
+
+    /// Every string (and object key) in `value` redacted, except the strings under the object keys named in
+    /// `keep` (e.g. `["output_url"]`: the signed URLs the caller fetches itself, never to be passed on).
+    pub fn redact_value_except(&self, value: &mut Value, keep: &[&str]) {
+        if self.is_empty() {
+            return;
+        }
+        match value {
+            Value::String(text) => {
+                if let Cow::Owned(redacted) = self.redact(text) {
+                    *text = redacted;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.redact_value_except(item, keep)),
+            Value::Object(map) => {
+                let entries = std::mem::take(map);
+                for (key, mut item) in entries {
+                    if !(keep.contains(&key.as_str()) && item.is_string()) {
+                        self.redact_value_except(&mut item, keep);
+                    }
+                    map.insert(self.redact(&key).into_owned(), item);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// True when `bytes` hold anything to redact (or, for signed URLs, a parameter name that may open a value).
+    fn is_match(&self, bytes: &[u8]) -> bool {
+        let secrets = self.inner.as_ref().is_some_and(|m| m.automaton.is_match(bytes));
+        secrets
+            || (self.signed_urls
+                && signed_url::PATTERNS
+                    .as_ref()
+                    .is_some_and(|p| p.automaton.is_match(bytes)))
     }
 }
 
@@ -117,6 +209,7 @@ impl Redactor {
 pub struct RedactorBuilder {
     forms: Vec<(Vec<u8>, Arc<str>)>,
     secrets: usize,
+    signed_urls: bool,
 }
 
 impl fmt::Debug for RedactorBuilder {
@@ -167,13 +260,21 @@ impl RedactorBuilder {
         }
     }
 
-    /// Adds every secret of `other`, under its own names.
+    /// Adds every secret of `other`, under its own names (and its signed-URL rule, when on).
     #[must_use]
     pub fn redactor(mut self, other: &Redactor) -> Self {
         if let Some(matcher) = &other.inner {
             self.forms.extend(matcher.forms.iter().cloned());
             self.secrets += matcher.secrets;
         }
+        self.signed_urls |= other.signed_urls;
+        self
+    }
+
+    /// Also takes out the credentials of signed URLs and their echoes (see [`Redactor`]), whatever the secrets.
+    #[must_use]
+    pub fn signed_urls(mut self) -> Self {
+        self.signed_urls = true;
         self
     }
 
@@ -182,8 +283,12 @@ impl RedactorBuilder {
         // One replacement per form: the first name given for it wins.
         let mut seen = std::collections::HashSet::new();
         self.forms.retain(|(form, _)| seen.insert(form.clone()));
+        let signed_urls = self.signed_urls;
         if self.forms.is_empty() {
-            return Redactor::default();
+            return Redactor {
+                inner: None,
+                signed_urls,
+            };
         }
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
@@ -194,12 +299,18 @@ impl RedactorBuilder {
                 // Only a pattern set past aho-corasick's size limits (gigabytes of patterns) fails to build: not
                 // a handful of secrets. Say so loudly rather than pretend.
                 tracing::error!(target: "adapters_http", error = %err, "the secret redactor could not be built");
-                return Redactor::default();
+                return Redactor {
+                    inner: None,
+                    signed_urls,
+                };
             }
         };
         let replacements = self.forms.iter().map(|(_, label)| label.clone()).collect();
+        let max_len = self.forms.iter().map(|(form, _)| form.len()).max().unwrap_or(1);
         Redactor {
+            signed_urls,
             inner: Some(Arc::new(Matcher {
+                max_len,
                 forms: self.forms,
                 secrets: self.secrets,
                 automaton,
@@ -220,72 +331,6 @@ impl RedactorBuilder {
 
 fn label(name: &str) -> Arc<str> {
     Arc::from(format!("[redacted {name}]"))
-}
-
-/// `value` as a JSON string's content in every escaping style encoders use (RFC 8259 §7).
-fn json_forms(value: &str) -> Vec<String> {
-    let mut forms = Vec::new();
-    for style in 0u8..16 {
-        let (slash, ascii, html, upper) = (style & 1 != 0, style & 2 != 0, style & 4 != 0, style & 8 != 0);
-        let mut out = String::with_capacity(value.len() + 8);
-        let mut units = [0u16; 2];
-        for c in value.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '/' if slash => out.push_str("\\/"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                c if (c as u32) < 0x20
-                    || (ascii && !c.is_ascii())
-                    || (html && matches!(c, '<' | '>' | '&' | '\'' | '\u{2028}' | '\u{2029}')) =>
-                {
-                    for unit in c.encode_utf16(&mut units) {
-                        if upper {
-                            out.push_str(&format!("\\u{unit:04X}"));
-                        } else {
-                            out.push_str(&format!("\\u{unit:04x}"));
-                        }
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        forms.push(out);
-    }
-    forms
-}
-
-/// `value` percent-encoded as URL encoders do (RFC 3986 §2.1; WHATWG URL's form encoding).
-fn percent_forms(value: &str) -> Vec<String> {
-    let unreserved = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
-    let component = |b: u8| unreserved(b) || matches!(b, b'!' | b'\'' | b'(' | b')' | b'*');
-    let form = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'*' | b'-' | b'.' | b'_');
-    let sets: [&dyn Fn(u8) -> bool; 3] = [&unreserved, &component, &form];
-    let mut forms = Vec::new();
-    for keep in sets {
-        for plus in [false, true] {
-            for upper in [false, true] {
-                let mut out = String::with_capacity(value.len() * 3);
-                for b in value.bytes() {
-                    if keep(b) {
-                        out.push(char::from(b));
-                    } else if plus && b == b' ' {
-                        out.push('+');
-                    } else if upper {
-                        out.push_str(&format!("%{b:02X}"));
-                    } else {
-                        out.push_str(&format!("%{b:02x}"));
-                    }
-                }
-                forms.push(out);
-            }
-        }
-    }
-    forms
 }
 
 #[cfg(test)]
@@ -321,7 +366,7 @@ mod tests {
             "[redacted GITHUB_TOKEN]",
             "a JSON body stays JSON"
         );
-        assert_eq!(format!("{redactor:?}"), "Redactor { secrets: 1 }");
+        assert_eq!(format!("{redactor:?}"), "Redactor { secrets: 1, signed_urls: false }");
     }
 
     #[test]
