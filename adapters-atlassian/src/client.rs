@@ -104,6 +104,9 @@ impl ProductClient {
             Product::Bitbucket => bitbucket::request_path(http.base(), request.path),
         };
         let url = http.url(&path, request.query)?;
+        if self.product == Product::Jira {
+            jira::check_prefix(http.base(), &url, request.path)?;
+        }
         let response = if *request.method == Method::GET {
             let cache = CacheRequest {
                 partition: request.partition,

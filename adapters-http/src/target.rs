@@ -70,6 +70,12 @@ where
     if trimmed.contains('#') {
         return Err(invalid("must not contain a fragment (`#`)"));
     }
+    if has_dot_segment(trimmed) {
+        return Err(invalid(
+            "must not contain `.` or `..` segments, in any encoding: give the path from the API base down \
+             (e.g. /repos/OWNER/REPO/...)",
+        ));
+    }
     let mut url = if trimmed.contains("://") {
         let absolute = Url::parse(trimmed).map_err(|e| invalid(&format!("is not a valid URL ({e})")))?;
         if !same_origin(&absolute, base) {
@@ -90,6 +96,36 @@ where
     }
     append_query(&mut url, query);
     Ok(url)
+}
+
+/// Most decoding steps looked through: a server or proxy may decode a path more than once.
+const DECODINGS: usize = 4;
+
+/// True when the path part of `path` (before its `?`) has a `.` or `..` segment as written or after any of up to
+/// [`DECODINGS`] rounds of percent-decoding (`%2e%2e`, `%252e%252e`, …), with `\` also taken as a separator (as
+/// some servers do) and a segment's `;` parameters ignored (`..;/`, which Tomcat, under Jira and Confluence Data
+/// Center, reads as `..`). RFC 3986 §5.2.4 removes such segments, so whichever step does it, the request could
+/// leave its product's prefix on a shared host.
+fn has_dot_segment(path: &str) -> bool {
+    let mut current = path.split('?').next().unwrap_or_default().to_owned();
+    for _ in 0..=DECODINGS {
+        let dotted = current.split(['/', '\\']).any(|segment| {
+            let segment = segment.split(';').next().unwrap_or_default().trim();
+            segment == "." || segment == ".."
+        });
+        if dotted {
+            return true;
+        }
+        let decoded = percent_encoding::percent_decode_str(&current)
+            .decode_utf8_lossy()
+            .into_owned();
+        if decoded == current {
+            return false;
+        }
+        current = decoded;
+    }
+    // Still changing after every round: refuse rather than guess what a later step makes of it.
+    true
 }
 
 /// Appends `segments` to the base path, each percent-encoded as one segment (`a/b` → `a%2Fb`), and sets the
@@ -213,11 +249,42 @@ mod tests {
                 "{p}"
             );
         }
-        for p in ["/../v1/me", "%2e%2e/%2e%2e/x", "", "  ", "/me#frag"] {
+        for p in [
+            "/../v1/me",
+            "%2e%2e/%2e%2e/x",
+            "me/../../v1/me",
+            "me/./x",
+            "me/%2E%2e/x",
+            "me/%252e%252e/%252E%252E/v1",
+            "me/%25252e%25252e/v1",
+            "me/..;/v1",
+            "me/..%3B/v1",
+            "me\\..\\v1",
+            "me%5c..%5cv1",
+            "me%2f..%2fv1",
+            "",
+            "  ",
+            "/me#frag",
+        ] {
             assert!(
                 matches!(resolve(V, &b, p, NO_QUERY), Err(HttpError::InvalidPath { .. })),
                 "{p}"
             );
+        }
+    }
+
+    #[test]
+    fn dots_inside_names_and_queries_are_not_segments() {
+        let b = base("https://h.example/api/v2");
+        for p in [
+            "me/.well-known",
+            "me/a..b",
+            "me/...",
+            "me?path=../x",
+            "me/v1.2.3",
+            "me?q=%2e%2e%2f",
+        ] {
+            assert!(resolve(V, &b, p, NO_QUERY).is_ok(), "{p}");
         }
     }
 

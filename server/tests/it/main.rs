@@ -15,6 +15,7 @@ mod codemode_harness;
 mod deployment;
 mod embedding;
 mod fault_matrix;
+mod free_paths;
 mod github_get;
 mod github_tools;
 mod http_limits;
