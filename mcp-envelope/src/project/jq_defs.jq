@@ -32,12 +32,14 @@ def ceil: _jq_native_ceil + 0;
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
 def nan: _jq_nan;
 def infinite: _jq_infinite;
-# jaq's number predicates use its own `nan` / `infinite`: redefined on ours.
-def isnan: if type == "number" then . != . else error("number required") end;
-def isinfinite: if type == "number" then . == infinite or . == -infinite else error("number required") end;
+# jaq's number predicates use its own `nan` / `infinite`: redefined on ours. Not a number: `false`, as libjq 1.8.
+def isnan: type == "number" and . != .;
+def isinfinite: type == "number" and (. == infinite or . == -infinite);
 def isfinite: isnumber and (isinfinite | not);
-def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not);
+# jq's `isnormal` is C's: a subnormal number is not normal; `finites` keeps NaN (`isfinite`), as jq 1.8.1.
+def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not) and fabs >= 2.2250738585072014e-308;
 def normals: select(isnormal);
+def finites: select(isfinite);
 def logb:
     if . == 0.0 then -infinite
   elif isinfinite then infinite
