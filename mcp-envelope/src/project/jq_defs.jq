@@ -231,6 +231,9 @@ def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def _jq_flatten($d):
   reduce .[] as $i ([]; if ($i | type) == "array" and $d != 0 then . + ($i | _jq_flatten($d - 1)) else . + [$i] end);
 def flatten($d): if $d < 0 then error("flatten depth must not be negative") else _jq_flatten($d) end;
@@ -288,10 +291,9 @@ def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $
 
 # Entries
 def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
+# jq 1.8: the key is `key`, `Key`, `name` or `Name` and must be a string; the value `value` or `Value`.
 def from_entries: reduce .[] as $x ({};
-    . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-              | if type == "string" then . else tojson end):
-          ($x | if has("value") then .value elif has("v") then .v else .Value end) });
+    . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 
 # Streams

@@ -241,15 +241,20 @@ fn run(cases: &[(String, usize)]) -> Vec<(Option<Value>, Option<Value>)> {
             (parts.join(",\n"), cases[members[0]].1)
         })
         .collect();
-    let jq = libjq(&batch_cases);
+    // libjq's process runs while this thread evaluates the same batches here.
+    let (jq, here) = std::thread::scope(|scope| {
+        let jq = scope.spawn(|| libjq(&batch_cases));
+        let here: Vec<Option<Value>> = batch_cases.iter().map(ours).collect();
+        (jq.join().unwrap(), here)
+    });
     let mut outcomes = vec![None; cases.len()];
     let mut again = Vec::new();
-    for ((members, batch), jq) in batches.iter().zip(&batch_cases).zip(jq) {
+    for ((members, jq), here) in batches.iter().zip(jq).zip(here) {
         let split = |v: Option<Value>| match v {
             Some(Value::Array(a)) if a.len() == members.len() => Some(a),
             _ => None,
         };
-        match (split(jq), split(ours(batch))) {
+        match (split(jq), split(here)) {
             (Some(want), Some(got)) => {
                 for ((i, w), g) in members.iter().zip(want).zip(got) {
                     let outcome = |v: Value| if v == failed { None } else { Some(v) };
@@ -273,7 +278,8 @@ fn every_builtin_agrees_with_libjq() {
     let (programs, deliberate, names) = parse();
     let undocumented: Vec<&str> = (deliberate.iter().map(|(n, _)| n))
         .chain(programs.iter().filter(|p| p.known).map(|p| &p.name))
-        .filter(|name| !DOCS.contains(&format!("`{name}`")))
+        // In a Markdown table a `|` is written `\|`, in code too.
+        .filter(|name| !DOCS.contains(&format!("`{name}`")) && !DOCS.contains(&format!("`{}`", name.replace('|', "\\|"))))
         .map(String::as_str)
         .collect();
     for name in &names {
@@ -333,8 +339,8 @@ fn every_builtin_agrees_with_libjq() {
         differences.is_empty(),
         "{} differences from libjq:\n{}",
         differences.len(),
-        differences.iter().take(usize::MAX).cloned().collect::<Vec<_>>().join("\n")
+        differences.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
     );
-    assert!(undocumented.is_empty(), "differences not in docs/code-mode.md's tables: {undocumented:?}");
     assert!(stale.is_empty(), "known differences that no longer differ (update the list and docs): {stale:?}");
+    assert!(undocumented.is_empty(), "differences not in docs/code-mode.md's tables: {undocumented:?}");
 }
