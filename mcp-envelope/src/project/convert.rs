@@ -152,10 +152,11 @@ fn float_to_value(f: f64) -> Value {
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if f == 0.0 && f.is_sign_negative() {
         // jq prints the negative zero `-0`.
-        return "-0".parse::<Number>().ok().filter(|_| keeps_literal_digits()).map_or_else(
-            || Number::from_f64(f).map_or(Value::Null, Value::Number),
-            Value::Number,
-        );
+        return "-0"
+            .parse::<Number>()
+            .ok()
+            .filter(|_| keeps_literal_digits())
+            .map_or_else(|| Number::from_f64(f).map_or(Value::Null, Value::Number), Value::Number);
     }
     if f.fract() == 0.0 && f.abs() <= EXACT {
         #[allow(clippy::cast_possible_truncation)]

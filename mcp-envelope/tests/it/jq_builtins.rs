@@ -83,7 +83,10 @@ const INPUTS: &[(char, &str)] = &[
     ('a', "[[1,2],[3,4]]"),
     ('a', "[2015,2,5,23,51,47.877,4,63]"),
     ('a', r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"a":1,"b":"z"}]"#),
-    ('a', r#"[{"name":"a","value":1},{"k":"b","v":2},{"key":null,"value":3},{"key":false},{"key":1,"value":-0.0}]"#),
+    (
+        'a',
+        r#"[{"name":"a","value":1},{"k":"b","v":2},{"key":null,"value":3},{"key":false},{"key":1,"value":-0.0}]"#,
+    ),
     ('o', "{}"),
     ('o', r#"{"a":1,"b":[1,2],"c":{"d":null}}"#),
     ('o', r#"{"b":2,"a":1,"ü":3,"":0}"#),
@@ -195,7 +198,10 @@ fn libjq(cases: &[(String, usize)]) -> Vec<Option<Value>> {
         }
         if std::time::Instant::now() > deadline {
             child.kill().ok();
-            panic!("jq_oracle.py still running after 120 s: a program loops in libjq ({})", cases_path.display());
+            panic!(
+                "jq_oracle.py still running after 120 s: a program loops in libjq ({})",
+                cases_path.display()
+            );
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
@@ -205,7 +211,9 @@ fn libjq(cases: &[(String, usize)]) -> Vec<Option<Value>> {
         .lines()
         .map(|l| {
             let answer: Value = serde_json::from_str(l).unwrap();
-            answer.get("ok").map(|t| serde_json::from_str(t.as_str().unwrap()).unwrap())
+            answer
+                .get("ok")
+                .map(|t| serde_json::from_str(t.as_str().unwrap()).unwrap())
         })
         .collect();
     std::fs::remove_dir_all(&dir).ok();
@@ -279,7 +287,9 @@ fn every_builtin_agrees_with_libjq() {
     let undocumented: Vec<&str> = (deliberate.iter().map(|(n, _)| n))
         .chain(programs.iter().filter(|p| p.known).map(|p| &p.name))
         // In a Markdown table a `|` is written `\|`, in code too.
-        .filter(|name| !DOCS.contains(&format!("`{name}`")) && !DOCS.contains(&format!("`{}`", name.replace('|', "\\|"))))
+        .filter(|name| {
+            !DOCS.contains(&format!("`{name}`")) && !DOCS.contains(&format!("`{}`", name.replace('|', "\\|")))
+        })
         .map(String::as_str)
         .collect();
     for name in &names {
@@ -341,6 +351,12 @@ fn every_builtin_agrees_with_libjq() {
         differences.len(),
         differences.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
     );
-    assert!(stale.is_empty(), "known differences that no longer differ (update the list and docs): {stale:?}");
-    assert!(undocumented.is_empty(), "differences not in docs/code-mode.md's tables: {undocumented:?}");
+    assert!(
+        stale.is_empty(),
+        "known differences that no longer differ (update the list and docs): {stale:?}"
+    );
+    assert!(
+        undocumented.is_empty(),
+        "differences not in docs/code-mode.md's tables: {undocumented:?}"
+    );
 }
