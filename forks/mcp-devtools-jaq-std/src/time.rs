@@ -4,10 +4,13 @@ use jiff::{civil::DateTime, fmt::strtime, tz, Timestamp};
 
 /// Convert a UNIX epoch timestamp with optional fractions.
 fn epoch_to_timestamp<V: ValT>(v: &V) -> Result<Timestamp, Error<V>> {
+    // An integer beyond i64 microseconds (2^53 seconds) is out of jiff's range too: its
+    // error, not an overflow (a panic in debug builds).
     let val = match v.as_isize() {
-        Some(i) => i as i64 * 1000000,
-        None => (v.try_as_f64()? * 1000000.0) as i64,
+        Some(i) => (i as i64).checked_mul(1000000),
+        None => Some((v.try_as_f64()? * 1000000.0) as i64),
     };
+    let val = val.ok_or_else(|| Error::str("time out of range"))?;
     Timestamp::from_microsecond(val).map_err(Error::str)
 }
 

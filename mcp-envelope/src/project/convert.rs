@@ -17,7 +17,8 @@
 //!   beyond a double: `1E+1000`, as jq prints it) or when they fit
 //!   `u64`/`i64`, else the nearest `f64` (`1E+1000`: the largest finite `f64`);
 //! - integral floats up to 2^53 in magnitude print as integers (`3`, not
-//!   `3.0`), as jq prints them;
+//!   `3.0`), as jq prints them, and the negative zero keeps its sign (`-0`,
+//!   in and out, as jq 1.8);
 //! - non-finite floats follow jq: NaN becomes `null`, +/-infinity the
 //!   largest finite `f64` of that sign.
 
@@ -37,7 +38,10 @@ pub(crate) fn to_val(value: Value) -> Val {
 }
 
 fn number_to_num(n: &Number) -> Num {
-    if let Some(u) = n.as_u64() {
+    if n.as_i64() == Some(0) && n.to_string().starts_with('-') {
+        // `-0` (with `arbitrary_precision`): jq keeps its sign, an integer cannot.
+        Num::Float(-0.0)
+    } else if let Some(u) = n.as_u64() {
         Num::from_integral(u)
     } else if let Some(i) = n.as_i64() {
         Num::from_integral(i)
@@ -146,6 +150,14 @@ fn parse_number_text(text: &str) -> Option<Value> {
 fn float_to_value(f: f64) -> Value {
     // An integral double prints without a fraction, as jq prints it (`1.5 * 2` is `3`).
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if f == 0.0 && f.is_sign_negative() {
+        // jq prints the negative zero `-0`.
+        return "-0"
+            .parse::<Number>()
+            .ok()
+            .filter(|_| keeps_literal_digits())
+            .map_or_else(|| Number::from_f64(f).map_or(Value::Null, Value::Number), Value::Number);
+    }
     if f.fract() == 0.0 && f.abs() <= EXACT {
         #[allow(clippy::cast_possible_truncation)]
         return Value::Number(Number::from(f as i64));

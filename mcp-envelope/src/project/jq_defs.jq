@@ -32,12 +32,14 @@ def ceil: _jq_native_ceil + 0;
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
 def nan: _jq_nan;
 def infinite: _jq_infinite;
-# jaq's number predicates use its own `nan` / `infinite`: redefined on ours.
-def isnan: if type == "number" then . != . else error("number required") end;
-def isinfinite: if type == "number" then . == infinite or . == -infinite else error("number required") end;
+# jaq's number predicates use its own `nan` / `infinite`: redefined on ours. Not a number: `false`, as libjq 1.8.
+def isnan: type == "number" and . != .;
+def isinfinite: type == "number" and (. == infinite or . == -infinite);
 def isfinite: isnumber and (isinfinite | not);
-def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not);
+# jq's `isnormal` is C's: a subnormal number is not normal; `finites` keeps NaN (`isfinite`), as jq 1.8.1.
+def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not) and fabs >= 2.2250738585072014e-308;
 def normals: select(isnormal);
+def finites: select(isfinite);
 def logb:
     if . == 0.0 then -infinite
   elif isinfinite then infinite
@@ -229,6 +231,9 @@ def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def _jq_flatten($d):
   reduce .[] as $i ([]; if ($i | type) == "array" and $d != 0 then . + ($i | _jq_flatten($d - 1)) else . + [$i] end);
 def flatten($d): if $d < 0 then error("flatten depth must not be negative") else _jq_flatten($d) end;
@@ -286,10 +291,9 @@ def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $
 
 # Entries
 def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
+# jq 1.8: the key is `key`, `Key`, `name` or `Name` and must be a string; the value `value` or `Value`.
 def from_entries: reduce .[] as $x ({};
-    . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-              | if type == "string" then . else tojson end):
-          ($x | if has("value") then .value elif has("v") then .v else .Value end) });
+    . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 
 # Streams

@@ -428,9 +428,16 @@ fn jq_1_8_1_paths_entries_and_formats() {
     assert_eq!(serde_json::to_string(&out).unwrap(), r#"{"b":1,"c":3}"#);
     assert_eq!(jq(json!([1, 2]), "pick(first)").unwrap(), json!([1]));
     assert_eq!(
-        jq(json!([{"name": "a", "value": 1}, {"k": 2, "v": 3}]), "from_entries").unwrap(),
-        json!({"a": 1, "2": 3})
+        jq(
+            json!([{"name": "a", "value": 1}, {"Key": "b", "Value": 3}]),
+            "from_entries"
+        )
+        .unwrap(),
+        json!({"a": 1, "b": 3})
     );
+    // jq 1.8.1 takes `key`, `Key`, `name`, `Name` only, and a key must be a string (`k`/`v` are gone).
+    assert!(jq(json!([{"k": 2, "v": 3}]), "from_entries").is_err());
+    assert!(jq(json!([{"key": 2, "value": 3}]), "from_entries").is_err());
     assert_eq!(
         jq(json!([1, "a\"b", null, true]), "@csv").unwrap(),
         json!(r#"1,"a""b",,true"#)

@@ -2,6 +2,7 @@
 //! binary (`--test jq_suite`): scripts/package-check runs them alone, from the package too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod jq_builtins;
 mod jq_differential;
 mod pipeline;
 mod seal_props;
