@@ -45,7 +45,7 @@ pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, T
 pub use error::GithubError;
 pub use get::{GetRequest, MediaType};
 pub use logs::JobRef;
-pub use pagination::{next_page_from_headers, parse_link_next_page};
+pub use pagination::{next_link_from_headers, next_page_from_headers, parse_link_next, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
 pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};
 

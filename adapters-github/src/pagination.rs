@@ -40,6 +40,52 @@ fn header_text(value: &HeaderValue) -> Cow<'_, str> {
     String::from_utf8_lossy(value.as_bytes())
 }
 
+/// The target URI of the first `next` link of the `Link` headers (RFC 8288 §3), exactly as written between `<` and
+/// `>` (a relative reference stays relative: resolve it against the request URI, §3.1), or `None`.
+///
+/// Every `Link` field line is read, in order (RFC 9110 §5.3: several lines are one comma-separated list); each
+/// is parsed as [`parse_link_next`] does. Bytes outside ASCII (RFC 9110 §5.5 `obs-text`: a raw UTF-8 IRI or a
+/// Latin-1 byte) are percent-encoded, byte by byte, as RFC 3987 §3.1 maps an IRI to a URI, so the answer is always
+/// an ASCII URI reference. Unlike [`next_page_from_headers`], `x-next-page` is not consulted: this is the link
+/// for APIs that page with cursors (GitHub's `?after=…`) as well as page numbers. Never panics.
+pub fn next_link_from_headers(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(http::header::LINK)
+        .iter()
+        .find_map(|v| parse_link_next(&percent_encode_obs_text(v.as_bytes())))
+}
+
+/// A header value's bytes as text, each byte outside ASCII written `%XX`.
+fn percent_encode_obs_text(bytes: &[u8]) -> Cow<'_, str> {
+    if bytes.is_ascii() {
+        return String::from_utf8_lossy(bytes);
+    }
+    let mut text = String::with_capacity(bytes.len() + 16);
+    for &b in bytes {
+        if b.is_ascii() {
+            text.push(char::from(b));
+        } else {
+            text.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Cow::Owned(text)
+}
+
+/// Parses an RFC 8288 `Link` header value and returns the target URI of the first link whose `rel` holds the
+/// relation type `next`, as written (see [`parse_link_next_page`] for the syntax accepted). `None` when there is
+/// no such link or the value is malformed. Never panics.
+pub fn parse_link_next(link: &str) -> Option<String> {
+    parse_links(link)?
+        .into_iter()
+        .find(|(_, rel)| rel.as_deref().is_some_and(has_next))
+        .map(|(target, _)| target.to_owned())
+}
+
+/// Whether a `rel` value (space-separated relation types, RFC 8288 §3.3) holds `next` (case-insensitive, §2.1.1).
+fn has_next(rel: &str) -> bool {
+    rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("next"))
+}
+
 /// Parses an RFC 8288 `Link` header value and returns the `page` query parameter (an integer
 /// >= 1) of the first link whose `rel` is exactly `next`.
 ///
@@ -51,14 +97,7 @@ fn header_text(value: &HeaderValue) -> Cow<'_, str> {
 /// - Anything malformed (unterminated `<` or quote, stray text, no `page`, `page=0`, a non-numeric
 ///   or overflowing page) gives `None`. Never panics.
 pub fn parse_link_next_page(link: &str) -> Option<u64> {
-    let links = parse_links(link)?;
-    links
-        .into_iter()
-        .find(|(_, rel)| {
-            rel.as_deref()
-                .is_some_and(|rel| rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("next")))
-        })
-        .and_then(|(target, _)| page_of_url(target))
+    parse_link_next(link).and_then(|target| page_of_url(&target))
 }
 
 /// Parses a whole header into `(target, first rel value)` pairs; `None` if malformed.
@@ -88,6 +127,10 @@ fn parse_links(input: &str) -> Option<Vec<(&str, Option<String>)>> {
             }
             rest = rest.strip_prefix(';')?.trim_start_matches(is_ows);
             let name_len = rest.find(|c: char| !is_token_char(c)).unwrap_or(rest.len());
+            // An empty parameter (`;;`, a trailing `;`), as RFC 8288 Appendix B.3's parsing algorithm tolerates.
+            if name_len == 0 && (rest.is_empty() || rest.starts_with([';', ','])) {
+                continue;
+            }
             if name_len == 0 {
                 return None;
             }
@@ -339,6 +382,114 @@ mod tests {
             "an x-next-page that is not a number is ignored"
         );
         assert_eq!(parse_link_next_page(utf8), Some(2));
+    }
+
+    /// RFC 8288 §3.5's examples, each with its relation types.
+    #[test]
+    fn rfc_8288_examples() {
+        // "Link: <http://example.com/TheBook/chapter2>; rel="previous"; title="previous chapter""
+        assert_eq!(
+            parse_link_next(r#"<http://example.com/TheBook/chapter2>; rel="previous"; title="previous chapter""#),
+            None
+        );
+        // "Link: </>; rel="http://example.net/foo"", "Link: </terms>; rel="copyright"; anchor="#foo""
+        assert_eq!(parse_link_next(r#"</>; rel="http://example.net/foo""#), None);
+        assert_eq!(parse_link_next(r##"</terms>; rel="copyright"; anchor="#foo""##), None);
+        // Two links in one field value, with RFC 8187 extended parameters.
+        let book = "</TheBook/chapter2>; rel=\"previous\"; title*=UTF-8'de'letztes%20Kapitel, \
+                    </TheBook/chapter4>; rel=\"next\"; title*=UTF-8'de'n%c3%a4chstes%20Kapitel";
+        assert_eq!(parse_link_next(book).as_deref(), Some("/TheBook/chapter4"));
+        // "Link: <http://example.org/>; rel="start http://example.net/relation/other"": several relation types.
+        let start = r#"<http://example.org/>; rel="start http://example.net/relation/other""#;
+        assert_eq!(parse_link_next(start), None);
+        let next = r#"<http://example.org/>; rel="start next http://example.net/relation/other""#;
+        assert_eq!(parse_link_next(next).as_deref(), Some("http://example.org/"));
+    }
+
+    /// The syntax RFC 8288 §3 and RFC 9110 §5.6 allow: several links, quoted or bare `rel`, parameters in any order
+    /// and case, optional whitespace, commas and semicolons inside URIs and quoted strings, empty list elements.
+    #[test]
+    fn next_target_in_every_form() {
+        for (value, target) in [
+            ("<https://x/a?p=2>; rel=next", "https://x/a?p=2"),
+            ("<https://x/a?p=2>;rel=\"next\"", "https://x/a?p=2"),
+            ("<https://x/a?p=2> ;\tREL = \"Next\"", "https://x/a?p=2"),
+            (
+                "<https://x/a?p=1>; rel=prev, <https://x/a?p=3>; rel=\"next last\"",
+                "https://x/a?p=3",
+            ),
+            (
+                "<https://x/a?p=3>; title=\"x, <y>; rel=prev\"; type=\"text/html\"; rel=\"next\"",
+                "https://x/a?p=3",
+            ),
+            (
+                "<https://x/a?l=a,b;c&after=Y3Vyc29y>; rel=\"next\"",
+                "https://x/a?l=a,b;c&after=Y3Vyc29y",
+            ),
+            (", , <https://x/a?p=4>; rel=next ,", "https://x/a?p=4"),
+            ("<https://x/a?p=5>; rel=next;", "https://x/a?p=5"),
+            ("<https://x/a?p=6>;; rel=next", "https://x/a?p=6"),
+            ("</relative?p=7>; rel=next", "/relative?p=7"),
+        ] {
+            assert_eq!(parse_link_next(value).as_deref(), Some(target), "{value}");
+        }
+        assert_eq!(
+            parse_link_next("<https://x/a?p=2>; rel=prev; rel=next"),
+            None,
+            "only the first rel counts"
+        );
+        assert_eq!(parse_link_next("<https://x/a?p=2>; rel=nextpage"), None);
+    }
+
+    /// GitHub's documented forms: page numbers, and cursors with no `page` at all (audit log, `?after=`).
+    /// <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>
+    #[test]
+    fn github_documented_links() {
+        let numbered = "<https://api.github.com/repositories/1300192/issues?page=2>; rel=\"prev\", \
+            <https://api.github.com/repositories/1300192/issues?page=4>; rel=\"next\", \
+            <https://api.github.com/repositories/1300192/issues?page=515>; rel=\"last\", \
+            <https://api.github.com/repositories/1300192/issues?page=1>; rel=\"first\"";
+        assert_eq!(parse_link_next_page(numbered), Some(4));
+        assert_eq!(
+            parse_link_next(numbered).as_deref(),
+            Some("https://api.github.com/repositories/1300192/issues?page=4")
+        );
+        let cursor = "<https://api.github.com/orgs/ORG/audit-log?after=MTYwMTkxOTU5NjQxM3xZbGI4VE5EZ1dvZTlla09uWjhoZFpR&before=>; rel=\"next\"";
+        assert_eq!(parse_link_next_page(cursor), None, "no page number");
+        assert_eq!(
+            parse_link_next(cursor).as_deref(),
+            Some(
+                "https://api.github.com/orgs/ORG/audit-log?after=MTYwMTkxOTU5NjQxM3xZbGI4VE5EZ1dvZTlla09uWjhoZFpR&before="
+            )
+        );
+    }
+
+    /// Several `Link` field lines (RFC 9110 §5.3), and bytes outside ASCII percent-encoded (RFC 3987 §3.1).
+    #[test]
+    fn next_link_from_several_header_lines() {
+        let map = headers(&[
+            ("link", "<https://x/?page=1>; rel=\"prev\""),
+            (
+                "link",
+                "<https://x/?page=3>; rel=\"next\", <https://x/?page=9>; rel=\"last\"",
+            ),
+        ]);
+        assert_eq!(next_link_from_headers(&map).as_deref(), Some("https://x/?page=3"));
+        assert_eq!(next_link_from_headers(&headers(&[("x-next-page", "5")])), None);
+        let mut map = HeaderMap::new();
+        let raw = HeaderValue::from_bytes("<https://x/r\u{e9}po?page=2>; rel=next".as_bytes()).unwrap();
+        map.insert(http::header::LINK, raw);
+        assert_eq!(
+            next_link_from_headers(&map).as_deref(),
+            Some("https://x/r%C3%A9po?page=2")
+        );
+        let mut map = HeaderMap::new();
+        map.insert(
+            http::header::LINK,
+            HeaderValue::from_bytes(b"<https://x/\xe9?page=2>; rel=next").unwrap(),
+        );
+        assert_eq!(next_link_from_headers(&map).as_deref(), Some("https://x/%E9?page=2"));
+        assert_eq!(next_page_from_headers(&map), Some(2));
     }
 
     #[test]

@@ -121,6 +121,15 @@ async fn waits_follow_retry_after_forms() {
         .expect("time")
         .strftime("%a, %d %b %Y %H:%M:%S GMT")
         .to_string();
+    // RFC 9110 §5.6.7: a recipient reads the obsolete RFC 850 and asctime forms of an HTTP-date too.
+    let in_20s_rfc850 = jiff::Timestamp::try_from(SystemTime::now() + SECS(20))
+        .expect("time")
+        .strftime("%A, %d-%b-%y %H:%M:%S GMT")
+        .to_string();
+    let in_20s_asctime = jiff::Timestamp::try_from(SystemTime::now() + SECS(20))
+        .expect("time")
+        .strftime("%a %b %e %H:%M:%S %Y")
+        .to_string();
     for (name, value, lowest, highest) in [
         ("retry-after", "7".to_owned(), SECS(7), SECS(7)),
         (
@@ -131,6 +140,8 @@ async fn waits_follow_retry_after_forms() {
         ),
         ("retry-after-ms", "10".to_owned(), SECS(1), SECS(1)),
         ("retry-after", in_20s, SECS(18), SECS(20)),
+        ("retry-after", in_20s_rfc850, SECS(18), SECS(20)),
+        ("retry-after", in_20s_asctime, SECS(18), SECS(20)),
     ] {
         let server = MockServer::start().await;
         flaky(

@@ -1,9 +1,10 @@
 //! Opaque access tokens, checked by the authorization server's introspection endpoint (RFC 7662) with this server's
 //! client credentials (HTTP Basic, §2.1). An active token must name this server's resource URI in `aud` (RFC 8707),
-//! the configured issuer in `iss` when it gives one, and not be past `exp` (plus leeway).
+//! the configured issuer in `iss` when it gives one, and not be past `exp` nor before `nbf` (with leeway).
 
 use serde_json::Value;
 
+use super::claims::{check_times, epoch_seconds};
 use super::discovery::read_json;
 use super::{IntrospectionClient, Refusal, ResourceServer, Verified, granted_scopes};
 
@@ -61,14 +62,14 @@ pub(super) async fn verify(
     if !audience_fits(claims.get("aud"), &config.resource) {
         return Err(Refusal::WrongAudience);
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    if let Some(exp) = claims.get("exp").and_then(Value::as_u64)
-        && exp.saturating_add(config.leeway.as_secs()) < now
-    {
-        return Err(Refusal::Expired);
-    }
+    // `exp` and `nbf` are optional here (RFC 7662 §2.2) but, when present, NumericDate values in any JSON number
+    // form; `as_u64` read a fractional or exponent `exp` as absent, so such a token was never expired.
+    check_times(
+        claims,
+        config.leeway,
+        epoch_seconds(std::time::SystemTime::now()),
+        false,
+    )?;
     let principal = server.principal(claims)?;
     Ok(Verified {
         principal,

@@ -1,13 +1,17 @@
 //! JWT access tokens (RFC 9068): the signature against the authorization server's keys, then `iss`, `aud` (this
-//! server's resource URI, RFC 8707), `exp` and `nbf` with the configured leeway, with jsonwebtoken. The header's
+//! server's resource URI, RFC 8707) with jsonwebtoken, then `exp` and `nbf` with the configured leeway (read as
+//! NumericDate in all its JSON forms, [`super::claims`]). The header's
 //! algorithm must be on the allow-list and fit the key; `typ`, when present, must be `at+jwt` or `JWT` (an ID token
 //! or another kind of JWT is refused even when its audience would fit).
 
+use std::time::SystemTime;
+
 use jsonwebtoken::errors::ErrorKind;
-use jsonwebtoken::{Validation, decode, decode_header};
+use jsonwebtoken::{Algorithm, Validation, decode, decode_header};
 use serde_json::{Map, Value};
 
-use super::{Refusal, ResourceServer, Verified, granted_scopes};
+use super::claims::{check_times, epoch_seconds};
+use super::{OAuthConfig, Refusal, ResourceServer, Verified, granted_scopes};
 
 /// Three base64url segments separated by dots, the first two non-empty (a JWS compact serialization; an unsecured
 /// `alg: none` JWT has an empty signature, and is refused as such).
@@ -61,6 +65,19 @@ fn refusal(kind: &ErrorKind) -> Refusal {
     }
 }
 
+/// What jsonwebtoken checks after the signature: `iss` and `aud`, both required. `exp` and `nbf` are checked by
+/// [`check_times`] instead: under the workspace's serde_json `arbitrary_precision`, jsonwebtoken cannot read a
+/// non-integer NumericDate (RFC 7519 §2) and would refuse `"exp": 1300819380.5` as a missing claim.
+fn validation(config: &OAuthConfig, alg: Algorithm) -> Validation {
+    let mut validation = Validation::new(alg);
+    validation.validate_exp = false;
+    validation.validate_nbf = false;
+    validation.set_audience(&[&config.resource]);
+    validation.set_issuer(&[&config.issuer]);
+    validation.set_required_spec_claims(&["iss", "aud"]);
+    validation
+}
+
 /// Verifies the JWT `token`.
 pub(super) async fn verify(server: &ResourceServer, token: &str) -> Result<Verified, Refusal> {
     let config = &server.config;
@@ -76,13 +93,9 @@ pub(super) async fn verify(server: &ResourceServer, token: &str) -> Result<Verif
         .key(&server.http, header.kid.as_deref(), header.alg)
         .await
         .ok_or(Refusal::UnknownKey)?;
-    let mut validation = Validation::new(header.alg);
-    validation.leeway = config.leeway.as_secs();
-    validation.validate_nbf = true;
-    validation.set_audience(&[&config.resource]);
-    validation.set_issuer(&[&config.issuer]);
-    validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-    let data = decode::<Map<String, Value>>(token, &key, &validation).map_err(|err| refusal(err.kind()))?;
+    let data = decode::<Map<String, Value>>(token, &key, &validation(config, header.alg))
+        .map_err(|err| refusal(err.kind()))?;
+    check_times(&data.claims, config.leeway, epoch_seconds(SystemTime::now()), true)?;
     let principal = server.principal(&data.claims)?;
     Ok(Verified {
         principal,
@@ -115,6 +128,57 @@ mod tests {
         assert!(decode_header(&none).is_err());
         assert_eq!(unreadable_header(&none), Refusal::Algorithm);
         assert_eq!(unreadable_header("bm90IGpzb24.e30.c2ln"), Refusal::Malformed);
+    }
+
+    /// RFC 7519 §2: a NumericDate "can represent any UTC date/time ... non-integer values can be represented".
+    /// jsonwebtoken alone refuses a fractional `exp` under the workspace's serde_json `arbitrary_precision`; the
+    /// verification path reads it, and still refuses it once past. (jsonwebtoken reports it as missing: its reading
+    /// fails, and the required-claims check comes first.)
+    #[test]
+    fn fractional_and_exponent_exp_under_the_workspace_features() {
+        use jsonwebtoken::{DecodingKey, EncodingKey, Header, encode};
+        let config = OAuthConfig::new("https://as.example", "https://mcp.example/mcp");
+        let (encoding, decoding) = (
+            EncodingKey::from_secret(b"secret").unwrap(),
+            DecodingKey::from_secret(b"secret").unwrap(),
+        );
+        let now = epoch_seconds(SystemTime::now()).floor();
+        let token = |exp: &str| {
+            let text =
+                format!(r#"{{"iss":"https://as.example","aud":"https://mcp.example/mcp","sub":"joe","exp":{exp}}}"#);
+            let claims: Value = serde_json::from_str(&text).unwrap();
+            encode(&Header::new(Algorithm::HS256), &claims, &encoding).unwrap()
+        };
+        let ours = |exp: &str| {
+            let data = decode::<Map<String, Value>>(&token(exp), &decoding, &validation(&config, Algorithm::HS256))
+                .map_err(|err| refusal(err.kind()))?;
+            check_times(&data.claims, config.leeway, now, true)
+        };
+        let future = now + 3600.0;
+        for exp in [
+            format!("{future}"),
+            format!("{future}.5"),
+            format!("{future}.0"),
+            "2e10".into(),
+            "2E+10".into(),
+        ] {
+            assert_eq!(ours(&exp), Ok(()), "exp {exp}");
+        }
+        let past = now - 3600.0;
+        for exp in [format!("{past}"), format!("{past}.5"), "1.3e9".into()] {
+            assert_eq!(ours(&exp), Err(Refusal::Expired), "exp {exp}");
+        }
+        assert_eq!(ours(r#""2e10""#), Err(Refusal::Claim("exp".into())));
+        let mut library = Validation::new(Algorithm::HS256);
+        library.set_audience(&[&config.resource]);
+        library.set_issuer(&[&config.issuer]);
+        let read = |exp: &str| decode::<Map<String, Value>>(&token(exp), &decoding, &library).map(|_| ());
+        assert!(read(&format!("{future}")).is_ok());
+        assert_eq!(
+            read(&format!("{future}.5")).map_err(|err| err.into_kind()),
+            Err(ErrorKind::MissingRequiredClaim("exp".into())),
+            "jsonwebtoken under arbitrary_precision (if this passes, the workspace features changed)"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //!
 //! Wired into the HTTP transport by [`crate::http::Auth::OAuth`]; the bearer token is never logged and never passed on.
 
+mod claims;
 mod discovery;
 mod introspection;
 mod jwt;
