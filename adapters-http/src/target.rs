@@ -72,8 +72,7 @@ where
     }
     if has_dot_segment(trimmed) {
         return Err(invalid(
-            "must not contain `.` or `..` segments, in any encoding: give the path from the API base down \
-             (e.g. /repos/OWNER/REPO/...)",
+            "must not contain `.` or `..` segments, in any encoding: give the path from the API base down",
         ));
     }
     let mut url = if trimmed.contains("://") {

@@ -228,7 +228,7 @@ async fn missing_token_bad_path_and_body_cap_are_clear_errors_with_nothing_or_li
     );
     assert_error(
         &call(&capped, TOOL, json!({"path": "/../../etc"})).await,
-        "must stay under the API base path",
+        "must not contain `.` or `..` segments",
     );
     assert_error(
         &call(&capped, TOOL, json!({"queryParams": {}})).await,
