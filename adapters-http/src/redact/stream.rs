@@ -77,13 +77,7 @@ impl UrlPass {
             out.extend_from_slice(piece);
             return;
         };
-        let mut buf = std::mem::take(&mut self.held);
-        buf.extend_from_slice(piece);
-        let cut = if last {
-            buf.len()
-        } else {
-            buf.len().saturating_sub(patterns.max_len - 1)
-        };
+        let (mut buf, cut) = joined(&mut self.held, piece, patterns.max_len, last);
         let mut pos = 0;
         loop {
             if self.open.is_some() && self.fresh {
@@ -153,13 +147,7 @@ impl UrlPass {
 /// The configured secrets' pass over `held` + `piece`: every complete match replaced, the undecided tail kept in
 /// `held`.
 fn secrets_pass(matcher: &Matcher, held: &mut Vec<u8>, piece: &[u8], last: bool, out: &mut Vec<u8>) {
-    let mut buf = std::mem::take(held);
-    buf.extend_from_slice(piece);
-    let cut = if last {
-        buf.len()
-    } else {
-        buf.len().saturating_sub(matcher.max_len - 1)
-    };
+    let (mut buf, cut) = joined(held, piece, matcher.max_len, last);
     let mut pos = 0;
     for found in matcher.automaton.find_iter(&buf) {
         if found.start() >= cut {
@@ -173,4 +161,17 @@ fn secrets_pass(matcher: &Matcher, held: &mut Vec<u8>, piece: &[u8], last: bool,
     out.extend_from_slice(&buf[pos..upto]);
     buf.drain(..upto);
     *held = buf;
+}
+
+/// What a pass holds followed by `piece`, and where its decided part ends: matches that start before the cut are
+/// complete (one byte less than the longest pattern, `max_len`, is kept back), or everything at the end (`last`).
+fn joined(held: &mut Vec<u8>, piece: &[u8], max_len: usize, last: bool) -> (Vec<u8>, usize) {
+    let mut buf = std::mem::take(held);
+    buf.extend_from_slice(piece);
+    let cut = if last {
+        buf.len()
+    } else {
+        buf.len().saturating_sub(max_len.saturating_sub(1))
+    };
+    (buf, cut)
 }
