@@ -21,7 +21,11 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(media.as_ref(), Some(&direct));
     }
     if let Some(media) = &media {
-        assert_eq!(media_type(media.as_ref()).as_ref(), Some(media), "{media} does not read back");
+        assert_eq!(
+            media_type(media.as_ref()).as_ref(),
+            Some(media),
+            "{media} does not read back"
+        );
     }
     let decoded = payload(Some(&ct), &bytes::Bytes::copy_from_slice(body));
     if media.as_ref().is_none_or(|m| !is_json(m)) && decoded.is_err() {

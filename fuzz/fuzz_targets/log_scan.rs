@@ -59,12 +59,24 @@ fuzz_target!(|input: &[u8]| {
     // where the read blocks end (the scanner skips a block whose last line cannot move it). GitHub stamps lines
     // in order; the check holds for such logs.
     if !github || timestamps_in_order(&log) {
-        assert_eq!(format!("{whole:?}"), format!("{pieces:?}"), "the result depends on how the log arrives");
+        assert_eq!(
+            format!("{whole:?}"),
+            format!("{pieces:?}"),
+            "the result depends on how the log arrives"
+        );
     }
 
-    let fed: usize = if github { log.len() } else { log.iter().filter(|&&b| b != 1).count() };
+    let fed: usize = if github {
+        log.len()
+    } else {
+        log.iter().filter(|&&b| b != 1).count()
+    };
     assert_eq!(whole.bytes, fed as u64);
-    let segments: Vec<&[u8]> = if github { vec![&log[..]] } else { log.split(|&b| b == 1).collect() };
+    let segments: Vec<&[u8]> = if github {
+        vec![&log[..]]
+    } else {
+        log.split(|&b| b == 1).collect()
+    };
     let lines: u64 = segments
         .iter()
         .map(|s| s.iter().filter(|&&b| b == b'\n').count() as u64 + u64::from(s.last().is_some_and(|&b| b != b'\n')))
