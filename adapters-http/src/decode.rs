@@ -90,7 +90,7 @@ pub fn payload(content_type: Option<&str>, body: &Bytes) -> Result<Payload, serd
     if without_bom(body).iter().all(u8::is_ascii_whitespace) {
         return Ok(Payload::Data(Value::Object(serde_json::Map::new())));
     }
-    let media = content_type.and_then(|ct| ct.parse::<mime::Mime>().ok());
+    let media = content_type.and_then(media_type);
     let Some(media) = media else {
         if let Ok(value) = parse_json(body) {
             return Ok(Payload::Data(value));
@@ -115,6 +115,42 @@ pub fn payload(content_type: Option<&str>, body: &Bytes) -> Result<Payload, serd
     })
 }
 
+/// A `Content-Type` value read as a media type with its parameters (RFC 9110 §8.3.1), by `mime`. Type, subtype and
+/// parameter names compare case-insensitively and a parameter value may be quoted (`Charset="UTF-8"`); what `mime`
+/// refuses but the grammar allows (`parameters = *( OWS ";" OWS [ parameter ] )`, §5.6.6: whitespace before a
+/// `;`, empty parameters such as `;;` or a trailing `;`) is normalized first. `None` when it is still not a media
+/// type.
+pub fn media_type(content_type: &str) -> Option<mime::Mime> {
+    if let Ok(media) = content_type.parse() {
+        return Some(media);
+    }
+    // Split on the `;` outside quoted strings (a quoted-pair escapes the next character).
+    let mut parts = vec![String::new()];
+    let (mut quoted, mut escaped) = (false, false);
+    for c in content_type.chars() {
+        if quoted {
+            quoted = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            quoted = true;
+        } else if c == ';' {
+            parts.push(String::new());
+            continue;
+        }
+        parts.last_mut()?.push(c);
+    }
+    let mut parts = parts
+        .iter()
+        .map(|part| part.trim_matches([' ', '\t']))
+        .filter(|part| !part.is_empty());
+    let mut normalized = parts.next()?.to_owned();
+    for part in parts {
+        normalized.push_str("; ");
+        normalized.push_str(part);
+    }
+    normalized.parse().ok()
+}
+
 /// `body` decoded from the encoding named `label` (a WHATWG label: `ISO-8859-1` is windows-1252, `latin1`, `utf-8`,
 /// `shift_jis`, …); a byte-order mark at the start overrides the label. `None` when the label is unknown or the
 /// bytes are not valid in that encoding (nothing is replaced by U+FFFD).
@@ -130,7 +166,7 @@ pub fn decode_text(label: &str, body: &[u8]) -> Option<String> {
 fn binary(content_type: Option<&str>, body: &Bytes) -> Payload {
     let media_type = content_type
         .map(str::trim)
-        .filter(|ct| ct.parse::<mime::Mime>().is_ok())
+        .filter(|ct| media_type(ct).is_some())
         .unwrap_or(OCTET_STREAM);
     Payload::Binary(Binary {
         bytes: body.clone(),
@@ -295,5 +331,34 @@ mod tests {
             parse_json(b" \xEF\xBB\xBF[1]").is_err(),
             "a mark after white space is not a BOM"
         );
+    }
+}
+
+#[cfg(test)]
+mod content_type_forms {
+    use super::*;
+
+    fn text(ct: &str, body: &'static [u8]) -> Option<String> {
+        match payload(Some(ct), &Bytes::from_static(body)).ok()? {
+            Payload::Data(Value::String(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// RFC 9110 §8.3.1: "text/html;charset=utf-8", "Text/HTML;Charset=\"utf-8\"", "text/html; charset=\"utf-8\"",
+    /// "text/html;charset=UTF-8" are equivalent; a Latin-1 body shows which charset was read.
+    #[test]
+    fn rfc_9110_media_type_examples() {
+        for ct in [
+            "text/plain;charset=latin1",
+            "Text/PLAIN;Charset=\"latin1\"",
+            "text/plain; charset=\"latin1\"",
+            "text/plain;charset=LATIN1",
+            "text/plain ; charset=latin1",
+            "text/plain;charset=latin1 ;format=flowed",
+            "text/plain;;charset=latin1",
+        ] {
+            assert_eq!(text(ct, b"caf\xe9"), Some("café".to_owned()), "{ct}");
+        }
     }
 }

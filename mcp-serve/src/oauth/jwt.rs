@@ -65,6 +65,19 @@ fn refusal(kind: &ErrorKind) -> Refusal {
     }
 }
 
+/// The checks of a token's shape and header that need no key (for the fuzz target): a JWS compact serialization,
+/// a header jsonwebtoken reads, an accepted `typ`.
+pub(super) fn read_unverified(token: &str) -> Result<(), Refusal> {
+    if !looks_like_jwt(token) {
+        return Err(Refusal::Malformed);
+    }
+    let header = decode_header(token).map_err(|_| unreadable_header(token))?;
+    if !typ_accepted(header.typ.as_deref()) {
+        return Err(Refusal::Malformed);
+    }
+    Ok(())
+}
+
 /// What jsonwebtoken checks after the signature: `iss` and `aud`, both required. `exp` and `nbf` are checked by
 /// [`check_times`] instead: under the workspace's serde_json `arbitrary_precision`, jsonwebtoken cannot read a
 /// non-integer NumericDate (RFC 7519 §2) and would refuse `"exp": 1300819380.5` as a missing claim.

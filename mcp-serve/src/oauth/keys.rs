@@ -15,7 +15,7 @@ use super::discovery::get_json;
 
 /// One verification key of the JWKS.
 #[derive(Clone)]
-struct Key {
+pub(super) struct Key {
     kid: Option<String>,
     /// The key's `alg`, when it names one: a token must then use exactly that algorithm.
     alg: Option<Algorithm>,
@@ -40,7 +40,7 @@ impl std::fmt::Debug for KeyCache {
 
 /// The usable verification keys of a JWKS document: `use` absent or `sig`, of an asymmetric kind jsonwebtoken reads.
 /// Other keys (encryption keys, symmetric `oct` keys, unknown kinds) are skipped.
-fn parse(doc: &Value) -> Vec<Key> {
+pub(super) fn parse(doc: &Value) -> Vec<Key> {
     let Some(items) = doc.get("keys").and_then(Value::as_array) else {
         return Vec::new();
     };

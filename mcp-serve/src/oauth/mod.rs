@@ -380,3 +380,38 @@ mod tests {
         assert!(granted_scopes(json!({"scope": 3}).as_object().unwrap()).is_empty());
     }
 }
+
+/// What the fuzz targets (`fuzz/`, FUZZING.md) call: the reading of a JWKS document and of a token's header and
+/// claims, without a key or the network. Not a stable interface.
+#[doc(hidden)]
+pub mod fuzzing {
+    use serde_json::{Map, Value};
+
+    pub use super::claims::numeric_date;
+    use super::{Refusal, claims, jwt, keys};
+
+    /// The usable signature keys of the JWKS document `doc`.
+    pub fn jwks_keys(doc: &Value) -> usize {
+        keys::parse(doc).len()
+    }
+
+    /// `token` read as the verification path reads it before the signature: its shape, its header (algorithm,
+    /// `typ`), then, without checking the signature, its claims (`exp`/`nbf` at `now` with `leeway_secs`).
+    pub fn read_token(token: &str, leeway_secs: u64, now: f64) -> Result<Map<String, Value>, Refusal> {
+        jwt::read_unverified(token)?;
+        let data =
+            jsonwebtoken::dangerous::insecure_decode::<Map<String, Value>>(token).map_err(|_| Refusal::Malformed)?;
+        claims::check_times(&data.claims, std::time::Duration::from_secs(leeway_secs), now, true)?;
+        Ok(data.claims)
+    }
+
+    /// `exp`/`nbf` of `claims` checked at `now` (seconds since the epoch).
+    pub fn check_times(
+        claims: &Map<String, Value>,
+        leeway_secs: u64,
+        now: f64,
+        exp_required: bool,
+    ) -> Result<(), Refusal> {
+        claims::check_times(claims, std::time::Duration::from_secs(leeway_secs), now, exp_required)
+    }
+}
