@@ -1,6 +1,7 @@
 //! [`AtlassianError`].
 
 use adapters_http::HttpError;
+use adapters_http::error_info::{ErrorCode, ErrorInfo};
 
 use crate::product::Product;
 
@@ -29,6 +30,15 @@ pub enum AtlassianError {
 }
 
 impl AtlassianError {
+    /// What a program can branch on (the `_meta` of an error result): a missing setting is
+    /// [`ErrorCode::InvalidSetting`], everything else [`HttpError::info`].
+    pub fn info(&self) -> ErrorInfo {
+        match self {
+            Self::MissingSetting { .. } => ErrorInfo::new(ErrorCode::InvalidSetting),
+            Self::Http(err) => err.info(),
+        }
+    }
+
     /// The upstream HTTP status when the product answered, else `None`.
     pub fn status(&self) -> Option<u16> {
         match self {

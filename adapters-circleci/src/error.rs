@@ -1,6 +1,7 @@
 //! [`CircleciError`].
 
 use adapters_http::HttpError;
+use adapters_http::error_info::{ErrorCode, ErrorInfo};
 
 /// Everything that can go wrong calling CircleCI. Texts say what failed and what to do, keep CircleCI's
 /// `message` verbatim, and never contain the token.
@@ -21,6 +22,15 @@ pub enum CircleciError {
 }
 
 impl CircleciError {
+    /// What a program can branch on (the `_meta` of an error result): a missing setting is
+    /// [`ErrorCode::InvalidSetting`], everything else [`HttpError::info`].
+    pub fn info(&self) -> ErrorInfo {
+        match self {
+            Self::MissingToken { .. } => ErrorInfo::new(ErrorCode::InvalidSetting),
+            Self::Http(err) => err.info(),
+        }
+    }
+
     /// The upstream HTTP status when CircleCI answered, else `None`.
     pub fn status(&self) -> Option<u16> {
         match self {

@@ -6,9 +6,12 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use adapters_http::HttpError;
+use adapters_http::error_info::{ErrorCode, ErrorInfo};
 use adapters_http::retry_after::{requested_wait, whole_seconds};
 use adapters_http::status::{reason, vendor_message};
 use http::HeaderMap;
+
+use crate::access::Access;
 
 /// Everything that can go wrong calling the GitHub API.
 ///
@@ -36,22 +39,26 @@ pub enum GithubError {
 
     /// HTTP 403 that is not a rate limit: the token lacks a scope or access (SSO, IP allow list,
     /// Actions disabled...).
-    #[error(
-        "GitHub API 403 Forbidden: {message} — check that the token has `actions:read` (or `repo`) scope and access to the repository"
-    )]
+    #[error("GitHub API 403 Forbidden: {message} —{}", forbidden_advice(.access))]
     Forbidden {
         /// GitHub's message.
         message: String,
+        /// The permissions and scopes the endpoint accepts and the token has, as GitHub's headers name them.
+        access: Access,
     },
 
     /// HTTP 404: the repository, workflow or run does not exist, or the token cannot see it
     /// (GitHub answers 404 rather than 403 for private repositories).
     #[error(
-        "GitHub API 404 Not Found: {message} — check owner, repo and runId (or workflowId), and that the token can see the repository"
+        "GitHub API 404 Not Found: {message} — check owner, repo and runId (or workflowId), and that the token can see the repository{}",
+        not_found_advice(.access)
     )]
     NotFound {
         /// GitHub's message (e.g. `Not Found (https://docs.github.com/...)`).
         message: String,
+        /// The permissions and scopes the endpoint accepts, as GitHub's headers name them (a token without them
+        /// sees a private repository's resources as not found).
+        access: Access,
     },
 
     /// A primary or secondary rate limit: any 429; a 403 with `x-ratelimit-remaining: 0`, with a
@@ -69,7 +76,12 @@ pub enum GithubError {
     },
 
     /// Any other non-2xx status (400, 409, 422, 5xx, ...).
-    #[error("GitHub API {status}{}: {message}{}", reason(*.status), upstream_hint(*.status, *.retry_after_secs))]
+    #[error(
+        "GitHub API {status}{}: {message}{}{}",
+        reason(*.status),
+        field_errors_text(.errors.as_ref()),
+        upstream_hint(*.status, *.retry_after_secs)
+    )]
     Upstream {
         /// HTTP status code.
         status: u16,
@@ -78,6 +90,9 @@ pub enum GithubError {
         /// How long GitHub asked to wait, in seconds (`Retry-After-Ms` rounded up, else `Retry-After`), when it
         /// said; the text then reports it.
         retry_after_secs: Option<u64>,
+        /// GitHub's `errors[]` verbatim (`{resource, field, code, message}` or strings), when the body has them
+        /// (typically a 422); the text lists them too.
+        errors: Option<serde_json::Value>,
     },
 
     /// The response body is larger than the cap ([`crate::GithubConfig::max_body_bytes`]); reading stopped there.
@@ -153,6 +168,63 @@ impl GithubError {
         }
     }
 
+    /// What a program can branch on ([`ErrorInfo`], the `_meta` of an error result): the code, the status, the
+    /// wait (a rate limit's `Retry-After`, else the seconds until `x-ratelimit-reset`), the reset time, 422
+    /// `errors[]`, and the permissions or scopes a 403 or 404 named. A 403 that names them is
+    /// [`ErrorCode::MissingPermission`].
+    pub fn info(&self) -> ErrorInfo {
+        let with_access = |code: ErrorCode, access: &Access| {
+            let mut info = ErrorInfo::new(code).with_status(self.status());
+            if !access.accepted_permissions.is_empty() {
+                info.accepted_permissions = Some(access.accepted_permissions.clone());
+            }
+            if !access.accepted_scopes.is_empty() {
+                info.accepted_scopes = Some(access.accepted_scopes.clone());
+                info.token_scopes = access.token_scopes.clone();
+            }
+            info
+        };
+        match self {
+            Self::MissingToken { .. } => ErrorInfo::new(ErrorCode::InvalidSetting),
+            Self::InvalidArgument { .. } => ErrorInfo::new(ErrorCode::InvalidArgument),
+            Self::Unauthorized { .. } => ErrorInfo::new(ErrorCode::Unauthorized).with_status(Some(401)),
+            Self::Forbidden { access, .. } if access.lacks_any() => with_access(ErrorCode::MissingPermission, access),
+            Self::Forbidden { access, .. } => with_access(ErrorCode::Forbidden, access),
+            Self::NotFound { access, .. } => with_access(ErrorCode::NotFound, access),
+            Self::RateLimited {
+                reset_at,
+                retry_after_secs,
+                ..
+            } => {
+                let now = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .unwrap_or(Duration::ZERO)
+                    .as_secs();
+                let until_reset = reset_at.map(|at| at.saturating_sub(now));
+                let mut info =
+                    ErrorInfo::new(ErrorCode::RateLimited).with_retry_after(retry_after_secs.or(until_reset));
+                info.reset_at = reset_at.and_then(format_epoch_rfc3339);
+                info
+            }
+            Self::Upstream {
+                status,
+                retry_after_secs,
+                errors,
+                ..
+            } => {
+                let mut info = ErrorInfo::new(ErrorCode::of_status(*status, errors.is_some()))
+                    .with_status(Some(*status))
+                    .with_retry_after(*retry_after_secs);
+                info.errors = errors.clone();
+                info
+            }
+            Self::BodyTooLarge { .. } => ErrorInfo::new(ErrorCode::TooLarge),
+            Self::LoginFailed { status, .. } => ErrorInfo::new(ErrorCode::LoginFailed).with_status(Some(*status)),
+            Self::InvalidBody { status, .. } => ErrorInfo::new(ErrorCode::InvalidBody).with_status(Some(*status)),
+            Self::Transport { .. } => ErrorInfo::new(ErrorCode::Unreachable),
+        }
+    }
+
     /// Builds the error for a non-2xx response from its status, headers and body.
     /// `credential` is the token setting's name, for the 401 text.
     pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8], credential: &'static str) -> Self {
@@ -170,12 +242,19 @@ impl GithubError {
                 message,
                 setting: credential,
             },
-            403 => Self::Forbidden { message },
-            404 => Self::NotFound { message },
+            403 => Self::Forbidden {
+                message,
+                access: Access::from_headers(headers),
+            },
+            404 => Self::NotFound {
+                message,
+                access: Access::from_headers(headers),
+            },
             _ => Self::Upstream {
                 status,
                 message,
                 retry_after_secs: requested_wait(headers, now).map(whole_seconds),
+                errors: adapters_http::error_info::field_errors(body),
             },
         }
     }
@@ -196,6 +275,7 @@ impl GithubError {
                 status: status.status,
                 message: status.message,
                 retry_after_secs: status.retry_after_secs,
+                errors: status.field_errors,
             },
             HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
             HttpError::LoginFailed { status, cause, .. } => Self::LoginFailed { status, cause },
@@ -204,11 +284,13 @@ impl GithubError {
                 status,
                 message: err.to_string(),
                 retry_after_secs: None,
+                errors: None,
             },
             err @ HttpError::RefusedHandoff { .. } => Self::Upstream {
                 status: 302,
                 message: err.to_string(),
                 retry_after_secs: None,
+                errors: None,
             },
             HttpError::BodyTooLarge { limit_bytes, vendor } => Self::BodyTooLarge {
                 limit_bytes,
@@ -225,6 +307,7 @@ impl GithubError {
                     status,
                     message: other.to_string(),
                     retry_after_secs: None,
+                    errors: None,
                 },
                 None => Self::Transport {
                     detail: other.to_string(),
@@ -309,6 +392,61 @@ fn rate_limit_advice_at(reset_at: Option<u64>, retry_after_secs: Option<u64>, no
         (None, Some(reset)) => format!(" Resets at {reset}."),
         (None, None) => " Wait a few minutes before trying again.".to_owned(),
     }
+}
+
+/// What a 404 adds when GitHub named the permissions the endpoint accepts (a token without them sees a private
+/// repository's resources as not found).
+fn not_found_advice(access: &Access) -> String {
+    if access.lacks_any() {
+        format!(".{}", access.advice())
+    } else {
+        String::new()
+    }
+}
+
+/// The advice after a 403's message: the permissions or scopes GitHub named, else the general one.
+fn forbidden_advice(access: &Access) -> String {
+    if access.lacks_any() {
+        access.advice()
+    } else {
+        " check that the token has `actions:read` (or `repo`) scope and access to the repository".to_owned()
+    }
+}
+
+/// ` (field errors: title missing_field; …)`: each of GitHub's `errors[]` as `resource.field code: message`
+/// (the parts it has) or its string, bounded to 1 KiB; empty when there are none.
+fn field_errors_text(errors: Option<&serde_json::Value>) -> String {
+    let Some(serde_json::Value::Array(items)) = errors else {
+        return String::new();
+    };
+    let parts: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            serde_json::Value::String(text) => text.clone(),
+            serde_json::Value::Object(fields) => {
+                let get = |key: &str| fields.get(key).and_then(|v| v.as_str()).unwrap_or("");
+                let place = [get("resource"), get("field")]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                [place.as_str(), get("code"), get("message")]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            other => other.to_string(),
+        })
+        .filter(|part| !part.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    let text = parts.join("; ");
+    let cut = adapters_http::status::truncate_utf8(text.as_bytes(), 1024);
+    let text = String::from_utf8_lossy(cut);
+    format!(" (field errors: {text})")
 }
 
 /// A hint for statuses worth one; when GitHub asked for a wait, that wait.

@@ -30,6 +30,7 @@
 //! Reads are retried by the shared HTTP layer's policy ([`adapters_http::RetryPolicy`]) with GitHub's rate-limit rules
 //! ([`github_verdict`]).
 
+mod access;
 mod client;
 mod config;
 mod error;
@@ -40,6 +41,7 @@ mod params;
 mod retry;
 mod sso;
 
+pub use access::Access;
 pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};
 pub use error::GithubError;

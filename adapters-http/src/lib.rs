@@ -5,8 +5,8 @@
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
-//! The root is the one path to every item outside the six public modules (`body`, `cache`, `decode`, `retry_after`,
-//! `status`, `target`), which hold their own items:
+//! The root is the one path to every item outside the seven public modules (`body`, `cache`, `decode`, `error_info`,
+//! `retry_after`, `status`, `target`), which hold their own items:
 //!
 //! | item or module | concern |
 //! |---|---|
@@ -23,6 +23,7 @@
 //! | [`retry_after`] | `Retry-After` / `Retry-After-Ms` read as a wait |
 //! | [`LoginCheck`] | answers that say the login failed (vendor headers, HTML login pages) are errors, never cached |
 //! | [`HttpError`] | everything this layer reports |
+//! | [`error_info`] | [`error_info::ErrorInfo`]: a failure's code and details for a program (`_meta` of an error result) |
 //! | [`RetryPolicy`] | the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
 //! | [`HttpClient`] | one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
 //! | [`Download`] | [`HttpClient::get_handoff`] / [`HttpClient::get_elsewhere`]: a redirect to another host (job logs, archives) or a handed-out URL, fetched without any credential, https only; [`Download`] streams the body |
@@ -46,6 +47,7 @@ mod client;
 mod config;
 pub mod decode;
 mod error;
+pub mod error_info;
 mod login;
 mod redact;
 mod response;

@@ -66,6 +66,9 @@ pub struct StatusError {
     /// when present. When it is set the error text says so, whatever the class: a retried read gives up at once
     /// when this wait does not fit in the call's timeout.
     pub retry_after_secs: Option<u64>,
+    /// The vendor's field errors, verbatim ([`crate::error_info::field_errors`]): GitHub's 422 `errors[]`, Jira's
+    /// `errors` / `errorMessages`, Bitbucket's `error.fields`; `None` when the body has none.
+    pub field_errors: Option<serde_json::Value>,
 }
 
 impl StatusError {
@@ -85,6 +88,7 @@ impl StatusError {
             class: StatusClass::of(status),
             message: vendor_message(status, body, extract),
             retry_after_secs,
+            field_errors: crate::error_info::field_errors(body),
         }
     }
 

@@ -50,3 +50,16 @@ use rmcp::model::CallToolResult;
 pub fn error(text: impl Into<String>) -> CallToolResult {
     mcp_envelope::rmcp::error_result(text.into())
 }
+
+/// [`error`] with `meta` as the result's `_meta` keys (beside any it has): how a program tells failures apart
+/// without reading the text, e.g. `{"code": "rate_limited", "retryAfterSeconds": 30}` (the bundled server's codes
+/// are listed in docs/CONTRACT.md §7).
+pub fn error_with_meta(text: impl Into<String>, meta: serde_json::Map<String, serde_json::Value>) -> CallToolResult {
+    let mut result = error(text);
+    result
+        .meta
+        .get_or_insert_with(rmcp::model::MetaObject::default)
+        .0
+        .extend(meta);
+    result
+}

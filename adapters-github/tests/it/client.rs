@@ -302,12 +302,16 @@ async fn error_403_plain_is_forbidden() {
 #[tokio::test]
 async fn error_404() {
     let err = error_for("error-404").await;
+    let GithubError::NotFound { message, access } = &err else {
+        panic!("{err:?}")
+    };
     assert_eq!(
-        err,
-        GithubError::NotFound {
-            message: "Not Found (https://docs.github.com/rest/reference/actions#get-an-artifact)".to_owned()
-        }
+        message,
+        "Not Found (https://docs.github.com/rest/reference/actions#get-an-artifact)"
     );
+    // The fixture's `X-Accepted-OAuth-Scopes` is empty: nothing is named, the text is the general one.
+    assert!(access.accepted_scopes.is_empty());
+    assert_eq!(access.token_scopes.as_ref().map(Vec::len), Some(7));
     assert_eq!(err.status(), Some(404));
     assert_eq!(
         err.to_string(),
@@ -318,12 +322,17 @@ async fn error_404() {
 #[tokio::test]
 async fn error_404_with_status_field() {
     let err = error_for("error-404-with-status").await;
+    let GithubError::NotFound { message, access } = &err else {
+        panic!("{err:?}")
+    };
     assert_eq!(
-        err,
-        GithubError::NotFound {
-            message: "Branch not found (https://docs.github.com/rest/branches/branches#sync-a-fork-branch-with-the-upstream-repository)".to_owned()
-        }
+        message,
+        "Branch not found (https://docs.github.com/rest/branches/branches#sync-a-fork-branch-with-the-upstream-repository)"
     );
+    // The endpoint accepts `repo` and the token has it: no scope is missing, so none is named.
+    assert_eq!(access.accepted_scopes, ["repo"]);
+    assert!(!access.lacks_any());
+    assert!(!err.to_string().contains("accepts"), "{err}");
 }
 
 #[tokio::test]
@@ -366,6 +375,7 @@ async fn server_error_with_html_body() {
             status: 502,
             message: "<html>Bad gateway</html>".to_owned(),
             retry_after_secs: None,
+            errors: None,
         }
     );
     assert_eq!(err.status(), Some(502));

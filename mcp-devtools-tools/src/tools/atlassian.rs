@@ -377,7 +377,7 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
             } else {
                 tracing::info!(tool = def.name, status = err.status(), "upstream call failed");
             }
-            mcp_results::error(format!("{} failed: {err}", def.name))
+            mcp_results::error_with_meta(format!("{} failed: {err}", def.name), err.info().to_meta())
         }
     }
 }

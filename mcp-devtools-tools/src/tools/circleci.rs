@@ -132,7 +132,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             } else {
                 tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
             }
-            mcp_results::error(format!("{NAME} failed: {err}"))
+            mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
         }
     }
 }

@@ -109,5 +109,5 @@ async fn read_output(circleci: &CircleciClient, output: &ActionOutput) -> Result
 fn upstream_error(err: &CircleciError) -> CallToolResult {
     super::record_upstream_status(err.status());
     tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
-    mcp_results::error(format!("{NAME} failed: {err}"))
+    mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }

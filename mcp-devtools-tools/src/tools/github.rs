@@ -246,7 +246,7 @@ pub(super) async fn finish(
             } else {
                 tracing::info!(tool, status = err.status(), "upstream call failed");
             }
-            mcp_results::error(format!("{tool} failed: {err}"))
+            mcp_results::error_with_meta(format!("{tool} failed: {err}"), err.info().to_meta())
         }
     }
 }

@@ -114,6 +114,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                 plans.push(job);
                 read.push(log);
             }
+            Err(JobsError::LogMissing(err)) => return super::github_log_absence::explain(github, &job, err).await,
             Err(err) => return upstream_error(err),
         }
     }
@@ -231,7 +232,11 @@ async fn scan_job(
     options: Options,
     selected: &[bool],
 ) -> Result<(JobLog, bool), JobsError> {
-    let mut download = github.job_logs(job).await?;
+    let mut download = match github.job_logs(job).await {
+        Ok(download) => download,
+        Err(err) if matches!(err.status(), Some(404 | 410)) => return Err(JobsError::LogMissing(err)),
+        Err(err) => return Err(err.into()),
+    };
     let mut scanner = plan.scanner(options, selected, true);
     let mut first = true;
     while let Some(chunk) = download.chunk().await.map_err(GithubError::from)? {
@@ -252,6 +257,8 @@ async fn scan_job(
 /// A failure finding or reading the jobs.
 enum JobsError {
     Upstream(GithubError),
+    /// The log download answered 404 or 410 ([`super::github_log_absence`] says why).
+    LogMissing(GithubError),
     Argument(String),
 }
 
@@ -263,11 +270,14 @@ impl From<GithubError> for JobsError {
 
 fn upstream_error(err: JobsError) -> CallToolResult {
     match err {
-        JobsError::Upstream(err) => {
-            super::record_upstream_status(err.status());
-            tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
-            mcp_results::error(format!("{NAME} failed: {err}"))
-        }
+        JobsError::Upstream(err) | JobsError::LogMissing(err) => plain_upstream_error(err),
         JobsError::Argument(text) => mcp_results::error(format!("{NAME}: {text}")),
     }
+}
+
+/// The error result of a failed GitHub call, with its `_meta` ([`GithubError::info`]).
+pub(crate) fn plain_upstream_error(err: GithubError) -> CallToolResult {
+    super::record_upstream_status(err.status());
+    tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
+    mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }

@@ -7,6 +7,7 @@ mod circleci;
 mod circleci_logs;
 mod github;
 mod github_get;
+mod github_log_absence;
 mod github_logs;
 pub mod logs;
 mod paging;

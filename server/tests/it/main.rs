@@ -14,6 +14,7 @@ mod circleci_tool;
 mod codemode_harness;
 mod deployment;
 mod embedding;
+mod error_codes;
 mod fault_matrix;
 mod free_paths;
 mod github_get;
