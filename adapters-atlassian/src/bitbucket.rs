@@ -16,3 +16,10 @@ pub const ACCEPT: &str = "application/json, text/plain;q=0.9, */*;q=0.8";
 pub fn request_path(base: &Url, path: &str) -> String {
     with_prefix_once(base, path, "2.0", true)
 }
+
+/// The next page of a Bitbucket answer (see [`adapters_http::next_link`]): Cloud's `next` URL, else Data
+/// Center's `nextPageStart` while `isLastPage` is false.
+pub fn next_link(url: &Url, body: &serde_json::Value) -> Option<String> {
+    adapters_http::next_link::body_link(url, body, "/next")
+        .or_else(|| adapters_http::next_link::next_page_start(url, body))
+}

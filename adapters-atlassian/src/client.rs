@@ -38,6 +38,10 @@ pub struct AtlassianResponse {
     /// its charset; a `204` or an empty body as `{}`; a binary body (an image, an archive) as bytes with its media
     /// type (see [`adapters_http::decode::payload`]).
     pub body: Payload,
+    /// The next page of a `GET` as an absolute URL, from the product's own forms (Jira's `nextPageToken`,
+    /// `nextPage` and `startAt`; Confluence's `_links.next`; Bitbucket's `next` and Data Center's
+    /// `nextPageStart`), `None` on the last page, for a body without paging, and for writes.
+    pub next_link: Option<String>,
 }
 
 /// One product's client, or the reason it cannot be used (a missing or invalid setting), reported at call time.
@@ -113,15 +117,24 @@ impl ProductClient {
                 fresh: false,
                 cacheable: true,
             };
-            http.get_cached(url, cache).await?.response
+            http.get_cached(url.clone(), cache).await?.response
         } else {
-            http.send(request.method.clone(), url, request.body).await?
+            http.send(request.method.clone(), url.clone(), request.body).await?
         };
         let response = http.check_status(response)?;
         let body = response.parse_payload(http.vendor()).await?;
+        let next_link = match (body.as_data(), *request.method == Method::GET) {
+            (Some(data), true) => match self.product {
+                Product::Jira => jira::next_link(&url, data),
+                Product::Confluence => confluence::next_link(&url, data),
+                Product::Bitbucket => bitbucket::next_link(&url, data),
+            },
+            _ => None,
+        };
         Ok(AtlassianResponse {
             status: response.status.as_u16(),
             body,
+            next_link,
         })
     }
 }

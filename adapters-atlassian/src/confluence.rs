@@ -18,3 +18,44 @@ pub const ACCEPT: &str = "application/json";
 pub fn request_path(base: &Url, path: &str) -> String {
     with_prefix_once(base, path, "wiki", false)
 }
+
+/// The next page of a Confluence answer (see [`adapters_http::next_link`]): `_links.next`. In v2 it is relative
+/// to the site and holds the context path (`/wiki/api/v2/pages?cursor=…`); in v1 it is relative to `_links.base`
+/// (`/rest/api/content?start=25` under `https://site/wiki`), so it is put under the base's path when it does not
+/// already start with it. The host is always the request's (the body's `base` names the public site).
+pub fn next_link(url: &Url, body: &serde_json::Value) -> Option<String> {
+    let next = body.pointer("/_links/next")?.as_str()?;
+    let context = body
+        .pointer("/_links/base")
+        .and_then(|b| b.as_str())
+        .and_then(|b| Url::parse(b).ok())
+        .map(|b| b.path().trim_end_matches('/').to_owned())
+        .unwrap_or_default();
+    if next.starts_with('/') && !context.is_empty() && !(next == context || next.starts_with(&format!("{context}/"))) {
+        return adapters_http::next_link::resolve(url, &format!("{context}{next}"));
+    }
+    adapters_http::next_link::resolve(url, next)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn next_links_of_v1_and_v2() {
+        let at = Url::parse("http://127.0.0.1:9/wiki/api/v2/pages?limit=3").unwrap();
+        let v2 = serde_json::json!({"_links": {"next": "/wiki/api/v2/pages?cursor=eyJ%3D&limit=3", "base": "https://your-domain.atlassian.net/wiki"}});
+        assert_eq!(
+            next_link(&at, &v2).as_deref(),
+            Some("http://127.0.0.1:9/wiki/api/v2/pages?cursor=eyJ%3D&limit=3")
+        );
+        let at = Url::parse("http://127.0.0.1:9/wiki/rest/api/content?limit=25").unwrap();
+        let v1 = serde_json::json!({"_links": {"next": "/rest/api/content?limit=25&start=25", "base": "https://your-domain.atlassian.net/wiki", "context": "/wiki"}});
+        assert_eq!(
+            next_link(&at, &v1).as_deref(),
+            Some("http://127.0.0.1:9/wiki/rest/api/content?limit=25&start=25")
+        );
+        assert_eq!(next_link(&at, &serde_json::json!({"_links": {}})), None);
+    }
+}

@@ -5,7 +5,7 @@
 //! `+ / =` are percent-encoded exactly once by the HTTP layer). Error bodies are
 //! `{"errorMessages": [...], "errors": {...}}`.
 
-use adapters_http::HttpError;
+use adapters_http::{HttpError, next_link};
 use url::Url;
 
 /// `Accept` sent with every Jira request.
@@ -36,5 +36,38 @@ pub fn request_path(_base: &Url, path: &str) -> String {
         path.to_owned()
     } else {
         format!("/{path}")
+    }
+}
+
+/// The next page of a Jira answer (see [`adapters_http::next_link`]): `nextPageToken` unless `isLast`
+/// (`/rest/api/3/search/jql`), else a `nextPage` URL (`/project/search`), else `startAt` + the page's items
+/// against `isLast` or `total` (`/search`, `/issue/{key}/comment`, …).
+pub fn next_link(url: &Url, body: &serde_json::Value) -> Option<String> {
+    next_link::token(url, body, "nextPageToken", "nextPageToken", Some("isLast"))
+        .or_else(|| next_link::body_link(url, body, "/nextPage"))
+        .or_else(|| next_link::StartIndex::JIRA.next(url, body))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn next_links_of_each_form() {
+        let at = Url::parse("https://x.atlassian.net/rest/api/3/search/jql?jql=project%3DEX").unwrap();
+        let token = serde_json::json!({"issues": [{}], "nextPageToken": "Cg0j+=", "isLast": false});
+        assert_eq!(
+            next_link(&at, &token).as_deref(),
+            Some("https://x.atlassian.net/rest/api/3/search/jql?jql=project%3DEX&nextPageToken=Cg0j%2B%3D")
+        );
+        assert_eq!(next_link(&at, &serde_json::json!({"issues": [], "isLast": true})), None);
+        let at = Url::parse("https://x.atlassian.net/rest/api/3/project/search").unwrap();
+        let linked = serde_json::json!({"nextPage": "https://x.atlassian.net/rest/api/3/project/search?startAt=2&maxResults=2", "startAt": 0, "maxResults": 2, "isLast": false, "values": [{}, {}]});
+        assert!(
+            next_link(&at, &linked)
+                .unwrap()
+                .ends_with("search?startAt=2&maxResults=2")
+        );
     }
 }

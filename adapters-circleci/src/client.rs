@@ -1,5 +1,6 @@
 //! [`CircleciClient`]: `GET` any API v2 path.
 
+use adapters_http::next_link;
 use adapters_http::{
     Auth, HttpClient, HttpConfig, RedirectPolicy, Vendor, cache::CacheRequest, cache::CacheStatus, cache::HttpCache,
     decode::Payload,
@@ -74,6 +75,9 @@ pub struct CircleciResponse {
     pub body: Payload,
     /// Cache hit or fresh fetch, age, and when the body was read upstream.
     pub cache: CacheStatus,
+    /// The next page as an absolute URL (the request's, with `page-token` set to the body's `next_page_token`),
+    /// `None` on the last page or for a body without one; see [`adapters_http::next_link`].
+    pub next_link: Option<String>,
 }
 
 /// A CircleCI API v2 client. Cheap to clone. `Debug` never shows the token.
@@ -142,12 +146,16 @@ impl CircleciClient {
             fresh: request.fresh,
             cacheable: is_cacheable_path(below_base),
         };
-        let fetched = self.http.get_cached(url, cache).await?;
+        let fetched = self.http.get_cached(url.clone(), cache).await?;
         let response = self.http.check_status(fetched.response)?;
         let body = response.parse_payload(self.http.vendor()).await?;
+        let next_link = body
+            .as_data()
+            .and_then(|data| next_link::token(&url, data, "next_page_token", "page-token", None));
         Ok(CircleciResponse {
             body,
             cache: fetched.cache,
+            next_link,
         })
     }
 }

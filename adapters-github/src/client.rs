@@ -9,7 +9,7 @@ use url::Url;
 use crate::config::{API_VERSION, GithubConfig, VENDOR_NAME};
 use crate::error::GithubError;
 use crate::get::{ACCEPT_GITHUB_JSON, GetRequest};
-use crate::pagination::next_page_from_headers;
+use crate::pagination::{next_link_from_headers, next_page_from_headers};
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 use crate::retry::github_verdict;
 
@@ -26,6 +26,10 @@ pub struct Page {
     /// entry with `rel="next"`), or `None` on the last page. See
     /// [`crate::next_page_from_headers`].
     pub next_page: Option<u64>,
+    /// The `Link` header's `rel="next"` target resolved against the request URL ([`crate::next_link_from_headers`]),
+    /// whatever its form: a page number (then also in `next_page`) or a cursor (`?after=…`, which `next_page`
+    /// cannot hold). `None` on the last page.
+    pub next_link: Option<String>,
 }
 
 impl Page {
@@ -205,6 +209,8 @@ impl GithubClient {
         Ok(Page {
             body,
             next_page: next_page_from_headers(&response.headers),
+            next_link: next_link_from_headers(&response.headers)
+                .and_then(|link| adapters_http::next_link::resolve(&response.url, &link)),
         })
     }
 }

@@ -5,8 +5,8 @@
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
-//! The root is the one path to every item outside the seven public modules (`body`, `cache`, `decode`, `error_info`,
-//! `retry_after`, `status`, `target`), which hold their own items:
+//! The root is the one path to every item outside the eight public modules (`body`, `cache`, `decode`, `error_info`,
+//! `next_link`, `retry_after`, `status`, `target`), which hold their own items:
 //!
 //! | item or module | concern |
 //! |---|---|
@@ -20,6 +20,7 @@
 //! | [`decode`] | [`decode::Payload`]: a body as the vendor sent it: JSON of any depth, text per its charset, or bytes |
 //! | [`RawResponse`] | status, headers, body bytes, content type; JSON with exact integers |
 //! | [`status`] | [`status::StatusClass`] and [`status::StatusError`]: the classification of non-2xx answers, vendor message kept |
+//! | [`next_link`] | the next page's URL from each vendor's form of "next" (links, tokens, start indexes) |
 //! | [`retry_after`] | `Retry-After` / `Retry-After-Ms` read as a wait |
 //! | [`LoginCheck`] | answers that say the login failed (vendor headers, HTML login pages) are errors, never cached |
 //! | [`HttpError`] | everything this layer reports |
@@ -49,6 +50,7 @@ pub mod decode;
 mod error;
 pub mod error_info;
 mod login;
+pub mod next_link;
 mod redact;
 mod response;
 mod retry;

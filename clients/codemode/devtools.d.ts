@@ -77,6 +77,8 @@ type GithubGetOutput = {
     data: unknown;
     /** Pass as page for the next page; null on the last */
     nextPage: number | null;
+    /** Next page: pass as path alone; null on the last */
+    nextLink: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -149,6 +151,8 @@ type CircleciGetOutput = {
         ageMs: number;
         fetchedAt: string;
     };
+    /** Next page: pass as path alone; null on the last */
+    nextLink: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -234,6 +238,8 @@ type JiraGetInput = {
 type JiraGetOutput = {
     /** The body, or the jq output; null when incomplete */
     data: unknown;
+    /** Next page: pass as path alone; null on the last */
+    nextLink: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -297,6 +303,8 @@ type ConfGetInput = {
 type ConfGetOutput = {
     /** The body, or the jq output; null when incomplete */
     data: unknown;
+    /** Next page: pass as path alone; null on the last */
+    nextLink: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -360,6 +368,8 @@ type BbGetInput = {
 type BbGetOutput = {
     /** The body, or the jq output; null when incomplete */
     data: unknown;
+    /** Next page: pass as path alone; null on the last */
+    nextLink: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";

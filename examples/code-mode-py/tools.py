@@ -11,10 +11,11 @@ from typing import Any, Literal, NotRequired, TypedDict
 class Incomplete(TypedDict):
     """Present only when `data` is not the whole result."""
 
-    reason: Literal["size", "unavailable"]  # size: over MCP_STRUCTURED_MAX_BYTES, saved as an artifact
+    reason: Literal["size", "binary", "unavailable"]  # size: over MCP_STRUCTURED_MAX_BYTES; binary: not text
     bytes: int  # length in bytes of the compact serialization of the full value
     limitBytes: int  # the bound in force, in bytes
     artifactId: str | None  # pass to artifact_read; None only if saving failed
+    mimeType: NotRequired[str | None]  # the upstream media type, only for reason "binary"
 
 
 class PagedEnvelope(TypedDict):
@@ -23,6 +24,12 @@ class PagedEnvelope(TypedDict):
     data: Any
     nextPage: int | None  # the page to request next (pass it as `page`), or None
     incomplete: NotRequired[Incomplete]
+
+
+class LinkedPagedEnvelope(PagedEnvelope):
+    """structuredContent of github_get (schema title LinkedPagedEnvelope)."""
+
+    nextLink: str | None  # the next page's URL in any form (a cursor too): pass it as `path` alone; None on the last
 
 
 class Cache(TypedDict):
@@ -36,6 +43,7 @@ class CircleCiEnvelope(TypedDict):
 
     data: Any
     cache: Cache
+    nextLink: str | None  # the next page (next_page_token as page-token): pass it as `path` alone; None on the last
     incomplete: NotRequired[Incomplete]
 
 
@@ -43,6 +51,7 @@ class AtlassianEnvelope(TypedDict):
     """structuredContent of jira_get, conf_get, bb_get (schema title AtlassianEnvelope)."""
 
     data: Any
+    nextLink: str | None  # the next page (Jira nextPageToken/startAt, Confluence _links.next, Bitbucket next)
     incomplete: NotRequired[Incomplete]
 
 

@@ -5,14 +5,17 @@
 
 /** `incomplete` (outputSchema of every read tool): present only when `data` is not the whole result. */
 export interface Incomplete {
-  /** `size`: the value was over MCP_STRUCTURED_MAX_BYTES and is saved as an artifact; `unavailable`: server defect. */
-  reason: "size" | "unavailable";
+  /** `size`: the value was over MCP_STRUCTURED_MAX_BYTES and is saved as an artifact; `binary`: the body is not
+   * text (saved as an artifact with its media type); `unavailable`: server defect. */
+  reason: "size" | "binary" | "unavailable";
   /** Length in bytes of the compact serialization of the full value (0 for `unavailable`). */
   bytes: number;
   /** The bound in force, in bytes (0 for `unavailable`). */
   limitBytes: number;
   /** Id to pass to `artifact_read`; `null` only if saving the artifact failed. */
   artifactId: string | null;
+  /** The upstream media type, only for `reason: "binary"`. */
+  mimeType?: string | null;
 }
 
 /** structuredContent of `github_list_workflow_runs` and `github_list_workflow_jobs` (schema title `PagedEnvelope`). */
@@ -24,17 +27,28 @@ export interface PagedEnvelope<T = unknown> {
   incomplete?: Incomplete;
 }
 
+/** structuredContent of `github_get` (schema title `LinkedPagedEnvelope`). */
+export interface LinkedPagedEnvelope<T = unknown> extends PagedEnvelope<T> {
+  /** The next page's URL in any form (a cursor too): pass it as `path` alone; `null` on the last page. */
+  nextLink: string | null;
+}
+
 /** structuredContent of `circleci_get` (schema title `CircleCiEnvelope`). */
 export interface CircleCiEnvelope<T = unknown> {
   data: T | null;
   /** Whether the body came from the server's HTTP cache, and how old it is. */
   cache: { hit: boolean; ageMs: number; fetchedAt: string };
+  /** The next page (`next_page_token` as `page-token`): pass it as `path` alone; `null` on the last page. */
+  nextLink: string | null;
   incomplete?: Incomplete;
 }
 
 /** structuredContent of `jira_get`, `conf_get`, `bb_get` (schema title `AtlassianEnvelope`). */
 export interface AtlassianEnvelope<T = unknown> {
   data: T | null;
+  /** The next page (Jira `nextPageToken`/`startAt`, Confluence `_links.next`, Bitbucket `next`): pass it as `path`
+   * alone; `null` on the last page. */
+  nextLink: string | null;
   incomplete?: Incomplete;
 }
 

@@ -184,6 +184,36 @@ impl PageMeta {
     }
 }
 
+/// Metadata of a free-path read whose next page may have no number (the bundled server's `github_get`): wire
+/// `"nextPage"` (as [`PageMeta`]) and `"nextLink"`, both always present. `nextLink` is the next page's URL whatever
+/// its form (a page number or a cursor such as GitHub's `?after=…`); when only it is set, the next page cannot be
+/// asked for by number, and a program passes it as the tool's `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkedPageMeta {
+    /// As [`PageMeta::next_page`].
+    #[schemars(range(min = 1), description = "Pass as page for the next page; null on the last")]
+    #[serde(deserialize_with = "flattened::optional_u64")]
+    pub next_page: Option<u64>,
+    /// As [`NextLinkMeta::next_link`].
+    #[schemars(description = "Next page: pass as path alone; null on the last")]
+    pub next_link: Option<String>,
+}
+
+/// Metadata of a read that continues by link (the bundled server's `circleci_get`, `jira_get`, `conf_get`,
+/// `bb_get`): wire `"nextLink"`, always present. It is computed from the unprojected answer (a `jq` that drops
+/// the vendor's token or link does not lose it).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NextLinkMeta {
+    /// The next page as an absolute URL on the upstream's API host, with every query parameter it needs (the
+    /// vendor's link, or the request's URL with its page token or start index set); `null` on the last page or
+    /// when the answer is not paged. Pass it as the same tool's `path`, without query parameters or paging
+    /// arguments.
+    #[schemars(description = "Next page: pass as path alone; null on the last")]
+    pub next_link: Option<String>,
+}
+
 /// No tool metadata: the envelope is `{data, incomplete?}` (e.g. the bundled
 /// server's Atlassian reads).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]

@@ -43,7 +43,8 @@ mod truncate;
 pub use bound::{BoundWarning, CLIENT_MAX_MESSAGE_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
 pub use compact::{compact_input_schema, compact_output_schema};
 pub use envelope::{
-    Envelope, Incomplete, IncompleteReason, NoMeta, PageMeta, PagedEnvelope, flattened, paged_output_schema,
+    Envelope, Incomplete, IncompleteReason, LinkedPageMeta, NextLinkMeta, NoMeta, PageMeta, PagedEnvelope, flattened,
+    paged_output_schema,
 };
 pub use error::EnvelopeError;
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use adapters_atlassian::{Product, Request};
 use adapters_http::decode::Payload;
 use http::Method;
-use mcp_envelope::{Envelope, NoMeta, OutputFormat, TextSource};
+use mcp_envelope::{Envelope, NextLinkMeta, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -21,10 +21,10 @@ use crate::args::{self, ArgumentError};
 use crate::vendor::Vendor;
 use mcp_results::View;
 
-/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, incomplete?}`.
+/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, nextLink, incomplete?}`.
 pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
     mcp_envelope::with_title(
-        Envelope::<serde_json::Value, NoMeta>::output_schema(),
+        Envelope::<serde_json::Value, NextLinkMeta>::output_schema(),
         "AtlassianEnvelope",
         "An Atlassian response: `data` is the (projected) body. `incomplete` appears only when `data` is not the whole result.",
     )
@@ -354,13 +354,15 @@ async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<Json
             super::record_upstream_status(Some(response.status));
             match (def.verb == Verb::Get, response.body) {
                 (true, Payload::Data(data)) => {
-                    app.results
-                        .respond(principal.as_str(), data, NoMeta {}, &call.view)
-                        .await
+                    let meta = NextLinkMeta {
+                        next_link: response.next_link,
+                    };
+                    app.results.respond(principal.as_str(), data, meta, &call.view).await
                 }
                 (true, Payload::Binary(body)) => {
+                    let meta = NextLinkMeta::default();
                     app.results
-                        .binary(principal.as_str(), body.media_type, body.bytes, NoMeta {}, &call.view)
+                        .binary(principal.as_str(), body.media_type, body.bytes, meta, &call.view)
                         .await
                 }
                 (false, Payload::Data(data)) => writes::text(&app.results, data, response.status, &call.view).await,

@@ -27,6 +27,10 @@ pub struct CacheMeta {
     /// Whether the body came from the server's HTTP cache, and how old it is.
     #[schemars(description = "The server's HTTP cache: hit, age (ms), fetch time")]
     pub cache: CacheInfo,
+    /// As [`mcp_envelope::NextLinkMeta::next_link`]: the request's URL with `page-token` set to the body's
+    /// `next_page_token`.
+    #[schemars(description = "Next page: pass as path alone; null on the last")]
+    pub next_link: Option<String>,
 }
 
 /// HTTP cache information of a `circleci_get` result.
@@ -42,7 +46,7 @@ pub struct CacheInfo {
     pub fetched_at: String,
 }
 
-/// `structuredContent` of `circleci_get`: `{data, cache, incomplete?}`.
+/// `structuredContent` of `circleci_get`: `{data, cache, nextLink, incomplete?}`.
 pub type CircleCiEnvelope = Envelope<Value, CacheMeta>;
 
 /// `outputSchema` of `circleci_get`.
@@ -114,6 +118,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                     age_ms: response.cache.age_ms(),
                     fetched_at: response.cache.fetched_at_rfc3339(),
                 },
+                next_link: response.next_link,
             };
             let view = super::view(args.jq, args.output_format, TextSource::Envelope);
             match response.body {

@@ -7,8 +7,8 @@ use adapters_http::decode::Payload;
 use mcp_envelope::{OutputFormat, PageMeta};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use super::paging::Paged;
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
@@ -154,7 +154,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
     };
     let page = github.list_workflow_runs(&params).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
-    finish(app, principal, LIST_WORKFLOW_RUNS, page, &view).await
+    finish(app, principal, LIST_WORKFLOW_RUNS, page, &view, page_meta).await
 }
 
 /// Runs `github_list_workflow_jobs`.
@@ -176,7 +176,7 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
     };
     let page = github.list_workflow_jobs(&params).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
-    finish(app, principal, LIST_WORKFLOW_JOBS, page, &view).await
+    finish(app, principal, LIST_WORKFLOW_JOBS, page, &view, page_meta).await
 }
 
 /// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
@@ -217,19 +217,25 @@ pub(super) async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
     Ok((parsed, per_page, page))
 }
 
-pub(super) async fn finish(
+/// The list tools' metadata: the next page number.
+fn page_meta(page: &Page) -> PageMeta {
+    PageMeta::new(page.next_page)
+}
+
+/// The result of a paged read: the page's body with the metadata `meta_of` takes from it ([`PageMeta`] for the
+/// list tools, [`mcp_envelope::LinkedPageMeta`] for `github_get`), or the error with its `_meta`.
+pub(super) async fn finish<M: Serialize + Send + 'static>(
     app: &App,
     principal: &Principal,
     tool: &str,
     page: Result<Page, GithubError>,
     view: &View,
+    meta_of: fn(&Page) -> M,
 ) -> CallToolResult {
     match page {
         Ok(page) => {
             super::record_upstream_status(Some(200));
-            let meta = PageMeta {
-                next_page: page.next_page,
-            };
+            let meta = meta_of(&page);
             match page.body {
                 Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, view).await,
                 Payload::Binary(body) => {

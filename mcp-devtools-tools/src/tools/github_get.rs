@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use adapters_github::{GetRequest, MediaType};
-use mcp_envelope::{OutputFormat, TextSource};
+use mcp_envelope::{LinkedPageMeta, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -50,13 +50,22 @@ pub struct GithubGetArgs {
     pub output_format: Option<OutputFormat>,
 }
 
+/// `outputSchema` of `github_get`: `{data, nextPage, nextLink, incomplete?}`.
+pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
+    mcp_envelope::with_title(
+        mcp_envelope::Envelope::<serde_json::Value, LinkedPageMeta>::output_schema(),
+        "LinkedPagedEnvelope",
+        "A page of upstream results: `data` is the (projected) body, `nextPage` the page to request next or null. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
+
 /// The `tools/list` entry of `github_get`.
 pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
         description: "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
         input_schema: input_schema::<Paged<GithubGetArgs>>(),
-        output: Some(OutputContract::Paged),
+        output: Some(OutputContract::LinkedPaged),
         annotations: read_only("GitHub GET", true),
         vendor: crate::Vendor::Github,
         handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
@@ -85,7 +94,11 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         });
     let page = github.get(&request).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
-    finish(app, principal, NAME, page, &view).await
+    finish(app, principal, NAME, page, &view, |page| LinkedPageMeta {
+        next_page: page.next_page,
+        next_link: page.next_link.clone(),
+    })
+    .await
 }
 
 impl JqArg for GithubGetArgs {

@@ -50,11 +50,13 @@ where
 pub enum OutputContract {
     /// `{data, nextPage, incomplete?}`.
     Paged,
+    /// `{data, nextPage, nextLink, incomplete?}` (`github_get`).
+    LinkedPaged,
     /// `artifact_read`'s chunk object.
     ArtifactChunk,
-    /// `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}` (`circleci_get`).
+    /// `{data, cache: {hit, ageMs, fetchedAt}, nextLink, incomplete?}` (`circleci_get`).
     CircleCi,
-    /// `{data, incomplete?}` (`jira_get`, `conf_get`, `bb_get`; the text is the bare body).
+    /// `{data, nextLink, incomplete?}` (`jira_get`, `conf_get`, `bb_get`; the text is the bare body).
     Atlassian,
     /// `{data: {jobs}, logs?, incomplete?}` (`github_get_job_logs`, `circleci_get_job_logs`).
     Logs,
@@ -65,6 +67,7 @@ impl OutputContract {
     fn schema(self) -> JsonObject {
         mcp_envelope::compact_output_schema(match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
+            OutputContract::LinkedPaged => github_get::output_schema(),
             OutputContract::ArtifactChunk => return mcp_results::artifact_read::output_schema(),
             OutputContract::CircleCi => circleci::output_schema(),
             OutputContract::Atlassian => atlassian::output_schema(),

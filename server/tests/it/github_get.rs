@@ -38,7 +38,7 @@ async fn the_four_triage_reads_give_the_recorded_answers() {
         let structured = result.structured_content.clone().expect("structuredContent");
         assert_eq!(
             structured,
-            json!({"data": fixture_json(fixture), "nextPage": null}),
+            json!({"data": fixture_json(fixture), "nextPage": null, "nextLink": null}),
             "{fixture}"
         );
         assert_valid(tool, &structured);
@@ -82,8 +82,11 @@ async fn pages_come_from_link_and_jq_projects_a_page() {
         json!({"path": runs, "jq": "[.workflow_runs[].id]"}),
     )
     .await;
+    let mut structured = result.structured_content.unwrap();
+    let next_link = structured.as_object_mut().unwrap().remove("nextLink").unwrap();
+    assert!(next_link.as_str().unwrap().contains("page=2"), "{next_link}");
     assert_eq!(
-        result.structured_content.unwrap(),
+        structured,
         json!({"data": [3519037359u64, 2803043628u64, 2802601342u64, 2802600146u64], "nextPage": 2})
     );
     // perPage and page go to GitHub as per_page and page; the last page has no next.
@@ -93,7 +96,10 @@ async fn pages_come_from_link_and_jq_projects_a_page() {
         json!({"path": runs, "perPage": 100, "page": "2", "jq": ".workflow_runs | length"}),
     )
     .await;
-    assert_eq!(result.structured_content.unwrap(), json!({"data": 4, "nextPage": null}));
+    assert_eq!(
+        result.structured_content.unwrap(),
+        json!({"data": 4, "nextPage": null, "nextLink": null})
+    );
     let sent = upstream.server().received_requests().await.unwrap();
     let last = sent.last().unwrap();
     assert_eq!(last.url.query(), Some("per_page=100&page=2"));
@@ -121,7 +127,7 @@ async fn a_diff_or_a_patch_is_a_string() {
     let diff = String::from_utf8(recorded_upstream::fixture("github/commit.diff").unwrap().body.to_vec()).unwrap();
     assert_eq!(
         result.structured_content.unwrap(),
-        json!({"data": diff, "nextPage": null})
+        json!({"data": diff, "nextPage": null, "nextLink": null})
     );
     let sent = upstream.server().received_requests().await.unwrap();
     assert_eq!(

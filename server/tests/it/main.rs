@@ -23,6 +23,7 @@ mod http_limits;
 mod http_oauth;
 mod job_logs;
 mod jq_isolation;
+mod next_links;
 mod oversized;
 mod protocol_stdio;
 mod redaction;
