@@ -84,7 +84,29 @@ struct Matcher {
     /// How many secrets (not forms) were added.
     secrets: usize,
     automaton: AhoCorasick,
+    /// The same search as `automaton` with a SIMD searcher (Teddy) when the machine has one (SSSE3/AVX2 or NEON):
+    /// aho-corasick's own choice of prefilter for a few secrets scans for two "rare" bytes that are common in logs,
+    /// about 10x slower. Pattern ids are the same.
+    packed: Option<aho_corasick::packed::Searcher>,
     replacements: Vec<Arc<str>>,
+}
+
+impl Matcher {
+    /// The leftmost-longest matches in `hay`, in order: `(start, end, form)`.
+    pub(super) fn find_iter<'h>(&'h self, hay: &'h [u8]) -> Box<dyn Iterator<Item = (usize, usize, usize)> + 'h> {
+        match &self.packed {
+            Some(packed) => Box::new(
+                packed
+                    .find_iter(hay)
+                    .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
+            ),
+            None => Box::new(
+                self.automaton
+                    .find_iter(hay)
+                    .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
+            ),
+        }
+    }
 }
 
 impl fmt::Debug for Redactor {
@@ -194,12 +216,8 @@ impl Redactor {
 
     /// True when `bytes` hold anything to redact (or, for signed URLs, a parameter name that may open a value).
     fn is_match(&self, bytes: &[u8]) -> bool {
-        let secrets = self.inner.as_ref().is_some_and(|m| m.automaton.is_match(bytes));
-        secrets
-            || (self.signed_urls
-                && signed_url::PATTERNS
-                    .as_ref()
-                    .is_some_and(|p| p.automaton.is_match(bytes)))
+        let secrets = self.inner.as_ref().is_some_and(|m| m.find_iter(bytes).next().is_some());
+        secrets || (self.signed_urls && signed_url::next_opening(bytes, 0, None).is_some())
     }
 }
 
@@ -306,6 +324,14 @@ impl RedactorBuilder {
             }
         };
         let replacements = self.forms.iter().map(|(_, label)| label.clone()).collect();
+        let packed = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostLongest)
+            // Many secrets (every vendor's token in all its forms) exceed 64 forms: a SIMD search with more
+            // buckets is still far faster than the automaton's byte-by-byte walk.
+            .heuristic_pattern_limits(false)
+            .builder()
+            .extend(self.forms.iter().map(|(form, _)| form))
+            .build();
         let max_len = self.forms.iter().map(|(form, _)| form.len()).max().unwrap_or(1);
         Redactor {
             signed_urls,
@@ -314,6 +340,7 @@ impl RedactorBuilder {
                 forms: self.forms,
                 secrets: self.secrets,
                 automaton,
+                packed,
                 replacements,
             })),
         }

@@ -12,10 +12,6 @@
 //! Credential=…, Signature=…` header. Each such value is replaced by `[redacted]`; the parameter's name stays, so
 //! a reader still sees what was there.
 
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-
 /// What replaces a value.
 pub(super) const MARK: &[u8] = b"[redacted]";
 
@@ -36,9 +32,6 @@ const QUERY_NAMES: &[&str] = &[
     "token",
     "access_token",
 ];
-
-/// How a name meets its value: as is, or percent-encoded (a signed URL inside another URL's query).
-const SEPARATORS: &[&str] = &["=", "%3D"];
 
 /// What may stand right before a name besides a delimiter: the `&` or `?` of a URL that was itself
 /// percent-encoded, or a `&` JSON-escaped as HTML-safe encoders write it (`\u0026`).
@@ -64,53 +57,109 @@ pub(super) enum Value {
     Element,
 }
 
-/// The one automaton over every pattern, with what each one opens.
-pub(super) struct Patterns {
-    pub(super) automaton: AhoCorasick,
-    /// Per pattern: the value it opens, and whether the byte before it must be checked ([`starts_name`]).
-    pub(super) kinds: Vec<(Value, bool)>,
-    /// The longest pattern, in bytes.
-    pub(super) max_len: usize,
+/// The longest pattern, in bytes: an encoded delimiter, the longest name and `%3D`. A match that starts before the
+/// last `MAX_LEN - 1` bytes of what a pass has seen is complete.
+pub(super) const MAX_LEN: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < QUERY_NAMES.len() {
+        if QUERY_NAMES[i].len() > longest {
+            longest = QUERY_NAMES[i].len();
+        }
+        i += 1;
+    }
+    // `\u0026` (6 bytes) + name + `%3D` (3 bytes); no element is longer.
+    6 + longest + 3
+};
+
+/// One place where a credential value opens: the pattern's span in the text and the value's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Opening {
+    /// Where the pattern starts (its encoded delimiter, else its name or element).
+    pub(super) start: usize,
+    /// Where the value starts (after `=`, `%3D` or the element's tag).
+    pub(super) end: usize,
+    /// What ends the value.
+    pub(super) value: Value,
+    /// The byte before `start` must not continue a name ([`starts_name`]); false when an encoded delimiter or an
+    /// element opened it.
+    pub(super) check: bool,
 }
 
-/// Built once per process.
-pub(super) static PATTERNS: LazyLock<Option<Patterns>> = LazyLock::new(build);
-
-fn build() -> Option<Patterns> {
-    let mut patterns = Vec::new();
-    let mut kinds = Vec::new();
-    for name in QUERY_NAMES {
-        for sep in SEPARATORS {
-            patterns.push(format!("{name}{sep}"));
-            kinds.push((Value::Query, true));
-            for amp in ENCODED_DELIMITERS {
-                patterns.push(format!("{amp}{name}{sep}"));
-                kinds.push((Value::Query, false));
+/// The first opening in `hay` at or after `from`, in the order of their starts; `prev` is the byte before `hay`
+/// (for the check of a name at its very start). Equivalent to a leftmost-longest, ASCII-case-insensitive search for
+/// every `NAME=`, `NAME%3D`, `DELIM NAME=`…, and element, taking the first whose check passes, but driven by
+/// `memchr` over the three bytes every pattern holds (`=`, `%`, `<`), so text without them costs almost nothing.
+pub(super) fn next_opening(hay: &[u8], from: usize, prev: Option<u8>) -> Option<Opening> {
+    let mut at = from;
+    while let Some(found) = memchr::memchr3(b'=', b'%', b'<', hay.get(at..)?) {
+        let i = at + found;
+        at = i + 1;
+        let opening = match hay[i] {
+            b'<' => element_at(hay, i),
+            b'=' => query_at(hay, from, i, i + 1),
+            _ if hay.get(i + 1..i + 3).is_some_and(|n| n.eq_ignore_ascii_case(b"3D")) => query_at(hay, from, i, i + 3),
+            _ => None,
+        };
+        if let Some(opening) = opening {
+            let before = if opening.start > 0 {
+                Some(hay[opening.start - 1])
+            } else {
+                prev
+            };
+            if !opening.check || starts_name(before) {
+                return Some(opening);
             }
         }
     }
-    for element in ELEMENTS {
-        patterns.push((*element).to_owned());
-        kinds.push((Value::Element, false));
-    }
-    let max_len = patterns.iter().map(String::len).max().unwrap_or(0);
-    let automaton = AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .ascii_case_insensitive(true)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(&patterns);
-    match automaton {
-        Ok(automaton) => Some(Patterns {
-            automaton,
-            kinds,
-            max_len,
-        }),
-        Err(err) => {
-            // A fixed, small pattern set: this does not happen. Say so loudly rather than pretend.
-            tracing::error!(target: "adapters_http", error = %err, "the signed-URL redactor could not be built");
-            None
-        }
-    }
+    None
+}
+
+/// An element of [`ELEMENTS`] starting at `i` (any case).
+fn element_at(hay: &[u8], i: usize) -> Option<Opening> {
+    ELEMENTS.iter().find_map(|element| {
+        let end = i + element.len();
+        hay.get(i..end)
+            .is_some_and(|tag| tag.eq_ignore_ascii_case(element.as_bytes()))
+            .then_some(Opening {
+                start: i,
+                end,
+                value: Value::Element,
+                check: false,
+            })
+    })
+}
+
+/// The longest name of [`QUERY_NAMES`] ending at `sep` (not before `from`), with an encoded delimiter before it
+/// when there is one; the value starts at `end`.
+fn query_at(hay: &[u8], from: usize, sep: usize, end: usize) -> Option<Opening> {
+    let before = &hay[from..sep];
+    let name = QUERY_NAMES
+        .iter()
+        .filter(|name| {
+            before.len() >= name.len() && before[before.len() - name.len()..].eq_ignore_ascii_case(name.as_bytes())
+        })
+        .map(|name| name.len())
+        .max()?;
+    let start = sep - name;
+    let encoded = ENCODED_DELIMITERS
+        .iter()
+        .find(|d| start >= from + d.len() && hay[start - d.len()..start].eq_ignore_ascii_case(d.as_bytes()))
+        .map(|d| d.len());
+    Some(match encoded {
+        Some(len) => Opening {
+            start: start - len,
+            end,
+            value: Value::Query,
+            check: false,
+        },
+        None => Opening {
+            start,
+            end,
+            value: Value::Query,
+            check: true,
+        },
+    })
 }
 
 /// True when a name may start after `prev` (the byte before it, `None` at the start of the text): not in the
@@ -169,7 +218,7 @@ pub(super) fn reach(hay: &[u8], value: Value, last: bool) -> Reach {
 }
 
 fn memchr_lt(hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == b'<')
+    memchr::memchr(b'<', hay)
 }
 
 #[cfg(test)]
@@ -196,6 +245,5 @@ mod tests {
         assert!(starts_name(Some(b' ')));
         assert!(!starts_name(Some(b'e')));
         assert!(!starts_name(Some(b'-')));
-        assert!(PATTERNS.is_some());
     }
 }

@@ -8,7 +8,7 @@
 //! most its longest pattern, whatever the pieces, and the output is byte for byte [`super::Redactor::redact_bytes`]
 //! of the whole body.
 
-use super::signed_url::{MARK, PATTERNS, Reach, Value, reach, starts_name};
+use super::signed_url::{MARK, MAX_LEN, Reach, Value, next_opening, reach};
 use super::{Matcher, Redactor};
 
 /// Redacts a body given in pieces: [`RedactStream::push`] each piece as it arrives and hand on what it returns,
@@ -71,13 +71,7 @@ impl RedactStream {
 
 impl UrlPass {
     fn run(&mut self, piece: &[u8], last: bool, out: &mut Vec<u8>) {
-        let Some(patterns) = PATTERNS.as_ref() else {
-            out.extend_from_slice(&self.held);
-            self.held.clear();
-            out.extend_from_slice(piece);
-            return;
-        };
-        let (mut buf, cut) = joined(&mut self.held, piece, patterns.max_len, last);
+        let (mut buf, cut) = joined(&mut self.held, piece, MAX_LEN, last);
         let mut pos = 0;
         loop {
             if self.open.is_some() && self.fresh {
@@ -108,19 +102,9 @@ impl UrlPass {
                     }
                 }
             }
-            let mut next = None;
-            for found in patterns.automaton.find_iter(&buf[pos..]) {
-                let start = pos + found.start();
-                if start >= cut {
-                    break;
-                }
-                let (value, check) = patterns.kinds[found.pattern().as_usize()];
-                let prev = if start > 0 { Some(buf[start - 1]) } else { self.prev };
-                if !check || starts_name(prev) {
-                    next = Some((pos + found.end(), value));
-                    break;
-                }
-            }
+            let next = next_opening(&buf, pos, self.prev)
+                .filter(|opening| opening.start < cut)
+                .map(|opening| (opening.end, opening.value));
             match next {
                 Some((end, value)) => {
                     out.extend_from_slice(&buf[pos..end]);
@@ -149,13 +133,13 @@ impl UrlPass {
 fn secrets_pass(matcher: &Matcher, held: &mut Vec<u8>, piece: &[u8], last: bool, out: &mut Vec<u8>) {
     let (mut buf, cut) = joined(held, piece, matcher.max_len, last);
     let mut pos = 0;
-    for found in matcher.automaton.find_iter(&buf) {
-        if found.start() >= cut {
+    for (start, end, form) in matcher.find_iter(&buf) {
+        if start >= cut {
             break;
         }
-        out.extend_from_slice(&buf[pos..found.start()]);
-        out.extend_from_slice(matcher.replacements[found.pattern().as_usize()].as_bytes());
-        pos = found.end();
+        out.extend_from_slice(&buf[pos..start]);
+        out.extend_from_slice(matcher.replacements[form].as_bytes());
+        pos = end;
     }
     let upto = cut.max(pos);
     out.extend_from_slice(&buf[pos..upto]);
