@@ -19,6 +19,7 @@ mod fault_matrix;
 mod free_paths;
 mod github_get;
 mod github_tools;
+mod header_forms;
 mod http_limits;
 mod http_oauth;
 mod job_logs;
