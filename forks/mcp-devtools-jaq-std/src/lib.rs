@@ -189,22 +189,21 @@ trait ValTx: ValT + Sized {
         Ok(Self::from_iter(a))
     }
 
+    /// jq-compat (mcp-devtools): jq rounds doubles. An integer up to 2^53 in
+    /// magnitude is its own result; a result up to 2^53 is an integer, except
+    /// the negative zero (`-0.5 | ceil` is `-0`); larger ones stay doubles
+    /// (`1e17 | floor` prints `1e+17`, `9007199254740993 | floor` is
+    /// `9007199254740992`).
     fn round(self, f: impl FnOnce(f64) -> f64) -> ValR<Self> {
-        Ok(if self.is_int() {
-            self
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        if self.as_isize().is_some_and(|i| i.unsigned_abs() <= 1 << 53) {
+            return Ok(self);
+        }
+        let f = f(self.try_as_f64()?);
+        Ok(if f.abs() <= EXACT && !(f == 0.0 && f.is_sign_negative()) {
+            Self::from(f as isize)
         } else {
-            let f = f(self.try_as_f64()?);
-            if f.is_finite() {
-                if isize::MIN as f64 <= f && f <= isize::MAX as f64 {
-                    Self::from(f as isize)
-                } else {
-                    // print floating-point number without decimal places,
-                    // i.e. like an integer
-                    Self::from_num(&alloc::format!("{f:.0}"))?
-                }
-            } else {
-                Self::from(f)
-            }
+            Self::from(f)
         })
     }
 
@@ -669,7 +668,8 @@ where
         math::f_f!(log2),
         // logb is implemented in jaq-std
         math::f_ff!(modf),
-        rename("nearbyint", math::f_f!(round)),
+        // jq-compat (mcp-devtools): C's `nearbyint` rounds half to even, as `rint`.
+        rename("nearbyint", math::f_f!(rint)),
         // pow10 is implemented in jaq-std
         math::f_f!(rint),
         // significand is implemented in jaq-std

@@ -14,20 +14,13 @@ def _jq_native_ltrimstr($x): ltrimstr($x);
 def _jq_native_rtrimstr($x): rtrimstr($x);
 def _jq_native_utf8bytelength: utf8bytelength;
 def _jq_native_has($k): has($k);
+def _jq_native_range($f; $u; $b): range($f; $u; $b);
 def _jq_native_implode: implode;
 def _jq_native_indices($i): indices($i);
-def _jq_native_fromjson: fromjson;
 def _jq_native_mktime: mktime;
 def _jq_native_strftime($f): strftime($f);
-def _jq_native_floor: floor;
-def _jq_native_round: round;
-def _jq_native_ceil: ceil;
 def _jq_native_strflocaltime($f): strflocaltime($f);
 
-# jq rounds to a double: beyond 2^53 the result is no exact integer (`1e17 | floor` prints `1e+17`).
-def floor: _jq_native_floor + 0;
-def round: _jq_native_round + 0;
-def ceil: _jq_native_ceil + 0;
 
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
 def nan: _jq_nan;
@@ -47,7 +40,7 @@ def logb:
   else ilogb | . + 0.0 end;
 def significand:
     if isinfinite or isnan then .
-  elif . == 0.0 then 0.0
+  elif . == 0.0 then .
   else scalbln(.; ilogb | -1 * .) end;
 
 # jq's short form of a value in error messages: `string ("very-long-...)`
@@ -87,28 +80,12 @@ def toboolean:
   elif . == "true" then true
   elif . == "false" then false
   else error("\(_jq_val) cannot be parsed as a boolean") end;
-def tonumber:
-  if type == "number" then .
-  elif type == "string" then
-    if test("^[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$") then
-      ltrimstr("+") | sub("^(?<s>-?)\\."; "\(.s)0.") | sub("\\.(?<e>$|[eE])"; ".0\(.e)") | fromjson
-    else error("Cannot parse '\(.)' as JSON") end
-  else error("\(_jq_val) cannot be parsed as a number") end;
-
 # jq replaces invalid code points by U+FFFD and truncates fractions.
 def implode:
   if type != "array" then error("implode input must be an array")
   else map(if type != "number" then error("Unicode codepoint must be numeric")
-           else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 else . end end)
+           else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 elif . == 0 then 0 else . end end)
   | _jq_native_implode end;
-# jq's JSON reader accepts `nan` / `NaN` (optionally negative).
-def fromjson:
-  if type == "string" and test("^\\s*-?(nan|NaN)") then
-    (capture("^\\s*-?(nan|NaN)(?<rest>.*?)\\s*$").rest) as $rest
-    | if $rest == "" then nan
-      else error("Invalid numeric literal at EOF at line 1, column \(length) (while parsing '\(.)')") end
-  else _jq_native_fromjson end;
-
 # Broken-down times: jq pads a short array with zeros and names the filter in
 # its messages (checked only after jaq's filter fails: the checks are slow).
 def _jq_tm($name; $fmt; f):
@@ -134,6 +111,18 @@ def indices($i):
 def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 
+# jq's `reverse`, `combinations` and `range`: anything of length 0 reverses to `[]` and has one combination
+# (`null | [combinations]` is `[[]]`); range bounds must be numbers (`range(null)` fails), a zero step is empty.
+def _jq_native_reverse: reverse;
+def reverse: if type == "array" then _jq_native_reverse else [.[length - 1 - range(0; length)]] end;
+def combinations:
+  if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $y | [$x] + $y end;
+def combinations($n): . as $dot | [range($n) | $dot] | combinations;
+def range($from; $upto):
+  if ($from | type) == "number" and ($upto | type) == "number" then _jq_native_range($from; $upto; 1)
+  else error("Range bounds must be numeric") end;
+def range($upto): range(0; $upto);
+def range($from; $upto; $by): if $by > 0 or $by < 0 then _jq_native_range($from; $upto; $by) else empty end;
 def toarray: if type == "array" then . else [.] end;
 def leaf_paths: paths(scalars);
 def date: todate;
@@ -179,11 +168,15 @@ def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");
 
-# Objects are indexed by strings only, arrays by numbers (jaq: null / false).
+# Objects are indexed by strings only, arrays by numbers.
+# jq's `has` (`jv_has`): `null` has nothing; an array index is truncated and must be in 0 ≤ i < length.
 def has($k):
-  if type == "object" and ($k | type) != "string" then error("Cannot check whether object has a \($k | type) key")
-  elif type == "array" and ($k | type) != "number" then error("Cannot check whether array has a \($k | type) key")
-  else _jq_native_has($k) end;
+  if . == null then false
+  elif type == "object" and ($k | type) == "string" then _jq_native_has($k)
+  elif type == "array" and ($k | type) == "number" then
+    if $k | isnan then false else ($k | trunc) as $i | $i >= 0 and $i < length end
+  else error("Cannot check whether \(type) has a \($k | type) key") end;
+def in(xs): . as $x | xs | has($x);
 def getpath($p):
   reduce $p[] as $k (.;
     if type == "object" and ($k | type) != "string" then error("Cannot index object with \($k | type)") else .[$k] end);
