@@ -164,7 +164,8 @@ fn generated_defs() -> &'static str {
 /// `"\ud83d\udd14"` (valid in jq and JSON). Each escaped pair (preceded by
 /// an odd number of backslashes, so it is an escape, not an escaped
 /// backslash) is replaced by the character it encodes (`🔔`), which means the
-/// same in a jq string. Anything else is left alone.
+/// same in a jq string; a lone low surrogate escape (`"\udc00"`) by U+FFFD, as
+/// jq reads it. Anything else is left alone.
 fn decode_surrogate_pairs(code: &str) -> std::borrow::Cow<'_, str> {
     fn hex4(s: &str) -> Option<u32> {
         let digits = s.get(..4)?;
@@ -191,6 +192,15 @@ fn decode_surrogate_pairs(code: &str) -> std::borrow::Cow<'_, str> {
                     backslashes = 0;
                     continue;
                 }
+            }
+        }
+        if c == '\\' && backslashes.is_multiple_of(2) && rest.as_bytes().get(1) == Some(&b'u') {
+            // A lone low surrogate: jq reads the literal as JSON, where it becomes U+FFFD.
+            if let Some(0xDC00..=0xDFFF) = hex4(rest.get(2..).unwrap_or("")) {
+                out.push('\u{FFFD}');
+                rest = &rest[6..];
+                backslashes = 0;
+                continue;
             }
         }
         backslashes = if c == '\\' { backslashes + 1 } else { 0 };
@@ -418,9 +428,11 @@ mod tests {
     fn surrogate_pairs_are_decoded_only_in_escapes() {
         assert_eq!(decode_surrogate_pairs(r#""\ud83d\udd14""#), "\"\u{1F514}\"");
         assert_eq!(decode_surrogate_pairs(r#".["\uD83D\uDD14x"]"#), ".[\"\u{1F514}x\"]");
-        // An escaped backslash followed by `ud83d` is not an escape.
-        assert_eq!(decode_surrogate_pairs(r#""\\ud83d\udd14""#), r#""\\ud83d\udd14""#);
-        // Lone surrogates and ordinary escapes stay for the lexer.
+        // An escaped backslash followed by `ud83d` is not an escape (the lone low surrogate after it is U+FFFD).
+        assert_eq!(decode_surrogate_pairs(r#""\\ud83d\udd14""#), "\"\\\\ud83d\u{FFFD}\"");
+        // A lone low surrogate is U+FFFD, as jq reads it.
+        assert_eq!(decode_surrogate_pairs(r#""\ude00x""#), "\"\u{FFFD}x\"");
+        // A lone high surrogate and ordinary escapes stay for the lexer.
         assert_eq!(decode_surrogate_pairs(r#""\ud83d""#), r#""\ud83d""#);
         assert_eq!(decode_surrogate_pairs(r#""\u00e9\u00e9""#), r#""\u00e9\u00e9""#);
     }

@@ -123,6 +123,8 @@ def range($from; $upto):
   else error("Range bounds must be numeric") end;
 def range($upto): range(0; $upto);
 def range($from; $upto; $by): if $by > 0 or $by < 0 then _jq_native_range($from; $upto; $by) else empty end;
+# jq's `walk`: arrays keep every output of `f` for each element (`map`), objects the first (`map_values`).
+def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def toarray: if type == "array" then . else [.] end;
 def leaf_paths: paths(scalars);
 def date: todate;
@@ -186,15 +188,18 @@ def @base64d: tostring | . as $s | try _jq_base64d catch error("\($s | _jq_val) 
 def @urid: tostring | . as $s | try _jq_urid catch error("\($s | _jq_val) \(.)");
 def @base32: tostring | _jq_base32;
 def @base32d: tostring | . as $s | try _jq_base32d catch error("\($s | _jq_val) \(.)");
+# jq's `escape_string` writes NUL as `\0` in every format that escapes strings (@csv, @tsv, @sh, @html).
+def _jq_nul: if contains("\u0000") then split("\u0000") | join("\\0") else . end;
+def @html: tostring | escape_html | _jq_nul;
 def @sh:
   [if type == "array" then .[] end
-   | if type == "string" then "'" + (split("'") | join("'\\''")) + "'"
+   | if type == "string" then "'" + (_jq_nul | split("'") | join("'\\''")) + "'"
      elif type == "array" or type == "object" then error("\(_jq_val) can not be escaped for shell")
      else tojson end]
   | join(" ");
 def @csv:
   if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
-  | map(if type == "string" then "\"" + gsub("\""; "\"\"") + "\""
+  | map(if type == "string" then "\"" + (_jq_nul | gsub("\""; "\"\"")) + "\""
         elif type == "number" then (if isnan then "" else tojson end)
         elif type == "boolean" then tojson
         elif . == null then ""
@@ -202,7 +207,7 @@ def @csv:
   | join(",");
 def @tsv:
   if type != "array" then error("\(_jq_val) cannot be tsv-formatted, only an array can be") end
-  | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r")
+  | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r") | _jq_nul
         elif type == "number" then (if isnan then "" else tojson end)
         elif type == "boolean" then tojson
         elif . == null then ""
