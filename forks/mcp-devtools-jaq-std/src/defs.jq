@@ -115,6 +115,9 @@ def  sub(re; f): sub(re; f;  "");
 def gsub(re; f): sub(re; f; "g");
 
 # Date
+# jq-compat (mcp-devtools): jq's definitions (on the natives of `jqtime.rs`).
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
 def   todate:   todateiso8601;
 def fromdate: fromdateiso8601;
 

@@ -23,6 +23,8 @@ mod math;
 #[cfg(feature = "regex")]
 mod regex;
 #[cfg(feature = "time")]
+mod jqtime;
+#[cfg(feature = "time")]
 mod time;
 
 #[cfg(feature = "std")]
@@ -747,36 +749,21 @@ fn time<D: DataT>() -> Box<[Filter<RunPtr<D>>]>
 where
     for<'a> D::V<'a>: ValT,
 {
-    use jiff::tz::TimeZone;
+    // jq-compat (mcp-devtools): jq's date functions on glibc (`jqtime.rs`), with jq's messages;
+    // `todate`, `fromdate` and their ISO 8601 names are definitions on them (`defs.jq`).
     Box::new([
-        ("fromdateiso8601", v(0), |cv| {
-            bome(cv.1.try_as_str().and_then(time::from_iso8601))
-        }),
-        ("todateiso8601", v(0), |cv| {
-            bome(time::to_iso8601(&cv.1).map(D::V::from))
-        }),
         ("strftime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strftime(&v, fmt.try_as_str()?, TimeZone::UTC)
-            })
+            unary(cv, |v, fmt| time::jq_strftime(v, &fmt, false))
         }),
         ("strflocaltime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strftime(&v, fmt.try_as_str()?, TimeZone::system())
-            })
+            unary(cv, |v, fmt| time::jq_strftime(v, &fmt, true))
         }),
-        ("gmtime", v(0), |cv| {
-            bome(time::gmtime(&cv.1, TimeZone::UTC))
-        }),
-        ("localtime", v(0), |cv| {
-            bome(time::gmtime(&cv.1, TimeZone::system()))
-        }),
+        ("gmtime", v(0), |cv| bome(time::jq_gmtime(&cv.1, false))),
+        ("localtime", v(0), |cv| bome(time::jq_gmtime(&cv.1, true))),
         ("strptime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strptime(v.try_as_str()?, fmt.try_as_str()?)
-            })
+            unary(cv, |v, fmt| time::jq_strptime(&v, &fmt))
         }),
-        ("mktime", v(0), |cv| bome(time::mktime(&cv.1))),
+        ("mktime", v(0), |cv| bome(time::jq_mktime(&cv.1))),
     ])
 }
 

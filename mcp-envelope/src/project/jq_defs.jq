@@ -17,9 +17,6 @@ def _jq_native_has($k): has($k);
 def _jq_native_range($f; $u; $b): range($f; $u; $b);
 def _jq_native_implode: implode;
 def _jq_native_indices($i): indices($i);
-def _jq_native_mktime: mktime;
-def _jq_native_strftime($f): strftime($f);
-def _jq_native_strflocaltime($f): strflocaltime($f);
 
 
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
@@ -86,24 +83,6 @@ def implode:
   else map(if type != "number" then error("Unicode codepoint must be numeric")
            else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 elif . == 0 then 0 else . end end)
   | _jq_native_implode end;
-# Broken-down times: jq pads a short array with zeros and names the filter in
-# its messages (checked only after jaq's filter fails: the checks are slow).
-def _jq_tm($name; $fmt; f):
-  (if isarray and length < 6 then . + [0,0,0,0,0,0][length:] end) as $tm
-  | try ($tm | f) catch (
-      if ($fmt | type) != "string" then error("\($name) requires a string format")
-      elif ($tm | type) == "array" and ($tm | map(numbers) | length) != ($tm | length)
-      then error("\($name) requires parsed datetime inputs") else error end);
-# jq's mktime takes whole seconds (`tm_sec` is an int).
-def mktime: _jq_tm("mktime"; ""; _jq_native_mktime) | floor;
-# jq formats whole seconds (`tm_sec` is an int): `1425599507.5 | todate` is `2015-03-05T23:51:47Z`.
-def _jq_whole_seconds:
-  if type == "number" then trunc
-  elif isarray and length > 5 and (.[5] | type) == "number" then .[5] |= floor end;
-def strftime($f): _jq_whole_seconds | _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
-def strflocaltime($f): _jq_whole_seconds | _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
-def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
-def todate: todateiso8601;
 
 # jq's `indices` indexes anything but arrays and string pairs (`null | indices("-")` is null).
 def indices($i):
