@@ -25,20 +25,9 @@ def isnormal:   isnumber and ((. == 0 or isnan or isinfinite) | not);
 
 # Math
 def abs: if . < 0 then - . end;
-def logb:
-    if . == 0.0 then -infinite
-  elif isinfinite then infinite
-  elif isnan then .
-  else ilogb | . + 0.0 end;
-def significand:
-    if isinfinite or isnan then .
-  elif . == 0.0 then 0.0
-  else scalbln(.; ilogb | -1 * .) end;
+# jq-compat (mcp-devtools): `logb`, `significand`, `drem`, `scalb` and `gamma` are natives (`cmath.rs`).
 def pow10:            pow(10.0; .);
-def drem($l; r):      remainder($l; r) | if . == 0 then copysign(.; $l) end;
 def nexttoward(x; y): nextafter(x; y);
-def scalb(x; e):      x * pow(2.0; e);
-def gamma: tgamma;
 
 # Type
 def type:

@@ -10,7 +10,8 @@
 //! Most other functions are relevant if you
 //! want to implement your own native filters.
 #![no_std]
-#![forbid(unsafe_code)]
+// jq-compat (mcp-devtools): `deny`, not `forbid`: `cmath.rs` calls the C library's math functions.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate alloc;
@@ -18,6 +19,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod input;
+#[cfg(feature = "math")]
+mod cmath;
 #[cfg(feature = "math")]
 mod math;
 #[cfg(feature = "regex")]
@@ -172,6 +175,18 @@ trait ValTx: ValT + Sized {
     fn try_as_f64(&self) -> Result<f64, Error<Self>> {
         self.as_f64()
             .ok_or_else(|| Error::typ(self.clone(), "number"))
+    }
+
+    /// jq-compat (mcp-devtools): a number as C converts a double to `int` (see `cmath::to_c_int`).
+    #[cfg(feature = "math")]
+    fn try_as_c_int(&self) -> Result<i32, Error<Self>> {
+        self.try_as_f64().map(cmath::to_c_int)
+    }
+
+    /// jq-compat (mcp-devtools): a number as C converts a double to `long`.
+    #[cfg(feature = "math")]
+    fn try_as_c_long(&self) -> Result<i64, Error<Self>> {
+        self.try_as_f64().map(cmath::to_c_long)
     }
 
     /// Apply a function to an array.
@@ -641,7 +656,8 @@ fn math<D: DataT>() -> Box<[Filter<RunPtr<D>>]>
 where
     for<'a> D::V<'a>: ValT,
 {
-    let rename = |name, (_name, arity, f): Filter<RunPtr<D>>| (name, arity, f);
+    // jq-compat (mcp-devtools): every function jq 1.8 has (`src/libm.h`), from the C library on glibc
+    // (`cmath.rs`); integer arguments converted as C does (jq passes doubles).
     Box::new([
         math::f_f!(acos),
         math::f_f!(acosh),
@@ -664,17 +680,17 @@ where
         math::f_f!(j0),
         math::f_f!(j1),
         math::f_f!(lgamma),
+        math::f_f!(gamma),
+        math::f_fi!(lgamma_r),
         math::f_f!(log),
         math::f_f!(log10),
         math::f_f!(log1p),
         math::f_f!(log2),
-        // logb is implemented in jaq-std
+        math::f_f!(logb),
         math::f_ff!(modf),
-        // jq-compat (mcp-devtools): C's `nearbyint` rounds half to even, as `rint`.
-        rename("nearbyint", math::f_f!(rint)),
-        // pow10 is implemented in jaq-std
+        math::f_f!(nearbyint),
         math::f_f!(rint),
-        // significand is implemented in jaq-std
+        math::f_f!(significand),
         math::f_f!(sin),
         math::f_f!(sinh),
         math::f_f!(sqrt),
@@ -686,7 +702,7 @@ where
         math::f_f!(y1),
         math::ff_f!(atan2),
         math::ff_f!(copysign),
-        // drem is implemented in jaq-std
+        math::ff_f!(drem),
         math::ff_f!(fdim),
         math::ff_f!(fmax),
         math::ff_f!(fmin),
@@ -695,13 +711,12 @@ where
         math::if_f!(jn),
         math::fi_f!(ldexp),
         math::ff_f!(nextafter),
-        // nexttoward is implemented in jaq-std
         math::ff_f!(pow),
         math::ff_f!(remainder),
-        // scalb is implemented in jaq-std
-        rename("scalbln", math::fi_f!(scalbn)),
+        math::ff_f!(scalb),
+        math::fl_f!(scalbln),
         math::if_f!(yn),
-        math::fff_f!(fma),
+        math::fff_f!(fma3, "fma"),
     ])
 }
 

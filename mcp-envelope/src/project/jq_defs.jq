@@ -30,15 +30,6 @@ def isfinite: isnumber and (isinfinite | not);
 def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not) and fabs >= 2.2250738585072014e-308;
 def normals: select(isnormal);
 def finites: select(isfinite);
-def logb:
-    if . == 0.0 then -infinite
-  elif isinfinite then infinite
-  elif isnan then .
-  else ilogb | . + 0.0 end;
-def significand:
-    if isinfinite or isnan then .
-  elif . == 0.0 then .
-  else scalbln(.; ilogb | -1 * .) end;
 
 # jq's short form of a value in error messages: `string ("very-long-...)`
 # (a JSON text over 14 bytes cut after 11, on a character boundary).
