@@ -615,18 +615,33 @@ impl Id {
             // `_modify` (`.[] |= (., 1)` leaves an array as it is).
             Ast::Update(path, f) => path.update(
                 (cv.0.clone(), cv.1),
-                Box::new(move |v| Box::new(f.run((cv.0.clone(), v)).take(1))),
+                Box::new(move |v| {
+                    crate::update_called();
+                    Box::new(f.run((cv.0.clone(), v)).take(1))
+                }),
             ),
             Ast::UpdateMath(path, op, f) => pipe(f, cv, move |cv, y| {
-                let u = move |x: D::V<'a>| box_once(op.run(x, y.clone()).map_err(Exn::from));
+                let u = move |x: D::V<'a>| {
+                    crate::update_called();
+                    box_once(op.run(x, y.clone()).map_err(Exn::from))
+                };
                 path.update(cv, Box::new(u))
             }),
             Ast::UpdateAlt(path, f) => pipe(f, cv, move |cv, y| {
-                let u = move |x: D::V<'a>| box_once(Ok(if x.as_bool() { x } else { y.clone() }));
+                let u = move |x: D::V<'a>| {
+                    crate::update_called();
+                    box_once(Ok(if x.as_bool() { x } else { y.clone() }))
+                };
                 path.update(cv, Box::new(u))
             }),
             Ast::Assign(path, f) => pipe(f, cv, move |cv, y| {
-                path.update(cv, Box::new(move |_| box_once(Ok(y.clone()))))
+                path.update(
+                    cv,
+                    Box::new(move |_| {
+                        crate::update_called();
+                        box_once(Ok(y.clone()))
+                    }),
+                )
             }),
             Ast::Logic(l, stop, r) => pipe(l, cv, move |cv, l| {
                 if l.as_bool() == *stop {

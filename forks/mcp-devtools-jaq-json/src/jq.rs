@@ -171,7 +171,10 @@ pub(crate) fn map_arr_index<'a, I: Iterator<Item = ValX<'a>>>(
         if i > MAX_ARRAY_INDEX {
             return fail(a, "Array index too large");
         }
-        if let Some(y) = f(Val::Null).next().transpose()? {
+        // Created only where the update ran (`jaq_core::update_calls`).
+        let before = jaq_core::update_calls();
+        let y = f(Val::Null).next().transpose()?;
+        if let Some(y) = y.filter(|_| jaq_core::update_calls() != before) {
             let arr = Rc::make_mut(&mut a);
             arr.resize(i, Val::Null);
             arr.push(y);

@@ -254,7 +254,11 @@ impl jaq_core::ValT for Val {
                         };
                     }
                     Vacant(e) => {
-                        if let Some(y) = f(Val::Null).next().transpose()? {
+                        // jq-compat (mcp-devtools): created only where the update ran
+                        // (`jaq_core::update_calls`).
+                        let before = jaq_core::update_calls();
+                        let y = f(Val::Null).next().transpose()?;
+                        if let Some(y) = y.filter(|_| jaq_core::update_calls() != before) {
                             e.insert(y);
                         }
                     }
