@@ -100,6 +100,10 @@ pub(crate) enum Term<T = TermId> {
     ObjEmpty,
     /// Singleton object (`{f: g}`)
     ObjSingle(T, T),
+    /// jq-compat (mcp-devtools): the entries of two parts of an object construction (`{a: f, b: g}`), the
+    /// outputs of the left part in the outer loop, as jq (`{a: (1, 2), b: (3, 4)}` gives `a` 1 with `b` 3,
+    /// then with `b` 4, then `a` 2 ...); `Math(_, Add, _)` runs its right operand outside.
+    ObjCat(T, T),
 
     /// Bound variable (`$x`), label (`label $x`), or filter argument (`a`)
     Var(VarId),
@@ -751,7 +755,7 @@ impl<'s, F> Compiler<&'s str, F> {
             }
             Obj(o) => {
                 let kvs = o.into_iter().map(|(k, v)| self.obj_entry(k, v)).collect();
-                self.sum_or(|| Term::ObjEmpty, kvs)
+                self.obj_cat(kvs)
             }
         };
         (t, Tr::new())
@@ -885,6 +889,15 @@ impl<'s, F> Compiler<&'s str, F> {
             (k, Some(v)) => (self.iterm(k), self.iterm(v)),
         };
         Term::ObjSingle(k, v)
+    }
+
+    /// jq-compat (mcp-devtools): the entries of an object construction joined by [`Term::ObjCat`].
+    fn obj_cat(&mut self, terms: Vec<Term>) -> Term {
+        let mut iter = terms.into_iter().rev();
+        let last = iter.next().unwrap_or(Term::ObjEmpty);
+        iter.fold(last, |acc, x| {
+            Term::ObjCat(self.lut.insert_term(x), self.lut.insert_term(acc))
+        })
     }
 
     fn sum_or(&mut self, f: impl FnOnce() -> Term, terms: Vec<Term>) -> Term {

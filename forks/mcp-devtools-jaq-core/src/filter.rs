@@ -288,6 +288,92 @@ fn fold_run<'a, D: DataT, T: Clone + 'a>(
     })
 }
 
+/// jq-compat (mcp-devtools): `null`, as `[][0]`.
+fn null<'a, V: ValT + 'a>() -> V {
+    V::from_iter(core::iter::empty())
+        .index(&V::from(0isize))
+        .unwrap_or_else(|_| V::from(false))
+}
+
+/// jq-compat (mcp-devtools): jq's `reduce` and `foreach` (`gen_reduce`, `gen_foreach`): the inputs are taken
+/// one after another, and the state for the next is the *last* output of the update, or `null` when it has
+/// none (`reduce range(5) as $x (0; empty)` is `null`); `foreach` extracts from every output of the update.
+/// jaq's own fold forks the state on every output instead.
+fn fold_run_jq<'a, D: DataT>(
+    xs: impl Iterator<Item = ValX<'a, Ctx<'a, D>, D::V<'a>>> + 'a,
+    cv: Cv<'a, D>,
+    init: &'a Id,
+    update: &'a Id,
+    fold_type: &'a Fold<Id>,
+) -> ValXs<'a, D::V<'a>> {
+    // `init` may have several outputs: the fold runs once for each, over the same inputs.
+    let xs = rc_lazy_list::List::from_iter(xs);
+    flat_map_then_with(init.run(cv), xs, move |state, xs| match fold_type {
+        Fold::Reduce => {
+            let mut xs = xs;
+            let mut state = state;
+            let r = loop {
+                match xs.next() {
+                    None => break Ok(state),
+                    Some(Err(e)) => break Err(e),
+                    Some(Ok(ctx)) => {
+                        let mut last = None;
+                        for y in update.run((ctx, state)) {
+                            match y {
+                                Ok(y) => last = Some(y),
+                                Err(e) => return box_once(Err(e)),
+                            }
+                        }
+                        state = last.unwrap_or_else(null);
+                    }
+                }
+            };
+            box_once(r)
+        }
+        Fold::Foreach(proj) => {
+            let mut xs = xs;
+            let mut state = Some(state);
+            let mut current: Option<(Ctx<'a, D>, ValXs<'a, D::V<'a>>, Option<D::V<'a>>)> = None;
+            let mut pending: Option<ValXs<'a, D::V<'a>>> = None;
+            Box::new(core::iter::from_fn(move || loop {
+                if let Some(p) = &mut pending {
+                    match p.next() {
+                        Some(o) => return Some(o),
+                        None => pending = None,
+                    }
+                }
+                if let Some((ctx, ys, last)) = &mut current {
+                    match ys.next() {
+                        Some(Ok(y)) => {
+                            *last = Some(y.clone());
+                            match proj {
+                                None => return Some(Ok(y)),
+                                Some(proj) => pending = Some(proj.run((ctx.clone(), y))),
+                            }
+                        }
+                        Some(Err(e)) => {
+                            current = None;
+                            return Some(Err(e));
+                        }
+                        None => {
+                            state = current.take().map(|(_, _, last)| last.unwrap_or_else(null));
+                        }
+                    }
+                    continue;
+                }
+                let s = state.take()?;
+                match xs.next()? {
+                    Err(e) => return Some(Err(e)),
+                    Ok(ctx) => {
+                        let ys = update.run((ctx.clone(), s));
+                        current = Some((ctx, ys, None));
+                    }
+                }
+            }))
+        }
+    })
+}
+
 /// For every value `v` returned by `self.run(cv)`, call `f(cv, v)` and return all results.
 ///
 /// This has a special optimisation for the case where only a single `v` is returned.
@@ -484,6 +570,7 @@ impl Id {
             Ast::ObjSingle(k, v) => {
                 Box::new(cartesian(k, v, cv).map(|(k, v)| Ok(D::V::from_map([(k?, v?)])?)))
             }
+            Ast::ObjCat(l, r) => Box::new(cartesian(l, r, cv).map(|(x, y)| Ok((x? + y?)?))),
             Ast::TryCatch(f, c) => try_catch_run(f.run((cv.0.clone(), cv.1)), move |e| {
                 c.run((cv.0.clone(), e.into_val()))
             }),
@@ -524,20 +611,37 @@ impl Id {
                 })
             }
 
+            // jq-compat (mcp-devtools): `path |= f` takes the first output of `f` (none deletes), as jq's
+            // `_modify` (`.[] |= (., 1)` leaves an array as it is).
             Ast::Update(path, f) => path.update(
                 (cv.0.clone(), cv.1),
-                Box::new(move |v| f.run((cv.0.clone(), v))),
+                Box::new(move |v| {
+                    crate::update_called();
+                    Box::new(f.run((cv.0.clone(), v)).take(1))
+                }),
             ),
             Ast::UpdateMath(path, op, f) => pipe(f, cv, move |cv, y| {
-                let u = move |x: D::V<'a>| box_once(op.run(x, y.clone()).map_err(Exn::from));
+                let u = move |x: D::V<'a>| {
+                    crate::update_called();
+                    box_once(op.run(x, y.clone()).map_err(Exn::from))
+                };
                 path.update(cv, Box::new(u))
             }),
             Ast::UpdateAlt(path, f) => pipe(f, cv, move |cv, y| {
-                let u = move |x: D::V<'a>| box_once(Ok(if x.as_bool() { x } else { y.clone() }));
+                let u = move |x: D::V<'a>| {
+                    crate::update_called();
+                    box_once(Ok(if x.as_bool() { x } else { y.clone() }))
+                };
                 path.update(cv, Box::new(u))
             }),
             Ast::Assign(path, f) => pipe(f, cv, move |cv, y| {
-                path.update(cv, Box::new(move |_| box_once(Ok(y.clone()))))
+                path.update(
+                    cv,
+                    Box::new(move |_| {
+                        crate::update_called();
+                        box_once(Ok(y.clone()))
+                    }),
+                )
             }),
             Ast::Logic(l, stop, r) => pipe(l, cv, move |cv, l| {
                 if l.as_bool() == *stop {
@@ -552,8 +656,8 @@ impl Id {
             }
 
             Ast::Fold(xs, pat, init, update, fold_type) => {
-                let xs = rc_lazy_list::List::from_iter(run_and_bind(xs, cv.clone(), pat));
-                fold_run(xs, cv, init, update, fold_type, |f, cv| f.run(cv))
+                let xs = run_and_bind(xs, cv.clone(), pat);
+                fold_run_jq(xs, cv, init, update, fold_type)
             }
             Ast::Var(v) => match cv.0.vars.get(*v).unwrap() {
                 Bind::Var(v) => box_once(Ok(v.clone())),
@@ -591,7 +695,7 @@ impl Id {
         match &cv.0.lut().terms[self.0] {
             Ast::ToString => err(cv.1 .0),
             Ast::Int(_) | Ast::Num(_) | Ast::Str(_) => err(cv.1 .0),
-            Ast::Arr(_) | Ast::ObjEmpty | Ast::ObjSingle(..) => err(cv.1 .0),
+            Ast::Arr(_) | Ast::ObjEmpty | Ast::ObjSingle(..) | Ast::ObjCat(..) => err(cv.1 .0),
             Ast::Neg(_) | Ast::Logic(..) | Ast::Math(..) | Ast::Cmp(..) => err(cv.1 .0),
             Ast::Update(..) | Ast::Assign(..) => err(cv.1 .0),
             Ast::UpdateMath(..) | Ast::UpdateAlt(..) => err(cv.1 .0),
@@ -679,7 +783,7 @@ impl Id {
         match &cv.0.lut().terms[self.0] {
             Ast::ToString => err(cv.1),
             Ast::Int(_) | Ast::Num(_) | Ast::Str(_) => err(cv.1),
-            Ast::Arr(_) | Ast::ObjEmpty | Ast::ObjSingle(..) => err(cv.1),
+            Ast::Arr(_) | Ast::ObjEmpty | Ast::ObjSingle(..) | Ast::ObjCat(..) => err(cv.1),
             Ast::Neg(_) | Ast::Logic(..) | Ast::Math(..) | Ast::Cmp(..) => err(cv.1),
             Ast::Update(..) | Ast::Assign(..) => err(cv.1),
             Ast::UpdateMath(..) | Ast::UpdateAlt(..) => err(cv.1),

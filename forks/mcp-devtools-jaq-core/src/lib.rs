@@ -66,6 +66,22 @@ mod stack;
 pub mod val;
 
 pub use data::DataT;
+
+/// jq-compat (mcp-devtools): how many times the function of an update (`|=`, `=`, `+=`, `//=`, …) has been
+/// called, in this process. A path step that would create a value where there is none (a missing key, `null`,
+/// an index past the end) creates it only if the update's function ran below it: jq updates the paths that
+/// `path(…)` finds, and `null | (.a | select(. != null)) |= 1` finds none (jq: `null`). The counter is shared
+/// by all threads: another thread's update only makes a step create as jaq would.
+static UPDATE_CALLS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+pub(crate) fn update_called() {
+    UPDATE_CALLS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// jq-compat (mcp-devtools): see [`UPDATE_CALLS`].
+pub fn update_calls() -> usize {
+    UPDATE_CALLS.load(core::sync::atomic::Ordering::Relaxed)
+}
 pub use exn::{Error, Exn};
 pub use filter::{Ctx, Cv, Native, PathsPtr, RunPtr, UpdatePtr, Vars};
 pub use val::{unwrap_valr, ValR, ValT, ValX, ValXs};

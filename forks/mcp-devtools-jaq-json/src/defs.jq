@@ -1,6 +1,6 @@
 # Conversion
 def totype(p; e): if p then . else fromjson | if p then . else e end end;
-def tonumber : totype(isnumber ; error("cannot parse as number" ));
+# jq-compat (mcp-devtools): `tonumber` is native (`funs.rs`).
 def toboolean: totype(isboolean; error("cannot parse as boolean"));
 
 # Arrays

@@ -1,11 +1,10 @@
-use crate::{read, Error, Val, ValR, ValX};
+use crate::{Error, Val, ValR};
 use alloc::{boxed::Box, vec::Vec};
 use bstr::ByteSlice;
 use bytes::{BufMut, Bytes, BytesMut};
-use core::fmt;
-use jaq_core::box_iter::{then, BoxIter};
+use jaq_core::box_iter::BoxIter;
 use jaq_core::native::{bome, run, unary, v, Filter, Fun};
-use jaq_core::{DataT, Exn, RunPtr};
+use jaq_core::{DataT, RunPtr};
 use jaq_std::ValT as _;
 
 impl Val {
@@ -113,15 +112,6 @@ impl Val {
     }
 }
 
-/// Box Map, Map Error.
-fn bmme<'a>(iter: BoxIter<'a, ValR>) -> BoxIter<'a, ValX<'a>> {
-    Box::new(iter.map(|r| r.map_err(Exn::from)))
-}
-
-fn parse_fail(i: &impl fmt::Display, fmt: &str, e: impl fmt::Display) -> Error {
-    Error::str(format_args!("cannot parse {i} as {fmt}: {e}"))
-}
-
 self_cell::self_cell!(
     struct BytesValRs {
         owner: Bytes,
@@ -152,11 +142,23 @@ pub fn funs<D: for<'a> DataT<V<'a> = Val>>() -> impl Iterator<Item = Fun<D>> {
 
 fn base<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
     Box::new([
+        // jq-compat (mcp-devtools): jq's reader (`jq_parse`): exactly one value, jq's literals and messages.
         ("fromjson", v(0), |cv| {
-            bmme(then(cv.1.try_as_utf8_bytes_owned(), |s| {
-                let fail = move |r: Result<_, _>| r.map_err(|e| parse_fail(&cv.1, "JSON", e));
-                bytes_valrs(s, |s| Box::new(read::parse_many(s).map(fail)))
+            bome(cv.1.try_as_utf8_bytes_owned().and_then(|s| {
+                crate::jq_parse::parse_one(&s).map_err(Error::str)
             }))
+        }),
+        // jq-compat (mcp-devtools): jq 1.8's `tonumber`: a number, or a string that is one whole
+        // decNumber literal (`"5."`, `"nan"`, `"-0"`; no white space, no NUL).
+        ("tonumber", v(0), |cv| {
+            let fail = |v: &Val| Error::str(format_args!("{} cannot be parsed as a number", crate::jq::describe(v)));
+            bome(match &cv.1 {
+                Val::Num(_) => Ok(cv.1.clone()),
+                Val::TStr(s) | Val::BStr(s) if !s.contains(&0) => {
+                    crate::jq_parse::number_literal(s).map(Val::Num).ok_or_else(|| fail(&cv.1))
+                }
+                v => Err(fail(v)),
+            })
         }),
         ("tojson", v(0), |cv| bome(Ok(Val::utf8_str(cv.1.to_json())))),
         ("tobytes", v(0), |cv| {
@@ -165,7 +167,19 @@ fn base<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
         }),
         ("length", v(0), |cv| bome(cv.1.length())),
         ("contains", v(1), |cv| {
-            unary(cv, |x, y| Ok(Val::from(x.contains(&y))))
+            // jq-compat (mcp-devtools): jq checks containment only between values of one kind
+            // (`true` and `false` are two kinds); inside arrays and objects other kinds are `false`.
+            unary(cv, |x, y| {
+                if crate::jq::kind(&x) == crate::jq::kind(&y) {
+                    Ok(Val::from(x.contains(&y)))
+                } else {
+                    Err(Error::str(format_args!(
+                        "{} and {} cannot have their containment checked",
+                        crate::jq::describe(&x),
+                        crate::jq::describe(&y)
+                    )))
+                }
+            })
         }),
         ("has", v(1), |cv| {
             unary(cv, |v, k| v.index_opt(&k).map(|o| o.is_some().into()))

@@ -17,6 +17,16 @@ pub(crate) fn type_name(v: &Val) -> &'static str {
     }
 }
 
+/// jq's kind of a value (`jv_get_kind`): as [`type_name`], but `true` and
+/// `false` are two kinds.
+pub(crate) fn kind(v: &Val) -> &'static str {
+    match v {
+        Val::Bool(true) => "true",
+        Val::Bool(false) => "false",
+        v => type_name(v),
+    }
+}
+
 /// The JSON text of a value cut as jq's `jv_dump_string_trunc` with a
 /// 15-byte buffer does: texts over 14 bytes keep their first 11 bytes (on a
 /// character boundary) followed by `...`.
@@ -83,19 +93,41 @@ pub(crate) fn repeat(s: Val, n: &Num) -> Result<Val, Error> {
     Ok(if utf8 { Val::utf8_str(out) } else { Val::byte_str(out) })
 }
 
-/// jq's `a % b`: NaN if either is NaN, else both truncated to integers
-/// (saturating); `None` when the divisor truncates to zero.
+/// jq's `a % b`: NaN if either is NaN, else both as doubles truncated to
+/// integers (saturating, as jq's `dtoi`: `9007199254740993 % 2` is `0`, the
+/// double being `9007199254740992`); `None` when the divisor truncates to zero.
 pub(crate) fn rem(a: &Num, b: &Num) -> Option<Val> {
     let (fa, fb) = (a.as_f64(), b.as_f64());
     if fa.is_nan() || fb.is_nan() {
         return Some(Val::Num(Num::Float(f64::NAN)));
     }
-    let int = |n: &Num, f: f64| n.as_isize().map_or(f as i64, |i| i as i64);
-    let (ia, ib) = (int(a, fa), int(b, fb));
+    let (ia, ib) = (dtoi(fa), dtoi(fb));
     match ib {
         0 => None,
         -1 => Some(Val::from(0isize)),
-        _ => Some(Val::Num(Num::from_integral(ia % ib))),
+        _ => Some(Val::Num(Num::from_integral(ia % ib).jq_double())),
+    }
+}
+
+/// jq's `dtoi`: a double to `intmax_t`, saturating (`as` does the same).
+fn dtoi(x: f64) -> i64 {
+    x as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn rem_as_jq() {
+        let r = |a: Num, b: Num| rem(&a, &b).map(|v| v.to_string());
+        assert_eq!(r(Num::Int(9007199254740993), Num::Int(2)).as_deref(), Some("0"));
+        assert_eq!(r(Num::Int(9007199254740993), Num::Int(3)).as_deref(), Some("2"));
+        assert_eq!(r(Num::Int(-5), Num::Int(3)).as_deref(), Some("-2"));
+        assert_eq!(r(Num::Float(5.9), Num::Float(2.1)).as_deref(), Some("1"));
+        assert_eq!(r(Num::Float(1e10), Num::Int(7)).as_deref(), Some("4"));
+        assert_eq!(r(Num::Int(5), Num::Float(0.5)), None);
     }
 }
 
@@ -139,7 +171,10 @@ pub(crate) fn map_arr_index<'a, I: Iterator<Item = ValX<'a>>>(
         if i > MAX_ARRAY_INDEX {
             return fail(a, "Array index too large");
         }
-        if let Some(y) = f(Val::Null).next().transpose()? {
+        // Created only where the update ran (`jaq_core::update_calls`).
+        let before = jaq_core::update_calls();
+        let y = f(Val::Null).next().transpose()?;
+        if let Some(y) = y.filter(|_| jaq_core::update_calls() != before) {
             let arr = Rc::make_mut(&mut a);
             arr.resize(i, Val::Null);
             arr.push(y);

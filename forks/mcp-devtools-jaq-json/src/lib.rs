@@ -13,6 +13,7 @@ extern crate std;
 
 mod funs;
 mod jq;
+mod jq_parse;
 mod num;
 #[macro_use]
 pub mod write;
@@ -28,6 +29,7 @@ use jaq_core::box_iter::box_once;
 use jaq_core::{load, path, val, Exn};
 
 pub use funs::{bytes_valrs, funs};
+pub use jq_parse::jq_utf8_lossy;
 pub use num::Num;
 
 #[cfg(not(feature = "sync"))]
@@ -252,7 +254,11 @@ impl jaq_core::ValT for Val {
                         };
                     }
                     Vacant(e) => {
-                        if let Some(y) = f(Val::Null).next().transpose()? {
+                        // jq-compat (mcp-devtools): created only where the update ran
+                        // (`jaq_core::update_calls`).
+                        let before = jaq_core::update_calls();
+                        let y = f(Val::Null).next().transpose()?;
+                        if let Some(y) = y.filter(|_| jaq_core::update_calls() != before) {
                             e.insert(y);
                         }
                     }
@@ -536,7 +542,7 @@ impl Val {
         Ok(match (self, index) {
             // jq-compat (mcp-devtools): jq's indexing of null, fractional and
             // NaN array indices, object keys that are not strings, messages.
-            (Val::Null, Val::TStr(_) | Val::BStr(_) | Val::Num(_) | Val::Null | Val::Obj(_)) => None,
+            (Val::Null, Val::TStr(_) | Val::BStr(_) | Val::Num(_) | Val::Obj(_)) => None,
             (Val::Null, _) => return Err(jq::index_err(&Val::Null, index)),
             (Val::Arr(a), Val::Num(n @ (Num::Float(_) | Num::Dec(_)))) => {
                 let x = n.as_f64();

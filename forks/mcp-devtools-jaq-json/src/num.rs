@@ -242,6 +242,9 @@ impl Num {
         use num_bigint::BigInt;
         use Num::*;
         match (self, rhs) {
+            // jq-compat (mcp-devtools): jq multiplies doubles, so a zero product of operands of
+            // opposite signs is the negative zero (`-1 * 0` is `-0`).
+            (Int(x), Int(y)) if (x == 0 || y == 0) && (x < 0) != (y < 0) => Float(-0.0),
             (Int(x), Int(y)) => int_or_big(x.checked_mul(y), [x, y], |[x, y]| x * y),
 
             (Int(i), BigInt(b)) | (BigInt(b), Int(i)) => Self::big_int(&BigInt::from(i) * &*b),

@@ -25,20 +25,9 @@ def isnormal:   isnumber and ((. == 0 or isnan or isinfinite) | not);
 
 # Math
 def abs: if . < 0 then - . end;
-def logb:
-    if . == 0.0 then -infinite
-  elif isinfinite then infinite
-  elif isnan then .
-  else ilogb | . + 0.0 end;
-def significand:
-    if isinfinite or isnan then .
-  elif . == 0.0 then 0.0
-  else scalbln(.; ilogb | -1 * .) end;
+# jq-compat (mcp-devtools): `logb`, `significand`, `drem`, `scalb` and `gamma` are natives (`cmath.rs`).
 def pow10:            pow(10.0; .);
-def drem($l; r):      remainder($l; r) | if . == 0 then copysign(.; $l) end;
 def nexttoward(x; y): nextafter(x; y);
-def scalb(x; e):      x * pow(2.0; e);
-def gamma: tgamma;
 
 # Type
 def type:
@@ -115,6 +104,9 @@ def  sub(re; f): sub(re; f;  "");
 def gsub(re; f): sub(re; f; "g");
 
 # Date
+# jq-compat (mcp-devtools): jq's definitions (on the natives of `jqtime.rs`).
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
 def   todate:   todateiso8601;
 def fromdate: fromdateiso8601;
 

@@ -10,7 +10,8 @@
 //! Most other functions are relevant if you
 //! want to implement your own native filters.
 #![no_std]
-#![forbid(unsafe_code)]
+// jq-compat (mcp-devtools): `deny`, not `forbid`: `cmath.rs` calls the C library's math functions.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate alloc;
@@ -19,9 +20,13 @@ extern crate std;
 
 pub mod input;
 #[cfg(feature = "math")]
+mod cmath;
+#[cfg(feature = "math")]
 mod math;
 #[cfg(feature = "regex")]
 mod regex;
+#[cfg(feature = "time")]
+mod jqtime;
 #[cfg(feature = "time")]
 mod time;
 
@@ -172,6 +177,18 @@ trait ValTx: ValT + Sized {
             .ok_or_else(|| Error::typ(self.clone(), "number"))
     }
 
+    /// jq-compat (mcp-devtools): a number as C converts a double to `int` (see `cmath::to_c_int`).
+    #[cfg(feature = "math")]
+    fn try_as_c_int(&self) -> Result<i32, Error<Self>> {
+        self.try_as_f64().map(cmath::to_c_int)
+    }
+
+    /// jq-compat (mcp-devtools): a number as C converts a double to `long`.
+    #[cfg(feature = "math")]
+    fn try_as_c_long(&self) -> Result<i64, Error<Self>> {
+        self.try_as_f64().map(cmath::to_c_long)
+    }
+
     /// Apply a function to an array.
     fn mutate_arr(self, f: impl FnOnce(&mut Vec<Self>)) -> ValR<Self> {
         let mut a = self.into_vec()?;
@@ -189,22 +206,21 @@ trait ValTx: ValT + Sized {
         Ok(Self::from_iter(a))
     }
 
+    /// jq-compat (mcp-devtools): jq rounds doubles. An integer up to 2^53 in
+    /// magnitude is its own result; a result up to 2^53 is an integer, except
+    /// the negative zero (`-0.5 | ceil` is `-0`); larger ones stay doubles
+    /// (`1e17 | floor` prints `1e+17`, `9007199254740993 | floor` is
+    /// `9007199254740992`).
     fn round(self, f: impl FnOnce(f64) -> f64) -> ValR<Self> {
-        Ok(if self.is_int() {
-            self
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        if self.as_isize().is_some_and(|i| i.unsigned_abs() <= 1 << 53) {
+            return Ok(self);
+        }
+        let f = f(self.try_as_f64()?);
+        Ok(if f.abs() <= EXACT && !(f == 0.0 && f.is_sign_negative()) {
+            Self::from(f as isize)
         } else {
-            let f = f(self.try_as_f64()?);
-            if f.is_finite() {
-                if isize::MIN as f64 <= f && f <= isize::MAX as f64 {
-                    Self::from(f as isize)
-                } else {
-                    // print floating-point number without decimal places,
-                    // i.e. like an integer
-                    Self::from_num(&alloc::format!("{f:.0}"))?
-                }
-            } else {
-                Self::from(f)
-            }
+            Self::from(f)
         })
     }
 
@@ -640,7 +656,8 @@ fn math<D: DataT>() -> Box<[Filter<RunPtr<D>>]>
 where
     for<'a> D::V<'a>: ValT,
 {
-    let rename = |name, (_name, arity, f): Filter<RunPtr<D>>| (name, arity, f);
+    // jq-compat (mcp-devtools): every function jq 1.8 has (`src/libm.h`), from the C library on glibc
+    // (`cmath.rs`); integer arguments converted as C does (jq passes doubles).
     Box::new([
         math::f_f!(acos),
         math::f_f!(acosh),
@@ -663,16 +680,17 @@ where
         math::f_f!(j0),
         math::f_f!(j1),
         math::f_f!(lgamma),
+        math::f_f!(gamma),
+        math::f_fi!(lgamma_r),
         math::f_f!(log),
         math::f_f!(log10),
         math::f_f!(log1p),
         math::f_f!(log2),
-        // logb is implemented in jaq-std
+        math::f_f!(logb),
         math::f_ff!(modf),
-        rename("nearbyint", math::f_f!(round)),
-        // pow10 is implemented in jaq-std
+        math::f_f!(nearbyint),
         math::f_f!(rint),
-        // significand is implemented in jaq-std
+        math::f_f!(significand),
         math::f_f!(sin),
         math::f_f!(sinh),
         math::f_f!(sqrt),
@@ -684,7 +702,7 @@ where
         math::f_f!(y1),
         math::ff_f!(atan2),
         math::ff_f!(copysign),
-        // drem is implemented in jaq-std
+        math::ff_f!(drem),
         math::ff_f!(fdim),
         math::ff_f!(fmax),
         math::ff_f!(fmin),
@@ -693,13 +711,12 @@ where
         math::if_f!(jn),
         math::fi_f!(ldexp),
         math::ff_f!(nextafter),
-        // nexttoward is implemented in jaq-std
         math::ff_f!(pow),
         math::ff_f!(remainder),
-        // scalb is implemented in jaq-std
-        rename("scalbln", math::fi_f!(scalbn)),
+        math::ff_f!(scalb),
+        math::fl_f!(scalbln),
         math::if_f!(yn),
-        math::fff_f!(fma),
+        math::fff_f!(fma3, "fma"),
     ])
 }
 
@@ -747,36 +764,21 @@ fn time<D: DataT>() -> Box<[Filter<RunPtr<D>>]>
 where
     for<'a> D::V<'a>: ValT,
 {
-    use jiff::tz::TimeZone;
+    // jq-compat (mcp-devtools): jq's date functions on glibc (`jqtime.rs`), with jq's messages;
+    // `todate`, `fromdate` and their ISO 8601 names are definitions on them (`defs.jq`).
     Box::new([
-        ("fromdateiso8601", v(0), |cv| {
-            bome(cv.1.try_as_str().and_then(time::from_iso8601))
-        }),
-        ("todateiso8601", v(0), |cv| {
-            bome(time::to_iso8601(&cv.1).map(D::V::from))
-        }),
         ("strftime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strftime(&v, fmt.try_as_str()?, TimeZone::UTC)
-            })
+            unary(cv, |v, fmt| time::jq_strftime(v, &fmt, false))
         }),
         ("strflocaltime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strftime(&v, fmt.try_as_str()?, TimeZone::system())
-            })
+            unary(cv, |v, fmt| time::jq_strftime(v, &fmt, true))
         }),
-        ("gmtime", v(0), |cv| {
-            bome(time::gmtime(&cv.1, TimeZone::UTC))
-        }),
-        ("localtime", v(0), |cv| {
-            bome(time::gmtime(&cv.1, TimeZone::system()))
-        }),
+        ("gmtime", v(0), |cv| bome(time::jq_gmtime(&cv.1, false))),
+        ("localtime", v(0), |cv| bome(time::jq_gmtime(&cv.1, true))),
         ("strptime", v(1), |cv| {
-            unary(cv, |v, fmt| {
-                time::strptime(v.try_as_str()?, fmt.try_as_str()?)
-            })
+            unary(cv, |v, fmt| time::jq_strptime(&v, &fmt))
         }),
-        ("mktime", v(0), |cv| bome(time::mktime(&cv.1))),
+        ("mktime", v(0), |cv| bome(time::jq_mktime(&cv.1))),
     ])
 }
 

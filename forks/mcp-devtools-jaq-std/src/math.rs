@@ -3,7 +3,7 @@ macro_rules! math {
     ($f: ident, $domain: expr, $codomain: expr) => {
         #[allow(clippy::redundant_closure_call)]
         (stringify!($f), v(0), |cv| {
-            bome((|| Ok($codomain(libm::$f($domain(&cv.1)?))))())
+            bome((|| Ok($codomain(crate::cmath::$f($domain(&cv.1)?))))())
         })
     };
     // Build a 2-ary filter that ignores '.' from a 2-ary math function.
@@ -12,18 +12,18 @@ macro_rules! math {
             bome((|| {
                 let y = cv.0.pop_var();
                 let x = cv.0.pop_var();
-                Ok($codomain(libm::$f($domain1(&x)?, $domain2(&y)?)))
+                Ok($codomain(crate::cmath::$f($domain1(&x)?, $domain2(&y)?)))
             })())
         })
     };
     // Build a 3-ary filter that ignores '.' from a 3-ary math function.
-    ($f: ident, $domain1: expr, $domain2: expr, $domain3: expr, $codomain: expr) => {
-        (stringify!($f), v(3), |mut cv| {
+    ($f: ident, $name: expr, $domain1: expr, $domain2: expr, $domain3: expr, $codomain: expr) => {
+        ($name, v(3), |mut cv| {
             bome((|| {
                 let z = cv.0.pop_var();
                 let y = cv.0.pop_var();
                 let x = cv.0.pop_var();
-                Ok($codomain(libm::$f(
+                Ok($codomain(crate::cmath::$f(
                     $domain1(&x)?,
                     $domain2(&y)?,
                     $domain3(&z)?,
@@ -81,24 +81,49 @@ macro_rules! ff_f {
 }
 
 /// Build a filter from (int, float) to float
+///
+/// jq-compat (mcp-devtools): the integer is a double converted as C converts it (`jn(2.7; x)` is `jn(2; x)`).
 macro_rules! if_f {
     ($f: ident) => {
-        crate::math::math!($f, D::V::try_as_i32, D::V::try_as_f64, D::V::from)
+        crate::math::math!(
+            $f,
+            D::V::try_as_c_int,
+            D::V::try_as_f64,
+            D::V::from
+        )
     };
 }
 
-/// Build a filter from (float, int) to float
+/// Build a filter from (float, int) to float (the integer converted as C does, see [`if_f`])
 macro_rules! fi_f {
     ($f: ident) => {
-        crate::math::math!($f, D::V::try_as_f64, D::V::try_as_i32, D::V::from)
+        crate::math::math!(
+            $f,
+            D::V::try_as_f64,
+            D::V::try_as_c_int,
+            D::V::from
+        )
+    };
+}
+
+/// Build a filter from (float, long) to float (the integer converted as C does, see [`if_f`])
+macro_rules! fl_f {
+    ($f: ident) => {
+        crate::math::math!(
+            $f,
+            D::V::try_as_f64,
+            D::V::try_as_c_long,
+            D::V::from
+        )
     };
 }
 
 /// Build a filter from (float, float, float) to float
 macro_rules! fff_f {
-    ($f: ident) => {
+    ($f: ident, $name: expr) => {
         crate::math::math!(
             $f,
+            $name,
             D::V::try_as_f64,
             D::V::try_as_f64,
             D::V::try_as_f64,
@@ -114,4 +139,5 @@ pub(crate) use f_i;
 pub(crate) use ff_f;
 pub(crate) use fff_f;
 pub(crate) use fi_f;
+pub(crate) use fl_f;
 pub(crate) use if_f;

@@ -3,7 +3,7 @@
 //!
 //! Natives `_jq_base64d`, `_jq_urid`, `_jq_base32` and `_jq_base32d` take a string; on bad input they fail with the end of jq's message
 //! (`is not valid base64 data`), which `jq_defs.jq` prefixes with the value (`string ("Not base64...)`), as jq.
-//! Decoded bytes that are not UTF-8 become U+FFFD, as jq's strings.
+//! Decoded bytes that are not UTF-8 become U+FFFD where jq's `jvp_utf8_next` cuts them (`jaq_json::jq_utf8_lossy`).
 
 use jaq_core::box_iter::box_once;
 use jaq_core::native::{Fun, v};
@@ -127,7 +127,7 @@ fn decoder(input: &Val, decode: fn(&[u8]) -> Result<Vec<u8>, &'static str>) -> R
         return Err(Exn::from(Error::str("a decoding format needs a string")));
     };
     let bytes = decode(text).map_err(|e| Exn::from(Error::str(e)))?;
-    Ok(Val::utf8_str(String::from_utf8_lossy(&bytes).into_owned().into_bytes()))
+    Ok(Val::utf8_str(jaq_json::jq_utf8_lossy(&bytes)))
 }
 
 /// The natives of this module.

@@ -164,7 +164,8 @@ fn generated_defs() -> &'static str {
 /// `"\ud83d\udd14"` (valid in jq and JSON). Each escaped pair (preceded by
 /// an odd number of backslashes, so it is an escape, not an escaped
 /// backslash) is replaced by the character it encodes (`🔔`), which means the
-/// same in a jq string. Anything else is left alone.
+/// same in a jq string; a lone low surrogate escape (`"\udc00"`) by U+FFFD, as
+/// jq reads it. Anything else is left alone.
 fn decode_surrogate_pairs(code: &str) -> std::borrow::Cow<'_, str> {
     fn hex4(s: &str) -> Option<u32> {
         let digits = s.get(..4)?;
@@ -193,10 +194,78 @@ fn decode_surrogate_pairs(code: &str) -> std::borrow::Cow<'_, str> {
                 }
             }
         }
+        if c == '\\' && backslashes.is_multiple_of(2) && rest.as_bytes().get(1) == Some(&b'u') {
+            // A lone low surrogate: jq reads the literal as JSON, where it becomes U+FFFD.
+            if let Some(0xDC00..=0xDFFF) = hex4(rest.get(2..).unwrap_or("")) {
+                out.push('\u{FFFD}');
+                rest = &rest[6..];
+                backslashes = 0;
+                continue;
+            }
+        }
         backslashes = if c == '\\' { backslashes + 1 } else { 0 };
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
+    std::borrow::Cow::Owned(out)
+}
+
+/// jq's `$__loc__`: `{"file":"<top-level>","line":N}`, `N` the line of the program where it stands. jaq has
+/// no such variable, so each occurrence is written as that object (in an object construction's shorthand,
+/// `{$__loc__}`, as `"__loc__": {…}`), unless the program binds a variable of that name (`. as $__loc__`).
+fn expand_loc(code: &str) -> std::borrow::Cow<'_, str> {
+    use lex::{StrPart, Tok, Token};
+    fn walk<'a>(tokens: &[Token<&'a str>], in_object: bool, found: &mut Vec<(&'a str, bool)>, bound: &mut bool) {
+        let sep =
+            |t: Option<&Token<&str>>| t.is_none_or(|Token(s, k)| matches!(k, Tok::Sym) && (*s == "," || *s == "}"));
+        for (i, token) in tokens.iter().enumerate() {
+            match &token.1 {
+                Tok::Var if token.0 == "$__loc__" => {
+                    let before = i.checked_sub(1).and_then(|b| tokens.get(b));
+                    if before.is_some_and(|Token(s, k)| matches!(k, Tok::Word) && *s == "as") {
+                        *bound = true;
+                    }
+                    found.push((token.0, in_object && sep(before) && sep(tokens.get(i + 1))));
+                }
+                Tok::Block(inner) => walk(inner, token.0.starts_with('{'), found, bound),
+                Tok::Str(parts) => {
+                    for part in parts {
+                        if let StrPart::Term(t) = part {
+                            walk(std::slice::from_ref(t), false, found, bound);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if !code.contains("$__loc__") {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    let Ok(tokens) = lex::Lexer::new(code).lex() else {
+        return std::borrow::Cow::Borrowed(code);
+    };
+    let (mut found, mut bound) = (Vec::new(), false);
+    walk(&tokens, false, &mut found, &mut bound);
+    if bound || found.is_empty() {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    let mut out = String::with_capacity(code.len() + found.len() * 40);
+    let mut at = 0;
+    found.sort_by_key(|(text, _)| offset_in(code, text));
+    for (text, shorthand) in found {
+        let offset = offset_in(code, text);
+        let line = code[..offset].matches('\n').count() + 1;
+        out.push_str(&code[at..offset]);
+        let object = format!("{{\"file\":\"<top-level>\",\"line\":{line}}}");
+        if shorthand {
+            out.push_str(&format!("\"__loc__\": {object}"));
+        } else {
+            out.push_str(&format!("({object})"));
+        }
+        at = offset + text.len();
+    }
+    out.push_str(&code[at..]);
     std::borrow::Cow::Owned(out)
 }
 
@@ -226,6 +295,7 @@ impl JqProgram {
     /// Compile `code` as a jq program.
     fn compile_uncached(code: &str) -> Result<Self, JqCompileError> {
         let code = decode_surrogate_pairs(code);
+        let code = expand_loc(&code).into_owned();
         let code: &str = &code;
         let defs = definitions().map_err(JqCompileError::Invalid)?;
         let loader = Loader::new(defs);
@@ -418,11 +488,28 @@ mod tests {
     fn surrogate_pairs_are_decoded_only_in_escapes() {
         assert_eq!(decode_surrogate_pairs(r#""\ud83d\udd14""#), "\"\u{1F514}\"");
         assert_eq!(decode_surrogate_pairs(r#".["\uD83D\uDD14x"]"#), ".[\"\u{1F514}x\"]");
-        // An escaped backslash followed by `ud83d` is not an escape.
-        assert_eq!(decode_surrogate_pairs(r#""\\ud83d\udd14""#), r#""\\ud83d\udd14""#);
-        // Lone surrogates and ordinary escapes stay for the lexer.
+        // An escaped backslash followed by `ud83d` is not an escape (the lone low surrogate after it is U+FFFD).
+        assert_eq!(decode_surrogate_pairs(r#""\\ud83d\udd14""#), "\"\\\\ud83d\u{FFFD}\"");
+        // A lone low surrogate is U+FFFD, as jq reads it.
+        assert_eq!(decode_surrogate_pairs(r#""\ude00x""#), "\"\u{FFFD}x\"");
+        // A lone high surrogate and ordinary escapes stay for the lexer.
         assert_eq!(decode_surrogate_pairs(r#""\ud83d""#), r#""\ud83d""#);
         assert_eq!(decode_surrogate_pairs(r#""\u00e9\u00e9""#), r#""\u00e9\u00e9""#);
+    }
+
+    #[test]
+    fn loc_is_the_line_where_it_stands() {
+        assert_eq!(expand_loc("1"), "1");
+        assert_eq!(expand_loc("$__loc__"), r#"({"file":"<top-level>","line":1})"#);
+        assert_eq!(
+            expand_loc("{a: 1, $__loc__}"),
+            r#"{a: 1, "__loc__": {"file":"<top-level>","line":1}}"#
+        );
+        assert_eq!(
+            expand_loc("1 |\n{a: $__loc__} | \"\\($__loc__.line)\""),
+            "1 |\n{a: ({\"file\":\"<top-level>\",\"line\":2})} | \"\\(({\"file\":\"<top-level>\",\"line\":2}).line)\""
+        );
+        assert_eq!(expand_loc(". as $__loc__ | $__loc__"), ". as $__loc__ | $__loc__");
     }
 
     #[test]

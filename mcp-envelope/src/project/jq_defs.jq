@@ -14,20 +14,10 @@ def _jq_native_ltrimstr($x): ltrimstr($x);
 def _jq_native_rtrimstr($x): rtrimstr($x);
 def _jq_native_utf8bytelength: utf8bytelength;
 def _jq_native_has($k): has($k);
+def _jq_native_range($f; $u; $b): range($f; $u; $b);
 def _jq_native_implode: implode;
 def _jq_native_indices($i): indices($i);
-def _jq_native_fromjson: fromjson;
-def _jq_native_mktime: mktime;
-def _jq_native_strftime($f): strftime($f);
-def _jq_native_floor: floor;
-def _jq_native_round: round;
-def _jq_native_ceil: ceil;
-def _jq_native_strflocaltime($f): strflocaltime($f);
 
-# jq rounds to a double: beyond 2^53 the result is no exact integer (`1e17 | floor` prints `1e+17`).
-def floor: _jq_native_floor + 0;
-def round: _jq_native_round + 0;
-def ceil: _jq_native_ceil + 0;
 
 # jaq defines these as `0 / 0` and `1 / 0`, an error in jq (natives in `jq.rs`).
 def nan: _jq_nan;
@@ -40,15 +30,6 @@ def isfinite: isnumber and (isinfinite | not);
 def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not) and fabs >= 2.2250738585072014e-308;
 def normals: select(isnormal);
 def finites: select(isfinite);
-def logb:
-    if . == 0.0 then -infinite
-  elif isinfinite then infinite
-  elif isnan then .
-  else ilogb | . + 0.0 end;
-def significand:
-    if isinfinite or isnan then .
-  elif . == 0.0 then 0.0
-  else scalbln(.; ilogb | -1 * .) end;
 
 # jq's short form of a value in error messages: `string ("very-long-...)`
 # (a JSON text over 14 bytes cut after 11, on a character boundary).
@@ -87,46 +68,12 @@ def toboolean:
   elif . == "true" then true
   elif . == "false" then false
   else error("\(_jq_val) cannot be parsed as a boolean") end;
-def tonumber:
-  if type == "number" then .
-  elif type == "string" then
-    if test("^[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$") then
-      ltrimstr("+") | sub("^(?<s>-?)\\."; "\(.s)0.") | sub("\\.(?<e>$|[eE])"; ".0\(.e)") | fromjson
-    else error("Cannot parse '\(.)' as JSON") end
-  else error("\(_jq_val) cannot be parsed as a number") end;
-
 # jq replaces invalid code points by U+FFFD and truncates fractions.
 def implode:
   if type != "array" then error("implode input must be an array")
   else map(if type != "number" then error("Unicode codepoint must be numeric")
-           else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 else . end end)
+           else floor | if . < 0 or . > 1114111 or (. >= 55296 and . <= 57343) then 65533 elif . == 0 then 0 else . end end)
   | _jq_native_implode end;
-# jq's JSON reader accepts `nan` / `NaN` (optionally negative).
-def fromjson:
-  if type == "string" and test("^\\s*-?(nan|NaN)") then
-    (capture("^\\s*-?(nan|NaN)(?<rest>.*?)\\s*$").rest) as $rest
-    | if $rest == "" then nan
-      else error("Invalid numeric literal at EOF at line 1, column \(length) (while parsing '\(.)')") end
-  else _jq_native_fromjson end;
-
-# Broken-down times: jq pads a short array with zeros and names the filter in
-# its messages (checked only after jaq's filter fails: the checks are slow).
-def _jq_tm($name; $fmt; f):
-  (if isarray and length < 6 then . + [0,0,0,0,0,0][length:] end) as $tm
-  | try ($tm | f) catch (
-      if ($fmt | type) != "string" then error("\($name) requires a string format")
-      elif ($tm | type) == "array" and ($tm | map(numbers) | length) != ($tm | length)
-      then error("\($name) requires parsed datetime inputs") else error end);
-# jq's mktime takes whole seconds (`tm_sec` is an int).
-def mktime: _jq_tm("mktime"; ""; _jq_native_mktime) | floor;
-# jq formats whole seconds (`tm_sec` is an int): `1425599507.5 | todate` is `2015-03-05T23:51:47Z`.
-def _jq_whole_seconds:
-  if type == "number" then trunc
-  elif isarray and length > 5 and (.[5] | type) == "number" then .[5] |= floor end;
-def strftime($f): _jq_whole_seconds | _jq_tm("strftime/1"; $f; _jq_native_strftime($f));
-def strflocaltime($f): _jq_whole_seconds | _jq_tm("strflocaltime/1"; $f; _jq_native_strflocaltime($f));
-def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
-def todate: todateiso8601;
 
 # jq's `indices` indexes anything but arrays and string pairs (`null | indices("-")` is null).
 def indices($i):
@@ -134,6 +81,20 @@ def indices($i):
 def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 
+# jq's `reverse`, `combinations` and `range`: anything of length 0 reverses to `[]` and has one combination
+# (`null | [combinations]` is `[[]]`); range bounds must be numbers (`range(null)` fails), a zero step is empty.
+def _jq_native_reverse: reverse;
+def reverse: if type == "array" then _jq_native_reverse else [.[length - 1 - range(0; length)]] end;
+def combinations:
+  if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $y | [$x] + $y end;
+def combinations($n): . as $dot | [range($n) | $dot] | combinations;
+def range($from; $upto):
+  if ($from | type) == "number" and ($upto | type) == "number" then _jq_native_range($from; $upto; 1)
+  else error("Range bounds must be numeric") end;
+def range($upto): range(0; $upto);
+def range($from; $upto; $by): if $by > 0 or $by < 0 then _jq_native_range($from; $upto; $by) else empty end;
+# jq's `walk`: arrays keep every output of `f` for each element (`map`), objects the first (`map_values`).
+def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def toarray: if type == "array" then . else [.] end;
 def leaf_paths: paths(scalars);
 def date: todate;
@@ -179,11 +140,15 @@ def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");
 
-# Objects are indexed by strings only, arrays by numbers (jaq: null / false).
+# Objects are indexed by strings only, arrays by numbers.
+# jq's `has` (`jv_has`): `null` has nothing; an array index is truncated and must be in 0 ≤ i < length.
 def has($k):
-  if type == "object" and ($k | type) != "string" then error("Cannot check whether object has a \($k | type) key")
-  elif type == "array" and ($k | type) != "number" then error("Cannot check whether array has a \($k | type) key")
-  else _jq_native_has($k) end;
+  if . == null then false
+  elif type == "object" and ($k | type) == "string" then _jq_native_has($k)
+  elif type == "array" and ($k | type) == "number" then
+    if $k | isnan then false else ($k | trunc) as $i | $i >= 0 and $i < length end
+  else error("Cannot check whether \(type) has a \($k | type) key") end;
+def in(xs): . as $x | xs | has($x);
 def getpath($p):
   reduce $p[] as $k (.;
     if type == "object" and ($k | type) != "string" then error("Cannot index object with \($k | type)") else .[$k] end);
@@ -193,15 +158,18 @@ def @base64d: tostring | . as $s | try _jq_base64d catch error("\($s | _jq_val) 
 def @urid: tostring | . as $s | try _jq_urid catch error("\($s | _jq_val) \(.)");
 def @base32: tostring | _jq_base32;
 def @base32d: tostring | . as $s | try _jq_base32d catch error("\($s | _jq_val) \(.)");
+# jq's `escape_string` writes NUL as `\0` in every format that escapes strings (@csv, @tsv, @sh, @html).
+def _jq_nul: if contains("\u0000") then split("\u0000") | join("\\0") else . end;
+def @html: tostring | escape_html | _jq_nul;
 def @sh:
   [if type == "array" then .[] end
-   | if type == "string" then "'" + (split("'") | join("'\\''")) + "'"
+   | if type == "string" then "'" + (_jq_nul | split("'") | join("'\\''")) + "'"
      elif type == "array" or type == "object" then error("\(_jq_val) can not be escaped for shell")
      else tojson end]
   | join(" ");
 def @csv:
   if type != "array" then error("\(_jq_val) cannot be csv-formatted, only an array can be") end
-  | map(if type == "string" then "\"" + gsub("\""; "\"\"") + "\""
+  | map(if type == "string" then "\"" + (_jq_nul | gsub("\""; "\"\"")) + "\""
         elif type == "number" then (if isnan then "" else tojson end)
         elif type == "boolean" then tojson
         elif . == null then ""
@@ -209,7 +177,7 @@ def @csv:
   | join(",");
 def @tsv:
   if type != "array" then error("\(_jq_val) cannot be tsv-formatted, only an array can be") end
-  | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r")
+  | map(if type == "string" then gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n") | gsub("\r"; "\\r") | _jq_nul
         elif type == "number" then (if isnan then "" else tojson end)
         elif type == "boolean" then tojson
         elif . == null then ""

@@ -587,3 +587,37 @@ fn a_catastrophic_regex_ends_in_an_error() {
         started.elapsed()
     );
 }
+
+/// What the builtins differential (`tests/it/jq_builtins.rs`) found and the forks now do as jq.
+#[test]
+fn jq_semantics_found_by_the_builtins_differential() {
+    let one = |data: Value, expr: &str| jq(data, expr).unwrap();
+    // An update creates a value only where its path expression finds a path.
+    assert_eq!(one(json!(null), "(.a | select(. != null)) |= . + 1"), json!(null));
+    assert_eq!(one(json!({}), "(.a, (.b | select(false))) |= 1"), json!({"a": 1}));
+    assert_eq!(one(json!({}), ".a = 1"), json!({"a": 1}));
+    // `|=` takes the first output; `reduce` keeps the last (`null` for none).
+    assert_eq!(one(json!([1, 2]), ".[] |= (., 10)"), json!([1, 2]));
+    assert_eq!(one(json!(null), "reduce range(3) as $x (0; empty)"), json!(null));
+    assert_eq!(
+        one(json!(null), "[{a: (1, 2), b: (3, 4)} | [.a, .b]]"),
+        json!([[1, 3], [1, 4], [2, 3], [2, 4]])
+    );
+    assert_eq!(
+        one(json!(null), "[-1 * 0, 9007199254740993 % 2] | tojson"),
+        json!("[-0,0]")
+    );
+    assert_eq!(
+        one(json!(null), r#"["5.", "nan", "-0"] | map(tonumber) | tojson"#),
+        json!("[5,null,-0]")
+    );
+    assert_eq!(
+        one(json!(null), r#"try ("1 2" | fromjson) catch ."#),
+        json!("Unexpected extra JSON values (while parsing '1 2')")
+    );
+    assert_eq!(
+        one(json!(null), "9007199254740991 | todate"),
+        json!("285428751-11-12T07:36:31Z")
+    );
+    assert_eq!(one(json!(null), "$__loc__"), json!({"file": "<top-level>", "line": 1}));
+}
