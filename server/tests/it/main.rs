@@ -23,6 +23,7 @@ mod http_oauth;
 mod job_logs;
 mod jq_isolation;
 mod oversized;
+mod peer_reports;
 mod protocol_stdio;
 mod redaction;
 mod replicas;

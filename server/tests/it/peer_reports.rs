@@ -1,0 +1,552 @@
+//! Issue 43, point 6, "our own hunt": faults reported against peer projects (MCP servers for CI and issue
+//! trackers, MCP SDKs, HTTP clients) whose *kind* our product could share, each driven through the whole chain —
+//! rmcp client → `mcp-devtools` binary → adapter → a local fake upstream on 127.0.0.1 (wiremock, or a raw TCP fake
+//! where wiremock cannot misbehave enough). Where an existing whole-chain test already proves a kind, it is named
+//! instead of a new one.
+//!
+//! | report | kind | test |
+//! |---|---|---|
+//! | [anomalyco/opencode#17758](https://github.com/anomalyco/opencode/pull/17758) | a lone UTF-16 surrogate escape (`"\ud83d"`, what `JSON.stringify` emits for half an emoji) in an upstream JSON body makes the strict parser reject the whole body | [`a_lone_surrogate_escape_in_upstream_json_becomes_a_replacement_character`] |
+//! | [nineinchnick/trino-openapi#65](https://github.com/nineinchnick/trino-openapi/issues/65) | a JQL query percent-encoded twice (`jql=project%253D…`), so Jira answers "`%` is a reserved JQL character" | [`jql_is_encoded_exactly_once_from_query_params_and_from_a_pre_encoded_path`] |
+//! | [modelcontextprotocol/java-sdk#683](https://github.com/modelcontextprotocol/java-sdk/issues/683) | `structuredContent` fails the tool's own `outputSchema` when an upstream field the schema types as a string is `null` | [`null_fields_of_runs_and_jobs_validate_against_the_output_schema`] |
+//! | [modelcontextprotocol/python-sdk#3345](https://github.com/modelcontextprotocol/python-sdk/issues/3345) | an upstream body (or a projection) that is JSON `null` is taken for "no structured content" | [`a_body_that_is_json_null_is_data_null_inside_an_object`] |
+//! | [naftiko/ikanos#685](https://github.com/naftiko/ikanos/issues/685) | a GitHub `204 No Content` success (no body) reported as an error | [`github_get_of_a_204_no_content_is_a_success`] |
+//! | [sooperset/mcp-atlassian#677](https://github.com/sooperset/mcp-atlassian/issues/677) | `HTTP_PROXY` / `HTTPS_PROXY` / `NO_PROXY` ignored, so the server cannot reach Jira from behind a corporate proxy | [`upstream_requests_go_through_the_proxy_of_the_environment_and_no_proxy_bypasses_it`] |
+//! | [openai/openai-agents-python#4016](https://github.com/openai/openai-agents-python/issues/4016) | credentials in a configured URL (user-info, a query token) come back in error texts and logs | [`credentials_inside_a_configured_base_url_never_come_back`] |
+//! | [jenkinsci/mcp-server-plugin#92](https://github.com/jenkinsci/mcp-server-plugin/issues/92) | the tail of a very large build log cannot be read (the whole log is buffered and the call dies) | [`the_tail_of_a_log_larger_than_the_body_cap_is_read_as_a_stream`] |
+//! | [MeltanoLabs/tap-gitlab#11](https://github.com/MeltanoLabs/tap-gitlab/issues/11) | paging stops after the first page when the total-count headers or `rel="last"` are missing, or an empty next-page header is taken for a page | [`next_page_needs_no_totals_and_an_empty_x_next_page_is_ignored`] |
+//! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
+//! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
+//! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::{assert_valid, call, connect, connect_logged, fixture_json, server_env, text};
+use recorded_upstream::RecordedUpstream;
+use recorded_upstream::wiremock::matchers::{any, method, path};
+use recorded_upstream::wiremock::{Mock, MockServer, ResponseTemplate};
+use rmcp::RoleClient;
+use rmcp::model::{CallToolResult, Tool};
+use rmcp::service::RunningService;
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+const ATLASSIAN_TOKEN: &str = "ATATT-peer-reports-SECRET";
+/// The failed job of run 2802600146 (`github/run-jobs-failure`) and its stored log.
+const JOB: u64 = 28_026_001_462;
+
+fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let uri = upstream.uri();
+    let wiki = format!("{uri}/wiki");
+    let mut pairs = vec![
+        ("MCP_STRUCTURED_OUTPUT", "true"),
+        ("JIRA_BASE_URL", uri.as_str()),
+        ("CONFLUENCE_BASE_URL", wiki.as_str()),
+        ("BITBUCKET_BASE_URL", uri.as_str()),
+        ("ATLASSIAN_USER_EMAIL", "mia@example.com"),
+        ("ATLASSIAN_API_TOKEN", ATLASSIAN_TOKEN),
+    ];
+    pairs.extend_from_slice(extra);
+    server_env(&uri, &pairs)
+}
+
+async fn serve(server: &MockServer, at: &str, response: ResponseTemplate) {
+    Mock::given(method("GET"))
+        .and(path(at))
+        .respond_with(response)
+        .with_priority(1)
+        .mount(server)
+        .await;
+}
+
+fn json_body(body: impl Into<Vec<u8>>) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body.into(), "application/json; charset=utf-8")
+}
+
+fn structured(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "{}", text(result));
+    result.structured_content.clone().expect("structuredContent")
+}
+
+async fn tool(client: &Client, name: &str) -> Tool {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("{name} is listed"))
+}
+
+/// The raw query of every request the upstream received at `at`.
+async fn queries(server: &MockServer, at: &str) -> Vec<Vec<(String, String)>> {
+    server
+        .received_requests()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.url.path() == at)
+        .map(|r| {
+            r.url
+                .query_pairs()
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect()
+        })
+        .collect()
+}
+
+/// anomalyco/opencode#17758: `JSON.stringify` writes half an emoji as a lone surrogate escape (`"\ud83d"`); strict
+/// parsers (serde_json among them) reject the whole body for it. jq reads such an escape as U+FFFD, and so must we,
+/// in the free read and in the typed list alike, while a valid pair and an escaped backslash stay what they are.
+#[tokio::test]
+async fn a_lone_surrogate_escape_in_upstream_json_becomes_a_replacement_character() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let commit = r#"{"sha":"abc","commit":{"message":"fix: cut at \ud83d","tail":"\udc00 low","pair":"\ud83d\ude00","backslash":"\\ud800","high_then_text":"\ud800x"}}"#;
+    serve(
+        upstream.server(),
+        "/repos/octo-org/octo-repo/commits/abc",
+        json_body(commit),
+    )
+    .await;
+    let mut runs = fixture_json("github/actions-runs");
+    runs["workflow_runs"][0]["display_title"] = json!("PLACEHOLDER");
+    let runs = runs.to_string().replace("\"PLACEHOLDER\"", r#""Deploy \ud83d""#);
+    serve(
+        upstream.server(),
+        "/repos/octo-org/surrogates/actions/runs",
+        json_body(runs),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+
+    let result = call(
+        &client,
+        "github_get",
+        json!({"path": "/repos/octo-org/octo-repo/commits/abc"}),
+    )
+    .await;
+    let data = structured(&result)["data"].clone();
+    assert_eq!(data["commit"]["message"], json!("fix: cut at \u{FFFD}"));
+    assert_eq!(data["commit"]["tail"], json!("\u{FFFD} low"));
+    assert_eq!(data["commit"]["pair"], json!("😀"));
+    assert_eq!(
+        data["commit"]["backslash"],
+        json!("\\ud800"),
+        "an escaped backslash is not an escape"
+    );
+    assert_eq!(data["commit"]["high_then_text"], json!("\u{FFFD}x"));
+
+    let runs_tool = tool(&client, "github_list_workflow_runs").await;
+    let result = call(
+        &client,
+        "github_list_workflow_runs",
+        json!({"owner": "octo-org", "repo": "surrogates"}),
+    )
+    .await;
+    let sc = structured(&result);
+    assert_eq!(
+        sc["data"]["workflow_runs"][0]["display_title"],
+        json!("Deploy \u{FFFD}")
+    );
+    assert_valid(&runs_tool, &sc);
+    client.cancel().await.unwrap();
+}
+
+/// nineinchnick/trino-openapi#65 (and pycontribs/jira#336): a JQL query encoded twice reaches Jira as
+/// `project%3D…` and fails. Given as `queryParams` or already encoded inside `path` (a `next` link as is), Jira must
+/// decode it once to the query the caller wrote.
+#[tokio::test]
+async fn jql_is_encoded_exactly_once_from_query_params_and_from_a_pre_encoded_path() {
+    let upstream = RecordedUpstream::start().await;
+    let search = "/rest/api/3/search/jql";
+    serve(upstream.server(), search, json_body(r#"{"issues":[],"isLast":true}"#)).await;
+    let client = connect(env(&upstream, &[])).await;
+    let jql = r#"project = "ED" AND summary ~ "50% off" AND assignee = "mia@example.com" ORDER BY created DESC"#;
+    let token = "Ch0+a/b=c&d";
+    let result = call(
+        &client,
+        "jira_get",
+        json!({"path": search, "queryParams": {"jql": jql, "nextPageToken": token, "fields": "summary,status"}}),
+    )
+    .await;
+    structured(&result);
+    let result = call(
+        &client,
+        "jira_get",
+        json!({"path": format!("{search}?jql=project%20%3D%20%22ED%22%20AND%20summary%20~%20%2250%25%20off%22&maxResults=5")}),
+    )
+    .await;
+    structured(&result);
+    let got = queries(upstream.server(), search).await;
+    assert_eq!(got.len(), 2, "{got:?}");
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    };
+    let mut first = got[0].clone();
+    first.sort();
+    assert_eq!(
+        first,
+        pairs(&[("fields", "summary,status"), ("jql", jql), ("nextPageToken", token)])
+    );
+    assert_eq!(
+        got[1],
+        pairs(&[
+            ("jql", r#"project = "ED" AND summary ~ "50% off""#),
+            ("maxResults", "5")
+        ])
+    );
+    client.cancel().await.unwrap();
+}
+
+/// modelcontextprotocol/java-sdk#683: a schema that types a field as a string, and an upstream that sends `null`
+/// there, make the client refuse the result. Runs and jobs are full of fields GitHub leaves `null` (an unfinished
+/// run's `conclusion`, a deleted actor, a job not yet on a runner); each must validate against the advertised
+/// `outputSchema` under draft-07 and 2020-12.
+#[tokio::test]
+async fn null_fields_of_runs_and_jobs_validate_against_the_output_schema() {
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let mut runs = fixture_json("github/actions-runs");
+    let template = runs["workflow_runs"][0].clone();
+    let mut nulled = template.clone();
+    for (key, value) in nulled.as_object_mut().unwrap() {
+        if !matches!(key.as_str(), "id" | "run_number" | "url" | "html_url") && !value.is_array() {
+            *value = Value::Null;
+        }
+    }
+    runs["workflow_runs"] = json!([nulled]);
+    runs["total_count"] = json!(1);
+    serve(
+        upstream.server(),
+        "/repos/octo-org/nulls/actions/runs",
+        json_body(runs.to_string()),
+    )
+    .await;
+    let mut jobs = fixture_json("github/run-jobs-failure");
+    let mut job = jobs["jobs"][0].clone();
+    for (key, value) in job.as_object_mut().unwrap() {
+        if !matches!(key.as_str(), "id" | "run_id" | "url" | "html_url" | "name") {
+            *value = Value::Null;
+        }
+    }
+    jobs["jobs"] = json!([job]);
+    jobs["total_count"] = json!(1);
+    serve(
+        upstream.server(),
+        "/repos/octo-org/nulls/actions/runs/7/jobs",
+        json_body(jobs.to_string()),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    let runs_tool = tool(&client, "github_list_workflow_runs").await;
+    let result = call(
+        &client,
+        "github_list_workflow_runs",
+        json!({"owner": "octo-org", "repo": "nulls"}),
+    )
+    .await;
+    let sc = structured(&result);
+    let run = &sc["data"]["workflow_runs"][0];
+    assert!(
+        run["id"].is_u64() && run["conclusion"].is_null() && run["actor"].is_null(),
+        "{sc}"
+    );
+    assert_valid(&runs_tool, &sc);
+    let jobs_tool = tool(&client, "github_list_workflow_jobs").await;
+    let result = call(
+        &client,
+        "github_list_workflow_jobs",
+        json!({"owner": "octo-org", "repo": "nulls", "runId": 7}),
+    )
+    .await;
+    let sc = structured(&result);
+    let job = &sc["data"]["jobs"][0];
+    assert!(
+        job["id"].is_u64() && job["conclusion"].is_null() && job["steps"].is_null(),
+        "{sc}"
+    );
+    assert_valid(&jobs_tool, &sc);
+    client.cancel().await.unwrap();
+}
+
+/// modelcontextprotocol/python-sdk#3345: a JSON `null` result is confused with "no structured content". Our
+/// `structuredContent` is always an object; an upstream body that is `null`, and a projection to `null`, are
+/// `data: null` inside it, valid against the schema, and not `incomplete`.
+#[tokio::test]
+async fn a_body_that_is_json_null_is_data_null_inside_an_object() {
+    let upstream = RecordedUpstream::start().await;
+    serve(upstream.server(), "/repos/octo-org/octo-repo/null", json_body("null")).await;
+    serve(upstream.server(), "/rest/api/3/null", json_body("null")).await;
+    let client = connect(env(&upstream, &[])).await;
+    for (name, args) in [
+        ("github_get", json!({"path": "/repos/octo-org/octo-repo/null"})),
+        ("jira_get", json!({"path": "/rest/api/3/null"})),
+        (
+            "jira_get",
+            json!({"path": "/rest/api/3/null", "jq": ".missing", "outputFormat": "json"}),
+        ),
+    ] {
+        let listed = tool(&client, name).await;
+        let result = call(&client, name, args.clone()).await;
+        let sc = structured(&result);
+        assert!(sc.is_object(), "{name} {args}: {sc}");
+        assert_eq!(sc["data"], Value::Null, "{name} {args}: {sc}");
+        assert!(sc.get("data").is_some() && sc.get("incomplete").is_none(), "{sc}");
+        assert_valid(&listed, &sc);
+    }
+    client.cancel().await.unwrap();
+}
+
+/// naftiko/ikanos#685: GitHub answers some reads with `204 No Content` by design ("is this user followed?": 204
+/// yes, 404 no); a 2xx without a body is a success, not an error or a JSON parse failure.
+#[tokio::test]
+async fn github_get_of_a_204_no_content_is_a_success() {
+    let upstream = RecordedUpstream::start().await;
+    serve(upstream.server(), "/user/following/octocat", ResponseTemplate::new(204)).await;
+    serve(
+        upstream.server(),
+        "/repos/octo-org/octo-repo/collaborators/mia",
+        ResponseTemplate::new(204).insert_header("content-type", "application/json; charset=utf-8"),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    let listed = tool(&client, "github_get").await;
+    for at in ["/user/following/octocat", "/repos/octo-org/octo-repo/collaborators/mia"] {
+        let result = call(&client, "github_get", json!({"path": at})).await;
+        let sc = structured(&result);
+        assert_eq!(sc, json!({"data": {}, "nextPage": null}), "{at}");
+        assert_valid(&listed, &sc);
+    }
+    client.cancel().await.unwrap();
+}
+
+/// sooperset/mcp-atlassian#677: behind a corporate proxy the server must use `HTTP_PROXY` / `HTTPS_PROXY` (the
+/// proxy on 127.0.0.1 here receives the absolute-form request for a host that does not resolve), and `NO_PROXY`
+/// must send a listed host direct.
+#[tokio::test]
+async fn upstream_requests_go_through_the_proxy_of_the_environment_and_no_proxy_bypasses_it() {
+    let proxy = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(json_body(r#"{"accountId":"via-proxy"}"#))
+        .mount(&proxy)
+        .await;
+    let upstream = RecordedUpstream::start().await;
+    serve(
+        upstream.server(),
+        "/rest/api/3/myself",
+        json_body(r#"{"accountId":"direct"}"#),
+    )
+    .await;
+
+    let far = "http://jira.example.invalid";
+    let client = connect(env(
+        &upstream,
+        &[
+            ("JIRA_BASE_URL", far),
+            ("HTTP_PROXY", proxy.uri().as_str()),
+            ("HTTPS_PROXY", proxy.uri().as_str()),
+        ],
+    ))
+    .await;
+    let result = call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await;
+    assert_eq!(structured(&result)["data"], json!({"accountId": "via-proxy"}));
+    let seen = proxy.received_requests().await.unwrap();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].url.path(), "/rest/api/3/myself");
+    assert_eq!(
+        seen[0].headers.get("host").unwrap().to_str().unwrap(),
+        "jira.example.invalid"
+    );
+    client.cancel().await.unwrap();
+
+    // The same proxy, but the upstream's host listed in NO_PROXY: straight to it.
+    let direct = upstream.uri();
+    let client = connect(env(
+        &upstream,
+        &[
+            ("JIRA_BASE_URL", direct.as_str()),
+            ("HTTP_PROXY", proxy.uri().as_str()),
+            ("NO_PROXY", "localhost,127.0.0.1"),
+        ],
+    ))
+    .await;
+    let result = call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await;
+    assert_eq!(structured(&result)["data"], json!({"accountId": "direct"}));
+    assert_eq!(
+        proxy.received_requests().await.unwrap().len(),
+        1,
+        "NO_PROXY bypassed the proxy"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// openai/openai-agents-python#4016: a URL with credentials in it (user-info, a query token) is echoed in error
+/// messages and logs. A base URL carrying credentials is refused naming its setting, and neither the password nor
+/// the token appears in the result or the server's log, debug level included.
+#[tokio::test]
+async fn credentials_inside_a_configured_base_url_never_come_back() {
+    const PASSWORD: &str = "pw-in-url-0123456789abcdef";
+    const QUERY_TOKEN: &str = "qs-token-0123456789abcdef";
+    let upstream = RecordedUpstream::start().await;
+    let with_user = format!("http://mia:{PASSWORD}@127.0.0.1:1/jira");
+    let with_query = format!("{}/?access_token={QUERY_TOKEN}", upstream.uri());
+    let (client, log) = connect_logged(env(
+        &upstream,
+        &[
+            ("JIRA_BASE_URL", with_user.as_str()),
+            ("GITHUB_API_BASE", with_query.as_str()),
+            ("RUST_LOG", "debug"),
+        ],
+    ))
+    .await;
+    for (name, args, setting) in [
+        ("jira_get", json!({"path": "/rest/api/3/myself"}), "JIRA_BASE_URL"),
+        ("github_get", json!({"path": "/user"}), "GITHUB_API_BASE"),
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "octo-repo"}),
+            "GITHUB_API_BASE",
+        ),
+    ] {
+        let result = call(&client, name, args).await;
+        let wire = serde_json::to_string(&result).unwrap();
+        assert_eq!(result.is_error, Some(true), "{name}: {wire}");
+        assert!(text(&result).contains(setting), "{name}: {wire}");
+        for secret in [PASSWORD, QUERY_TOKEN] {
+            assert!(!wire.contains(secret), "{name}: {secret} came back: {wire}");
+        }
+    }
+    assert!(
+        upstream.server().received_requests().await.unwrap().is_empty(),
+        "nothing was sent"
+    );
+    client.cancel().await.unwrap();
+    let logged = String::from_utf8_lossy(&log.lock().await).into_owned();
+    for secret in [PASSWORD, QUERY_TOKEN] {
+        assert!(!logged.contains(secret), "{secret} in the log:\n{logged}");
+    }
+}
+
+/// jenkinsci/mcp-server-plugin#92: the tail of a log of millions of lines cannot be read. A job log four times the
+/// body cap (`HTTP_MAX_BODY_BYTES`) is read as a stream: its last lines come back, the line count is the log's, and
+/// the call takes seconds, not the timeout.
+#[tokio::test]
+async fn the_tail_of_a_log_larger_than_the_body_cap_is_read_as_a_stream() {
+    let stored = String::from_utf8(
+        recorded_upstream::fixture("github/job-log-28026001462")
+            .unwrap()
+            .body
+            .to_vec(),
+    )
+    .unwrap();
+    let (head, tail) = stored.split_at(stored.find("2023-01-10T08:25:24.7500275Z ##[error]").unwrap());
+    let filler_lines = 60_000;
+    let mut log = String::with_capacity(head.len() + tail.len() + filler_lines * 104);
+    log.push_str(head);
+    for i in 0..filler_lines {
+        log.push_str(&format!(
+            "2023-01-10T08:25:24.7400000Z test {i:06} passed, and a chatty runner pads its line to 100 b\n"
+        ));
+    }
+    log.push_str(tail);
+    let cap = 1024 * 1024;
+    assert!(log.len() > 4 * cap, "{}", log.len());
+    let upstream = RecordedUpstream::github().await.unwrap();
+    Mock::given(method("GET"))
+        .and(path(format!("/actions-results/{JOB}/logs.txt")))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(log.clone().into_bytes(), "text/plain; charset=utf-8"))
+        .with_priority(1)
+        .mount(upstream.downloads())
+        .await;
+    let cap_setting = cap.to_string();
+    let client = connect(env(&upstream, &[("HTTP_MAX_BODY_BYTES", cap_setting.as_str())])).await;
+    let started = Instant::now();
+    let result = call(
+        &client,
+        "github_get_job_logs",
+        json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "tailLines": 5}),
+    )
+    .await;
+    let elapsed = started.elapsed();
+    let sc = structured(&result);
+    let job = &sc["data"]["jobs"][0];
+    assert_eq!(job["totalLines"], json!(log.lines().count()), "{sc}");
+    let kept: Vec<String> = job["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["lines"].as_array().cloned().unwrap_or_default())
+        .map(|l| l["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        kept.iter().any(|l| l.contains("##[error]")),
+        "the failed step's last lines: {kept:?}"
+    );
+    assert!(elapsed < Duration::from_secs(25), "{elapsed:?}");
+    client.cancel().await.unwrap();
+}
+
+/// MeltanoLabs/tap-gitlab#11 (and zaquestion/lab#745): paging that relies on `X-Total-Pages` or `rel="last"` stops
+/// after the first page when the server leaves them out (GitLab past 10,000 results, GitHub on some lists). Our
+/// `nextPage` needs only `rel="next"`; an empty `x-next-page` (what GitLab sends on the last page) is no page and
+/// does not hide the `Link` header, and the last page says `null`.
+#[tokio::test]
+async fn next_page_needs_no_totals_and_an_empty_x_next_page_is_ignored() {
+    let upstream = RecordedUpstream::start().await;
+    let page = |link: Option<String>, next: Option<&str>| {
+        let mut response = json_body(r#"{"total_count":0,"workflow_runs":[]}"#);
+        if let Some(link) = link {
+            response = response.insert_header("link", link.as_str());
+        }
+        if let Some(next) = next {
+            response = response.insert_header("x-next-page", next);
+        }
+        response
+    };
+    let base = format!("{}/repositories/1/actions/runs", upstream.uri());
+    serve(
+        upstream.server(),
+        "/repos/octo-org/only-next/actions/runs",
+        page(Some(format!("<{base}?per_page=2&page=3>; rel=\"next\"")), None),
+    )
+    .await;
+    serve(
+        upstream.server(),
+        "/repos/octo-org/empty-next/actions/runs",
+        page(
+            Some(format!("<{base}?page=1>; rel=\"prev\", <{base}?page=4>; rel=\"next\"")),
+            Some(""),
+        ),
+    )
+    .await;
+    serve(
+        upstream.server(),
+        "/repos/octo-org/last/actions/runs",
+        page(
+            Some(format!("<{base}?page=1>; rel=\"first\", <{base}?page=3>; rel=\"prev\"")),
+            Some(""),
+        ),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    for (repo, next) in [("only-next", json!(3)), ("empty-next", json!(4)), ("last", Value::Null)] {
+        let result = call(
+            &client,
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": repo, "perPage": 2}),
+        )
+        .await;
+        assert_eq!(structured(&result)["nextPage"], next, "{repo}");
+        let result = call(
+            &client,
+            "github_get",
+            json!({"path": format!("/repos/octo-org/{repo}/actions/runs")}),
+        )
+        .await;
+        assert_eq!(structured(&result)["nextPage"], next, "github_get {repo}");
+    }
+    client.cancel().await.unwrap();
+}
