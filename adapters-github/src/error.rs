@@ -378,7 +378,7 @@ mod tests {
         assert_eq!(error_message(400, br#"{"message":"Bad"}"#), "Bad");
         assert_eq!(
             error_message(502, b"  <html>bad gateway</html> \n"),
-            "<html>bad gateway</html>"
+            "bad gateway (an HTML page of 28 bytes)"
         );
         assert_eq!(error_message(502, b""), "Bad Gateway");
         assert_eq!(error_message(599, b""), "(empty body)");
