@@ -15,6 +15,9 @@
 //! | [openai/openai-agents-python#4016](https://github.com/openai/openai-agents-python/issues/4016) | credentials in a configured URL (user-info, a query token) come back in error texts and logs | [`credentials_inside_a_configured_base_url_never_come_back`] |
 //! | [jenkinsci/mcp-server-plugin#92](https://github.com/jenkinsci/mcp-server-plugin/issues/92) | the tail of a very large build log cannot be read (the whole log is buffered and the call dies) | [`the_tail_of_a_log_larger_than_the_body_cap_is_read_as_a_stream`] |
 //! | [MeltanoLabs/tap-gitlab#11](https://github.com/MeltanoLabs/tap-gitlab/issues/11) | paging stops after the first page when the total-count headers or `rel="last"` are missing, or an empty next-page header is taken for a page | [`next_page_needs_no_totals_and_an_empty_x_next_page_is_ignored`] |
+//! | [pgEdge/pgedge-postgres-mcp#29](https://github.com/pgEdge/pgedge-postgres-mcp/issues/29) | a reverse proxy's HTML error page (`502 Bad Gateway` from nginx or Cloudflare) shown raw as the error | [`an_html_error_page_is_reduced_to_its_title`] |
+//! | [desktop/desktop#13092](https://github.com/desktop/desktop/pull/13092) | a branch name put into the workflow-runs URL unencoded (`/`, `#`, `&`, `+`) | [`filter_values_with_url_delimiters_reach_github_as_written`] |
+//! | [zereight/gitlab-mcp#294](https://github.com/zereight/gitlab-mcp/issues/294) | the streamable-HTTP `GET` answered `404` instead of an event stream or `405`, so Spring AI's client stops at start-up | [`the_streamable_http_get_is_an_event_stream_or_405_never_404`] |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
 //! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
 //! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
@@ -547,6 +550,176 @@ async fn next_page_needs_no_totals_and_an_empty_x_next_page_is_ignored() {
         )
         .await;
         assert_eq!(structured(&result)["nextPage"], next, "github_get {repo}");
+    }
+    client.cancel().await.unwrap();
+}
+
+/// desktop/desktop#13092 (and MercymeIlya/last-workflow-status#13): a branch name put into the workflow-runs URL
+/// unencoded (`#` cuts the URL, `&` and `+` change the query, `/` was replaced). Branch, actor and event reach
+/// GitHub as the caller wrote them.
+#[tokio::test]
+async fn filter_values_with_url_delimiters_reach_github_as_written() {
+    let upstream = RecordedUpstream::start().await;
+    let at = "/repos/octo-org/octo-repo/actions/runs";
+    serve(
+        upstream.server(),
+        at,
+        json_body(r#"{"total_count":0,"workflow_runs":[]}"#),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    let branch = "feature/ü #12 a+b&c=d%20e?f";
+    let actor = "dependabot[bot]";
+    let result = call(
+        &client,
+        "github_list_workflow_runs",
+        json!({"owner": "octo-org", "repo": "octo-repo", "branch": branch, "actor": actor, "event": "pull_request"}),
+    )
+    .await;
+    structured(&result);
+    let got = queries(upstream.server(), at).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    let value = |name: &str| {
+        got[0]
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(value("branch"), [branch]);
+    assert_eq!(value("actor"), [actor]);
+    assert_eq!(value("event"), ["pull_request"]);
+    assert!(value("c").is_empty() && value("f").is_empty(), "{got:?}");
+    client.cancel().await.unwrap();
+}
+
+/// zereight/gitlab-mcp#294: the server answered the streamable-HTTP `GET` (the client's server-to-client stream)
+/// with `404`, which the MCP specification does not allow (an event stream, or `405 Method Not Allowed`), and
+/// Spring AI's client stopped at start-up. Ours opens the stream for a session, and answers `405` when serving
+/// without sessions.
+#[tokio::test]
+async fn the_streamable_http_get_is_an_event_stream_or_405_never_404() {
+    use common::http::{HttpServer, tokens_file};
+    const TOKEN: &str = "peer-reports-http-token-1";
+    async fn start(extra: &[(&str, &str)]) -> HttpServer {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = tokens_file(&dir, &[(TOKEN, "alice")]);
+        HttpServer::start(
+            server_env("http://127.0.0.1:9", extra),
+            &["--tokens-file", tokens.to_str().unwrap()],
+            dir,
+        )
+        .await
+    }
+    let http = reqwest::Client::new();
+    let post = |url: &str, session: Option<&str>, body: Value| {
+        let mut request = http
+            .post(url)
+            .bearer_auth(TOKEN)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .json(&body);
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        request.send()
+    };
+    let get = |url: &str, session: Option<&str>| {
+        let mut request = http
+            .get(url)
+            .bearer_auth(TOKEN)
+            .header("accept", "text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18");
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        request.send()
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "spring-like", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+
+    let server = start(&[]).await;
+    let answer = post(&server.url, None, initialize.clone()).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let session = answer.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    drop(answer);
+    let answer = post(&server.url, Some(&session), initialized.clone()).await.unwrap();
+    assert_eq!(answer.status(), 202);
+    let stream = tokio::time::timeout(Duration::from_secs(10), get(&server.url, Some(&session)))
+        .await
+        .expect("the GET answers with its headers at once")
+        .unwrap();
+    assert_eq!(stream.status(), 200, "{}", server.logs());
+    let media = stream.headers()["content-type"].to_str().unwrap().to_owned();
+    assert!(media.starts_with("text/event-stream"), "{media}");
+    drop(stream);
+
+    let stateless = start(&[("MCP_HTTP_STATELESS", "true")]).await;
+    let answer = post(&stateless.url, None, initialize).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    drop(answer);
+    let answer = get(&stateless.url, None).await.unwrap();
+    assert_eq!(answer.status(), 405, "{}", stateless.logs());
+}
+
+/// pgEdge/pgedge-postgres-mcp#29: the user sees the reverse proxy's HTML page (`<html><head><title>502 Bad
+/// Gateway</title>…`) as the error. A gateway's or server's HTML error page (Cloudflare's, several KB of markup and
+/// style; Tomcat's under Jira Data Center) comes back as its title, with the status and what to do, in a few
+/// hundred bytes.
+#[tokio::test]
+async fn an_html_error_page_is_reduced_to_its_title() {
+    let upstream = RecordedUpstream::start().await;
+    let style = format!(
+        "<style>{}</style>",
+        "body{margin:0;padding:0;font:13px/1.5 sans-serif}".repeat(100)
+    );
+    let cloudflare = format!(
+        "<!DOCTYPE html>\n<html lang=\"en-US\"><head><meta charset=\"UTF-8\" />\n<title>api.example.com | 502: Bad gateway</title>\n{style}\n<script>window._cf_chl_opt={{cType:'managed'}};</script></head>\n<body><div id=\"cf-error-details\"><h1>Bad gateway</h1><span>Error code 502</span></div></body></html>"
+    );
+    serve(
+        upstream.server(),
+        "/repos/octo-org/behind-cloudflare/actions/runs",
+        ResponseTemplate::new(502).set_body_raw(cloudflare.clone().into_bytes(), "text/html; charset=UTF-8"),
+    )
+    .await;
+    let tomcat = format!(
+        "<!doctype html><html lang=\"en\"><head><title>HTTP Status 404 \u{2013} Not Found</title>{style}</head><body><h1>HTTP Status 404 \u{2013} Not Found</h1><hr class=\"line\" /><p><b>Type</b> Status Report</p></body></html>"
+    );
+    serve(
+        upstream.server(),
+        "/rest/api/2/issue/ED-404",
+        ResponseTemplate::new(404).set_body_raw(tomcat.clone().into_bytes(), "text/html;charset=utf-8"),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    for (name, args, title, bytes, hint) in [
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "behind-cloudflare"}),
+            "api.example.com | 502: Bad gateway",
+            cloudflare.len(),
+            "try again later",
+        ),
+        (
+            "jira_get",
+            json!({"path": "/rest/api/2/issue/ED-404"}),
+            "HTTP Status 404 \u{2013} Not Found",
+            tomcat.len(),
+            "check the path",
+        ),
+    ] {
+        let result = call(&client, name, args).await;
+        assert_eq!(result.is_error, Some(true), "{name}");
+        let shown = text(&result);
+        assert!(
+            shown.contains(&format!("{title} (an HTML page of {bytes} bytes)")) && shown.contains(hint),
+            "{name}: {shown}"
+        );
+        for markup in ["<", "{", "margin:"] {
+            assert!(!shown.contains(markup), "{name}: {markup:?} in {shown}");
+        }
+        assert!(shown.len() < 400, "{name}: {} bytes: {shown}", shown.len());
     }
     client.cancel().await.unwrap();
 }
