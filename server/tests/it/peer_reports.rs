@@ -18,6 +18,8 @@
 //! | [pgEdge/pgedge-postgres-mcp#29](https://github.com/pgEdge/pgedge-postgres-mcp/issues/29) | a reverse proxy's HTML error page (`502 Bad Gateway` from nginx or Cloudflare) shown raw as the error | [`an_html_error_page_is_reduced_to_its_title`] |
 //! | [desktop/desktop#13092](https://github.com/desktop/desktop/pull/13092) | a branch name put into the workflow-runs URL unencoded (`/`, `#`, `&`, `+`) | [`filter_values_with_url_delimiters_reach_github_as_written`] |
 //! | [zereight/gitlab-mcp#294](https://github.com/zereight/gitlab-mcp/issues/294) | the streamable-HTTP `GET` answered `404` instead of an event stream or `405`, so Spring AI's client stops at start-up | [`the_streamable_http_get_is_an_event_stream_or_405_never_404`] |
+//! | [openclaw/openclaw#96716](https://github.com/openclaw/openclaw/pull/96718) | optional tool arguments sent as JSON `null` taken for values (or refused) | [`optional_arguments_given_as_null_mean_not_given`] |
+//! | [chaitin/MonkeyCode#1268](https://github.com/chaitin/MonkeyCode/pull/1268) | `tools/list` with `"params": null` refused with `-32602`, failing the client's connection | [`null_params_of_list_and_ping_mean_no_params`] |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
 //! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
 //! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
@@ -722,4 +724,95 @@ async fn an_html_error_page_is_reduced_to_its_title() {
         assert!(shown.len() < 400, "{name}: {} bytes: {shown}", shown.len());
     }
     client.cancel().await.unwrap();
+}
+
+/// openclaw/openclaw#96716 (fixed client-side by #96718): clients send an optional argument they do not use as JSON
+/// `null` (`{"insight_id": null}`), and the server took `null` for a value, or refused it. Every optional argument of
+/// ours given as `null` means "not given": same upstream request, same result as leaving it out.
+#[tokio::test]
+async fn optional_arguments_given_as_null_mean_not_given() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let pairs: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    pairs.push(("MCP_STRUCTURED_OUTPUT", "true"));
+    let client = connect(server_env(&upstream.uri(), &pairs)).await;
+    let view = json!({"jq": null, "outputFormat": null});
+    let cases = [
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "octo-repo"}),
+            json!({"workflowId": null, "branch": null, "status": null, "event": null, "actor": null, "perPage": null, "page": null}),
+        ),
+        (
+            "github_list_workflow_jobs",
+            json!({"owner": "octo-org", "repo": "octo-repo", "runId": 2_802_600_146_u64}),
+            json!({"filter": null, "perPage": null, "page": null}),
+        ),
+        (
+            "github_get",
+            json!({"path": "/repos/octo-org/octo-repo/actions/runs/2802600146/artifacts"}),
+            json!({"queryParams": null, "mediaType": null, "perPage": null, "page": null}),
+        ),
+        (
+            "github_get_job_logs",
+            json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB}),
+            json!({"runId": null, "jobName": null, "failedOnly": null, "tailLines": null, "grep": null, "context": null, "step": null, "raw": null}),
+        ),
+        (
+            "circleci_get",
+            json!({"path": "/me"}),
+            json!({"queryParams": null, "fresh": null}),
+        ),
+        (
+            "jira_get",
+            json!({"path": "/rest/api/3/issue/ED-1"}),
+            json!({"queryParams": null}),
+        ),
+    ];
+    for (name, required, optional) in cases {
+        let bare = call(&client, name, required.clone()).await;
+        let mut with_nulls = required.as_object().unwrap().clone();
+        with_nulls.extend(optional.as_object().unwrap().clone());
+        with_nulls.extend(view.as_object().unwrap().clone());
+        let nulled = call(&client, name, Value::Object(with_nulls)).await;
+        assert_ne!(nulled.is_error, Some(true), "{name}: {}", text(&nulled));
+        let mut expected = structured(&bare);
+        let mut got = structured(&nulled);
+        for value in [&mut expected, &mut got] {
+            if let Some(cache) = value.get_mut("cache") {
+                *cache = Value::Null;
+            }
+        }
+        assert_eq!(got, expected, "{name}");
+        if name != "circleci_get" {
+            assert_eq!(
+                text(&nulled),
+                text(&bare),
+                "{name}: the same text (circleci_get's says the second is a hit)"
+            );
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
+/// chaitin/MonkeyCode#1268: a client sends `tools/list` (or `ping`) with `"params": null`, the server answers
+/// `-32602 params must be an object`, and the client's connection fails. `null` params of a method whose params are
+/// all optional mean none.
+#[tokio::test]
+async fn null_params_of_list_and_ping_mean_no_params() {
+    use common::raw::RawSession;
+    let upstream = RecordedUpstream::start().await;
+    let mut session = RawSession::start(env(&upstream, &[])).await;
+    let listed: Value = serde_json::from_str(&session.list_tools().await).unwrap();
+    for (method, key) in [("tools/list", "tools"), ("ping", "")] {
+        let line = session.request(method, Value::Null).await;
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        assert!(answer.get("error").is_none(), "{method}: {line}");
+        if key.is_empty() {
+            assert_eq!(answer["result"], json!({}), "{method}: {line}");
+        } else {
+            assert_eq!(answer["result"][key], listed["result"][key], "{method}");
+        }
+    }
+    session.stop().await;
 }
