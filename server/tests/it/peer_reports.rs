@@ -816,3 +816,178 @@ async fn null_params_of_list_and_ping_mean_no_params() {
     }
     session.stop().await;
 }
+
+/// currents-dev/currents-mcp#163 (and adamcavendish/aioduct#79): a create retried after a 5xx or a lost answer makes
+/// a second issue. Our writes are sent once, whatever the status, `Retry-After` included, while a read of the same
+/// answer is retried — so the count tells the two apart.
+#[tokio::test]
+async fn a_write_answered_5xx_or_429_is_sent_once_and_a_read_is_retried() {
+    let upstream = RecordedUpstream::start().await;
+    for (verb, at, status) in [
+        ("POST", "/rest/api/3/issue", 503),
+        ("PATCH", "/rest/api/3/issue/ED-1", 502),
+        ("POST", "/rest/api/3/issue/ED-1/comment", 429),
+        ("GET", "/rest/api/3/issue/ED-2", 503),
+    ] {
+        Mock::given(method(verb))
+            .and(path(at))
+            .respond_with(
+                ResponseTemplate::new(status)
+                    .set_body_raw(r#"{"errorMessages":["busy"]}"#, "application/json")
+                    .insert_header("retry-after", "0"),
+            )
+            .mount(upstream.server())
+            .await;
+    }
+    let client = connect(env(&upstream, &[])).await;
+    let body = json!({"fields": {"project": {"key": "ED"}, "summary": "once", "issuetype": {"name": "Bug"}}});
+    for (tool_name, at, args) in [
+        (
+            "jira_post",
+            "/rest/api/3/issue",
+            json!({"path": "/rest/api/3/issue", "body": body}),
+        ),
+        (
+            "jira_patch",
+            "/rest/api/3/issue/ED-1",
+            json!({"path": "/rest/api/3/issue/ED-1", "body": {"x": 1}}),
+        ),
+        (
+            "jira_post",
+            "/rest/api/3/issue/ED-1/comment",
+            json!({"path": "/rest/api/3/issue/ED-1/comment", "body": {"body": "hi"}}),
+        ),
+    ] {
+        let result = call(&client, tool_name, args).await;
+        assert_eq!(result.is_error, Some(true), "{tool_name} {at}: {}", text(&result));
+        let sent = upstream
+            .server()
+            .received_requests()
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.url.path() == at)
+            .count();
+        assert_eq!(sent, 1, "{tool_name} {at} was sent {sent} times");
+    }
+    let result = call(&client, "jira_get", json!({"path": "/rest/api/3/issue/ED-2"})).await;
+    assert_eq!(result.is_error, Some(true));
+    let reads = queries(upstream.server(), "/rest/api/3/issue/ED-2").await.len();
+    assert!(reads > 1, "the read was retried ({reads})");
+    client.cancel().await.unwrap();
+}
+
+/// letieu/jira.nvim#40 (and super-productivity#622): a base URL written with a trailing slash gives
+/// `https://host//rest/…` and a 404. Every base setting, with a context path and a trailing slash (GitHub Enterprise
+/// `…/api/v3/`, Jira and Confluence Data Center under `/jira/` and `/confluence/`, CircleCI `…/api/v2/`), reaches its
+/// upstream without a doubled slash.
+#[tokio::test]
+async fn base_urls_with_a_trailing_slash_never_double_it() {
+    let upstream = RecordedUpstream::start().await;
+    let ok = json_body(r#"{"ok":true}"#);
+    for at in [
+        "/api/v3/repos/octo-org/octo-repo/actions/runs",
+        "/api/v3/repos/octo-org/octo-repo/commits/abc",
+        "/jira/rest/api/2/myself",
+        "/confluence/rest/api/content",
+        "/bb/2.0/repositories/ws",
+        "/api/v2/me",
+    ] {
+        serve(upstream.server(), at, ok.clone()).await;
+    }
+    let uri = upstream.uri();
+    let (github, jira, confluence, bitbucket, circleci) = (
+        format!("{uri}/api/v3/"),
+        format!("{uri}/jira/"),
+        format!("{uri}/confluence/"),
+        format!("{uri}/bb/"),
+        format!("{uri}/api/v2/"),
+    );
+    let client = connect(env(
+        &upstream,
+        &[
+            ("GITHUB_API_BASE", github.as_str()),
+            ("JIRA_BASE_URL", jira.as_str()),
+            ("CONFLUENCE_BASE_URL", confluence.as_str()),
+            ("BITBUCKET_BASE_URL", bitbucket.as_str()),
+            ("CIRCLECI_API_BASE", circleci.as_str()),
+            ("CIRCLECI_TOKEN", "circle-token-peer-reports"),
+        ],
+    ))
+    .await;
+    for (name, args) in [
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "octo-org", "repo": "octo-repo"}),
+        ),
+        ("github_get", json!({"path": "/repos/octo-org/octo-repo/commits/abc"})),
+        ("jira_get", json!({"path": "/rest/api/2/myself"})),
+        ("conf_get", json!({"path": "/rest/api/content"})),
+        ("bb_get", json!({"path": "/repositories/ws"})),
+        ("circleci_get", json!({"path": "/me"})),
+    ] {
+        let result = call(&client, name, args.clone()).await;
+        assert_eq!(structured(&result)["data"], json!({"ok": true}), "{name} {args}");
+    }
+    for request in upstream.server().received_requests().await.unwrap() {
+        assert!(!request.url.path().contains("//"), "{}", request.url);
+    }
+    client.cancel().await.unwrap();
+}
+
+/// getsentry/sentry-mcp#589 (and the many "Unexpected token … is not valid JSON" reports): a stdio server that
+/// prints anything but JSON-RPC on stdout (a log line, a banner, a debug dump) breaks its client. At `trace` level,
+/// through successes, upstream errors, a bad `jq` and an unknown tool, every line on stdout is a JSON-RPC message.
+#[tokio::test]
+async fn stdout_carries_only_json_rpc_even_at_trace_level() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let upstream = RecordedUpstream::github().await.unwrap();
+    let mut child = tokio::process::Command::new(common::BIN)
+        .env_clear()
+        .envs(env(&upstream, &[("RUST_LOG", "trace")]))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "github_list_workflow_runs", "arguments": {"owner": "octo-org", "repo": "octo-repo"}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "github_list_workflow_runs", "arguments": {"owner": "rate-limited", "repo": "octo-repo"}}}),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "github_get", "arguments": {"path": "/repos/octo-org/octo-repo/actions/runs", "jq": ".[] | lenght"}}}),
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "github_get_job_logs", "arguments": {"owner": "octo-org", "repo": "octo-repo", "jobId": JOB}}}),
+    ];
+    for message in &messages {
+        stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    stdin.flush().await.unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut answered = std::collections::BTreeSet::new();
+    let read_all = async {
+        while answered.len() < 7 {
+            let line = lines
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the server closed stdout early");
+            let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"));
+            assert_eq!(value["jsonrpc"], "2.0", "{line}");
+            if let Some(id) = value["id"].as_u64() {
+                answered.insert(id);
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), read_all)
+        .await
+        .expect("every request answered");
+    drop(stdin);
+    while let Ok(Some(line)) = lines.next_line().await {
+        let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"));
+        assert_eq!(value["jsonrpc"], "2.0", "{line}");
+    }
+}
