@@ -20,6 +20,10 @@
 //! | [zereight/gitlab-mcp#294](https://github.com/zereight/gitlab-mcp/issues/294) | the streamable-HTTP `GET` answered `404` instead of an event stream or `405`, so Spring AI's client stops at start-up | [`the_streamable_http_get_is_an_event_stream_or_405_never_404`] |
 //! | [openclaw/openclaw#96716](https://github.com/openclaw/openclaw/pull/96718) | optional tool arguments sent as JSON `null` taken for values (or refused) | [`optional_arguments_given_as_null_mean_not_given`] |
 //! | [chaitin/MonkeyCode#1268](https://github.com/chaitin/MonkeyCode/pull/1268) | `tools/list` with `"params": null` refused with `-32602`, failing the client's connection | [`null_params_of_list_and_ping_mean_no_params`] |
+//! | [jreleaser/jreleaser#1442](https://github.com/jreleaser/jreleaser/issues/1442) | GitHub's `422 Validation Failed` reported without its `errors` list, the only place that says which field failed and why | [`a_github_422_names_what_its_errors_list_says`] |
+//! | [currents-dev/currents-mcp#163](https://github.com/currents-dev/currents-mcp/issues/163) | a create retried after a 5xx or a lost answer makes a second issue | [`a_write_answered_5xx_or_429_is_sent_once_and_a_read_is_retried`] |
+//! | [letieu/jira.nvim#40](https://github.com/letieu/jira.nvim/issues/40) | a base URL with a trailing slash gives `//rest/…` and a 404 | [`base_urls_with_a_trailing_slash_never_double_it`] |
+//! | [getsentry/sentry-mcp#589](https://github.com/getsentry/sentry-mcp/issues/589) | a stdio server prints something else than JSON-RPC on stdout ("Unexpected token … is not valid JSON") | [`stdout_carries_only_json_rpc_even_at_trace_level`] |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
 //! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
 //! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
@@ -990,4 +994,53 @@ async fn stdout_carries_only_json_rpc_even_at_trace_level() {
         let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"));
         assert_eq!(value["jsonrpc"], "2.0", "{line}");
     }
+}
+
+/// jreleaser/jreleaser#1442 (and github/github-mcp-server#1317, whose text shows the list unformatted): GitHub's
+/// `422 Validation Failed` says which field failed and why only in its `errors` list — the search API's whole
+/// explanation is there — and a client that keeps `message` alone tells the caller nothing.
+#[tokio::test]
+async fn a_github_422_names_what_its_errors_list_says() {
+    let upstream = RecordedUpstream::start().await;
+    let search = r#"{"message":"Validation Failed","errors":[{"message":"The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.","resource":"Search","field":"q","code":"invalid"}],"documentation_url":"https://docs.github.com/v3/search/","status":"422"}"#;
+    serve(
+        upstream.server(),
+        "/search/issues",
+        ResponseTemplate::new(422).set_body_raw(search, "application/json; charset=utf-8"),
+    )
+    .await;
+    let runs = r#"{"message":"Validation Failed","errors":[{"resource":"WorkflowRun","field":"created","code":"invalid","value":"yesterday"}],"documentation_url":"https://docs.github.com/rest/actions/workflow-runs","status":"422"}"#;
+    serve(
+        upstream.server(),
+        "/repos/octo-org/octo-repo/actions/runs",
+        ResponseTemplate::new(422).set_body_raw(runs, "application/json; charset=utf-8"),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    let result = call(
+        &client,
+        "github_get",
+        json!({"path": "/search/issues", "queryParams": {"q": "repo:octo-org/nope is:issue"}}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text(&result).contains(
+            "GitHub API 422 Unprocessable Entity: Validation Failed: The listed users and repositories cannot be searched"
+        ),
+        "{}",
+        text(&result)
+    );
+    let result = call(
+        &client,
+        "github_get",
+        json!({"path": "/repos/octo-org/octo-repo/actions/runs", "queryParams": {"created": "yesterday"}}),
+    )
+    .await;
+    assert!(
+        text(&result).contains(r#"Validation Failed: WorkflowRun.created: invalid ("yesterday") (https://docs.github.com/rest/actions/workflow-runs)"#),
+        "{}",
+        text(&result)
+    );
+    client.cancel().await.unwrap();
 }
