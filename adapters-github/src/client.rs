@@ -9,7 +9,7 @@ use url::Url;
 use crate::config::{API_VERSION, GithubConfig, VENDOR_NAME};
 use crate::error::GithubError;
 use crate::get::{ACCEPT_GITHUB_JSON, GetRequest};
-use crate::pagination::next_page_from_headers;
+use crate::pagination::{next_link_from_headers, next_page_from_headers};
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 use crate::retry::github_verdict;
 
@@ -24,8 +24,14 @@ pub struct Page {
     pub body: Payload,
     /// The next page number (>= 1) from the response headers (`x-next-page`, else the `Link`
     /// entry with `rel="next"`), or `None` on the last page. See
-    /// [`crate::next_page_from_headers`].
+    /// [`crate::next_page_from_headers`]. `None` too when the `next` link continues with a cursor (a non-empty
+    /// `after` or `before`: GitHub's cursor lists, such as Dependabot and secret-scanning alerts or the audit
+    /// log, whose `page` is not the continuation); [`Page::next_path`] continues those.
     pub next_page: Option<u64>,
+    /// The `Link` entry with `rel="next"` (page numbers and cursors alike) as a path for the next `get`: relative to
+    /// the API base (`/repositories/1/dependabot/alerts?per_page=30&after=Y3Vy`) when the link is under it, else
+    /// `None` (a link to another origin is not followed).
+    pub next_path: Option<String>,
 }
 
 impl Page {
@@ -202,11 +208,48 @@ impl GithubClient {
             .parse_payload(self.http.vendor())
             .await
             .map_err(GithubError::from_http)?;
+        let next_path = next_link_from_headers(&response.headers)
+            .and_then(|link| response.url.join(&link).ok())
+            .and_then(|link| path_under(self.http.base(), &link));
+        let cursor = next_path.as_deref().is_some_and(is_cursor_link);
         Ok(Page {
             body,
-            next_page: next_page_from_headers(&response.headers),
+            next_page: if cursor {
+                None
+            } else {
+                next_page_from_headers(&response.headers)
+            },
+            next_path,
         })
     }
+}
+
+/// `link` as a path relative to `base` (its query kept), when `link` has `base`'s origin and lies under its path.
+fn path_under(base: &Url, link: &Url) -> Option<String> {
+    if link.scheme() != base.scheme()
+        || link.host_str() != base.host_str()
+        || link.port_or_known_default() != base.port_or_known_default()
+    {
+        return None;
+    }
+    let prefix = base.path().trim_end_matches('/');
+    let rest = link.path().strip_prefix(prefix)?;
+    if !rest.starts_with('/') {
+        return None;
+    }
+    Some(match link.query() {
+        Some(query) => format!("{rest}?{query}"),
+        None => rest.to_owned(),
+    })
+}
+
+/// Whether a next link continues with a cursor: a non-empty `after` or `before` query parameter.
+fn is_cursor_link(path: &str) -> bool {
+    let Some((_, query)) = path.split_once('?') else {
+        return false;
+    };
+    url::form_urlencoded::parse(query.as_bytes())
+        .any(|(key, value)| (key == "after" || key == "before") && !value.is_empty())
 }
 
 /// A diff or patch kept as bytes (GitHub's `application/vnd.github.diff` is not a text type by its name) as the text
@@ -231,6 +274,32 @@ fn as_text(body: Payload) -> Payload {
 mod tests {
     use super::*;
     use crate::config::Token;
+
+    #[test]
+    fn next_paths_are_relative_to_the_base_and_cursors_are_told_apart() {
+        let base = Url::parse("https://ghe.example.com/api/v3/").unwrap();
+        let at = |link: &str| path_under(&base, &Url::parse(link).unwrap());
+        assert_eq!(
+            at("https://ghe.example.com/api/v3/repositories/1/dependabot/alerts?after=Y3V%2B&per_page=2").as_deref(),
+            Some("/repositories/1/dependabot/alerts?after=Y3V%2B&per_page=2")
+        );
+        assert_eq!(at("https://ghe.example.com/api/v3/x").as_deref(), Some("/x"));
+        assert_eq!(at("https://ghe.example.com/api/v30/x"), None, "not under the base path");
+        assert_eq!(at("https://ghe.example.com/other/x"), None);
+        assert_eq!(at("http://ghe.example.com/api/v3/x"), None, "another scheme");
+        assert_eq!(at("https://ghe.example.com:8443/api/v3/x"), None, "another port");
+        assert_eq!(at("https://elsewhere.example.com/api/v3/x"), None, "another host");
+        let root = Url::parse("https://api.github.com/").unwrap();
+        assert_eq!(
+            path_under(&root, &Url::parse("https://api.github.com/user/repos?page=2").unwrap()).as_deref(),
+            Some("/user/repos?page=2")
+        );
+        assert!(is_cursor_link("/a?page=1&after=MS4&before="));
+        assert!(is_cursor_link("/a?before=X"));
+        assert!(!is_cursor_link("/a?page=2&after=&before="));
+        assert!(!is_cursor_link("/a?page=2"));
+        assert!(!is_cursor_link("/after"));
+    }
 
     #[test]
     fn base_validation() {

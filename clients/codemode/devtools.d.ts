@@ -77,6 +77,8 @@ type GithubGetOutput = {
     data: unknown;
     /** Pass as page for the next page; null on the last */
     nextPage: number | null;
+    /** Pass as path for the next page (cursor lists: the only way on) */
+    nextPath?: string | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";

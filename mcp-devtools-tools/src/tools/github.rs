@@ -224,12 +224,25 @@ pub(super) async fn finish(
     page: Result<Page, GithubError>,
     view: &View,
 ) -> CallToolResult {
+    finish_with(app, principal, tool, page, view, |page| PageMeta {
+        next_page: page.next_page,
+    })
+    .await
+}
+
+/// [`finish`] with the tool's own metadata, made from the page.
+pub(super) async fn finish_with<M: serde::Serialize + Send + 'static>(
+    app: &App,
+    principal: &Principal,
+    tool: &str,
+    page: Result<Page, GithubError>,
+    view: &View,
+    meta_of: impl FnOnce(&Page) -> M,
+) -> CallToolResult {
     match page {
         Ok(page) => {
             super::record_upstream_status(Some(200));
-            let meta = PageMeta {
-                next_page: page.next_page,
-            };
+            let meta = meta_of(&page);
             match page.body {
                 Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, view).await,
                 Payload::Binary(body) => {

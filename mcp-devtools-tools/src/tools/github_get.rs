@@ -1,15 +1,17 @@
-//! `github_get` (paged contract `{data, nextPage, incomplete?}`): a `GET` of any GitHub REST path, with
-//! `page` / `perPage` and `nextPage` exactly as for the list tools. Reads only: GitHub writes are out of scope.
+//! `github_get` (`{data, nextPage, nextPath?, incomplete?}`): a `GET` of any GitHub REST path, with `page` /
+//! `perPage` and `nextPage` exactly as for the list tools, and `nextPath` for the lists GitHub continues with a
+//! cursor (`?after=…`) instead of a page number. Reads only: GitHub writes are out of scope.
 
 use std::collections::BTreeMap;
 
 use adapters_github::{GetRequest, MediaType};
-use mcp_envelope::{OutputFormat, TextSource};
+use mcp_envelope::{Envelope, OutputFormat, TextSource};
 use rmcp::model::{CallToolResult, JsonObject};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
-use super::github::{JqArg, client, finish, parse_paged};
+use super::github::{JqArg, client, finish_with, parse_paged};
 use super::paging::Paged;
 use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
@@ -17,6 +19,36 @@ use crate::app::App;
 
 /// Tool name.
 pub const NAME: &str = "github_get";
+
+/// Metadata of `github_get` beside `data`: `nextPage` as for the list tools, and `nextPath`, present when GitHub
+/// links a next page (`rel="next"`), the one way on through a cursor list (Dependabot and secret-scanning alerts,
+/// the audit log: `?after=…`, where `nextPage` is `null`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GetMeta {
+    /// The page to request next (pass it as `page`), or `null`.
+    #[schemars(range(min = 1), description = "Pass as page for the next page; null on the last")]
+    pub next_page: Option<u64>,
+    /// The next page's path and query, relative to the API base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        default,
+        description = "Pass as path for the next page (cursor lists: the only way on)"
+    )]
+    pub next_path: Option<String>,
+}
+
+/// `structuredContent` of `github_get`.
+pub type GithubGetEnvelope = Envelope<Value, GetMeta>;
+
+/// `outputSchema` of `github_get`.
+pub fn output_schema() -> Map<String, Value> {
+    mcp_envelope::with_title(
+        GithubGetEnvelope::output_schema(),
+        "GithubGetEnvelope",
+        "A GitHub response: `data` is the (projected) body, `nextPage` the page to request next or null, `nextPath` (when there is a next page) the path to request it by. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
 
 /// The representation asked for.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
@@ -56,7 +88,7 @@ pub fn spec() -> ToolSpec {
         name: NAME,
         description: "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
         input_schema: input_schema::<Paged<GithubGetArgs>>(),
-        output: Some(OutputContract::Paged),
+        output: Some(OutputContract::GithubGet),
         annotations: read_only("GitHub GET", true),
         vendor: crate::Vendor::Github,
         handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
@@ -85,7 +117,11 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         });
     let page = github.get(&request).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
-    finish(app, principal, NAME, page, &view).await
+    finish_with(app, principal, NAME, page, &view, |page| GetMeta {
+        next_page: page.next_page,
+        next_path: page.next_path.clone(),
+    })
+    .await
 }
 
 impl JqArg for GithubGetArgs {

@@ -49,6 +49,8 @@ where
 pub enum OutputContract {
     /// `{data, nextPage, incomplete?}`.
     Paged,
+    /// `{data, nextPage, nextPath?, incomplete?}` (`github_get`).
+    GithubGet,
     /// `artifact_read`'s chunk object.
     ArtifactChunk,
     /// `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}` (`circleci_get`).
@@ -64,6 +66,7 @@ impl OutputContract {
     fn schema(self) -> JsonObject {
         mcp_envelope::compact_output_schema(match self {
             OutputContract::Paged => mcp_envelope::paged_output_schema(),
+            OutputContract::GithubGet => github_get::output_schema(),
             OutputContract::ArtifactChunk => return mcp_results::artifact_read::output_schema(),
             OutputContract::CircleCi => circleci::output_schema(),
             OutputContract::Atlassian => atlassian::output_schema(),
