@@ -24,6 +24,8 @@
 //! | [currents-dev/currents-mcp#163](https://github.com/currents-dev/currents-mcp/issues/163) | a create retried after a 5xx or a lost answer makes a second issue | [`a_write_answered_5xx_or_429_is_sent_once_and_a_read_is_retried`] |
 //! | [letieu/jira.nvim#40](https://github.com/letieu/jira.nvim/issues/40) | a base URL with a trailing slash gives `//rest/…` and a 404 | [`base_urls_with_a_trailing_slash_never_double_it`] |
 //! | [getsentry/sentry-mcp#589](https://github.com/getsentry/sentry-mcp/issues/589) | a stdio server prints something else than JSON-RPC on stdout ("Unexpected token … is not valid JSON") | [`stdout_carries_only_json_rpc_even_at_trace_level`] |
+//! | [renovatebot/renovate#45241](https://github.com/renovatebot/renovate/pull/45241) | GitHub's cursor lists (Dependabot alerts: `Link: <…?after=…>; rel="next"`, no page number) read as one page, the rest silently dropped | [`a_cursor_list_continues_with_next_path`] |
+//! | [atlassian-api/atlassian-python-api#331](https://github.com/atlassian-api/atlassian-python-api/issues/331) | a write redirected from `http` to `https` becomes a `GET` and "succeeds" without writing | `upstream_bodies::writes_never_become_reads` |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
 //! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
 //! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
@@ -1042,5 +1044,98 @@ async fn a_github_422_names_what_its_errors_list_says() {
         "{}",
         text(&result)
     );
+    client.cancel().await.unwrap();
+}
+
+/// renovatebot/renovate#45241: GitHub moved Dependabot alerts (and secret-scanning alerts, the audit log) to cursor
+/// pagination — `Link: <…?per_page=2&after=Y3Vy…>; rel="next"`, no page number — and a client that reads only `page`
+/// from `rel="next"` stops after the first page, reporting the last. `nextPath` carries the next link (relative to
+/// the API base); `nextPage` is `null` there, also when the cursor link still says `page=1` (the audit log's), so a
+/// program following `nextPage` never loops on page 1; and the path works as the next call's `path`.
+#[tokio::test]
+async fn a_cursor_list_continues_with_next_path() {
+    let upstream = RecordedUpstream::start().await;
+    let uri = upstream.uri();
+    let alerts = "/repos/octo-org/octo-repo/dependabot/alerts";
+    let cursor = "Y3Vyc29yOnYyOpHOAAAB+A==";
+    let encoded = "Y3Vyc29yOnYyOpHOAAAB%2BA%3D%3D";
+    Mock::given(method("GET"))
+        .and(path(alerts))
+        .and(recorded_upstream::wiremock::matchers::query_param("after", cursor))
+        .respond_with(json_body(r#"[{"number":3},{"number":4}]"#))
+        .with_priority(1)
+        .mount(upstream.server())
+        .await;
+    Mock::given(method("GET"))
+        .and(path(alerts))
+        .respond_with(json_body(r#"[{"number":1},{"number":2}]"#).insert_header(
+            "link",
+            format!("<{uri}{alerts}?per_page=2&after={encoded}>; rel=\"next\"").as_str(),
+        ))
+        .with_priority(2)
+        .mount(upstream.server())
+        .await;
+    let audit = "/orgs/octo-org/audit-log";
+    serve(
+        upstream.server(),
+        audit,
+        json_body("[]").insert_header(
+            "link",
+            format!("<{uri}{audit}?page=1&per_page=100&after=MS42NjQz&before=>; rel=\"next\", <{uri}{audit}?page=1&per_page=100&after=&before=>; rel=\"first\"").as_str(),
+        ),
+    )
+    .await;
+    let paged = "/repos/octo-org/octo-repo/pulls";
+    serve(
+        upstream.server(),
+        paged,
+        json_body("[]").insert_header(
+            "link",
+            format!("<{uri}/repositories/42/pulls?page=2>; rel=\"next\"").as_str(),
+        ),
+    )
+    .await;
+    let client = connect(env(&upstream, &[])).await;
+    let listed = tool(&client, "github_get").await;
+
+    let first = structured(&call(&client, "github_get", json!({"path": alerts, "perPage": 2})).await);
+    assert_valid(&listed, &first);
+    assert_eq!(first["nextPage"], Value::Null, "{first}");
+    let next = first["nextPath"].as_str().expect("nextPath").to_owned();
+    assert_eq!(next, format!("{alerts}?per_page=2&after={encoded}"));
+    let second = structured(&call(&client, "github_get", json!({"path": next})).await);
+    assert_valid(&listed, &second);
+    assert_eq!(
+        second,
+        json!({"data": [{"number": 3}, {"number": 4}], "nextPage": null}),
+        "the last page"
+    );
+    let sent = queries(upstream.server(), alerts).await;
+    assert_eq!(
+        sent.last()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| k == "after")
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>(),
+        [cursor]
+    );
+
+    let sc = structured(&call(&client, "github_get", json!({"path": audit})).await);
+    assert_eq!(
+        sc["nextPage"],
+        Value::Null,
+        "a cursor link's page=1 is not the next page: {sc}"
+    );
+    assert_eq!(
+        sc["nextPath"],
+        json!(format!("{audit}?page=1&per_page=100&after=MS42NjQz&before="))
+    );
+    let sc = structured(&call(&client, "github_get", json!({"path": paged})).await);
+    assert_eq!(
+        (sc["nextPage"].clone(), sc["nextPath"].clone()),
+        (json!(2), json!("/repositories/42/pulls?page=2"))
+    );
+    assert_valid(&listed, &sc);
     client.cancel().await.unwrap();
 }
