@@ -606,7 +606,55 @@ async fn filter_values_with_url_delimiters_reach_github_as_written() {
     assert_eq!(value("actor"), [actor]);
     assert_eq!(value("event"), ["pull_request"]);
     assert!(value("c").is_empty() && value("f").is_empty(), "{got:?}");
+
+    // A workflow file name is a path segment: `#`, `?`, `%` and spaces stay inside it.
+    let file = "build & deploy #2 ?50%.yml";
+    let result = call(
+        &client,
+        "github_list_workflow_runs",
+        json!({"owner": "octo-org", "repo": "octo-repo", "workflowId": file}),
+    )
+    .await;
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "nothing is mounted there: {}",
+        text(&result)
+    );
+    let last = upstream.server().received_requests().await.unwrap().pop().unwrap();
+    let segments: Vec<String> = last.url.path_segments().unwrap().map(percent_decode).collect();
+    assert_eq!(
+        segments,
+        ["repos", "octo-org", "octo-repo", "actions", "workflows", file, "runs"],
+        "{}",
+        last.url
+    );
+    assert_eq!(last.url.query(), None, "{}", last.url);
     client.cancel().await.unwrap();
+}
+
+/// `%XX` sequences of a path segment decoded (UTF-8).
+fn percent_decode(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| segment.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
 }
 
 /// zereight/gitlab-mcp#294: the server answered the streamable-HTTP `GET` (the client's server-to-client stream)
