@@ -25,15 +25,17 @@
 //! | [letieu/jira.nvim#40](https://github.com/letieu/jira.nvim/issues/40) | a base URL with a trailing slash gives `//rest/…` and a 404 | [`base_urls_with_a_trailing_slash_never_double_it`] |
 //! | [getsentry/sentry-mcp#589](https://github.com/getsentry/sentry-mcp/issues/589) | a stdio server prints something else than JSON-RPC on stdout ("Unexpected token … is not valid JSON") | [`stdout_carries_only_json_rpc_even_at_trace_level`] |
 //! | [renovatebot/renovate#45241](https://github.com/renovatebot/renovate/pull/45241) | GitHub's cursor lists (Dependabot alerts: `Link: <…?after=…>; rel="next"`, no page number) read as one page, the rest silently dropped | [`a_cursor_list_continues_with_next_path`] |
+//! | [modelcontextprotocol/python-sdk#2349](https://github.com/modelcontextprotocol/python-sdk/issues/2349) | streamable HTTP answers `406` to `Accept: text/event-stream` alone (what Claude.ai's proxy sends), to `*/*` and to no `Accept` (also modelcontextprotocol/csharp-sdk#429) | [`accept_is_read_as_media_ranges_not_as_two_literal_strings`] |
 //! | [atlassian-api/atlassian-python-api#331](https://github.com/atlassian-api/atlassian-python-api/issues/331) | a write redirected (there from `http` to `https`) becomes a `GET` and "succeeds" without writing | `upstream_bodies::writes_never_become_reads` (301/302/303 on a write: an error naming the `Location`, nothing re-sent; a scheme change is another origin, refused for reads too) |
 //! | [hahwul/gori#1103](https://github.com/hahwul/gori/pull/1103) | `notifications/cancelled` noted but the work goes on (the upstream traffic of an abandoned call) | `protocol_stdio::a_cancelled_call_drops_its_upstream_request_and_the_next_call_works` |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
 //! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
 //! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
 //!
-//! Four kinds failed as the product stood, and were fixed (each test fails with its fix reverted): the lone
+//! Five kinds failed as the product stood, and were fixed (each test fails with its fix reverted): the lone
 //! surrogate (`adapters_http::decode`), the HTML error page (`adapters_http::status`), GitHub's `422` `errors` list
-//! (`adapters-github` error texts) and GitHub's cursor lists (`github_get`'s `nextPath`). The other new tests
+//! (`adapters-github` error texts), GitHub's cursor lists (`github_get`'s `nextPath`) and `Accept` media ranges
+//! (`mcp_serve`'s streamable HTTP). The other new tests
 //! passed at once; each asserts the exact outcome (values received upstream, request counts, `nextPage`, the
 //! schema), so each would fail if its kind came back. `data` of the GitHub tools is the vendor's body, untyped in
 //! the `outputSchema`, which is why a `null` field cannot break it (java-sdk#683); the test keeps it so.
@@ -1194,4 +1196,71 @@ async fn a_cursor_list_continues_with_next_path() {
     );
     assert_valid(&listed, &sc);
     client.cancel().await.unwrap();
+}
+
+/// modelcontextprotocol/python-sdk#2349 (and modelcontextprotocol/csharp-sdk#429, modelcontextprotocol/typescript-sdk#1996):
+/// the streamable-HTTP server demands an `Accept` naming both `application/json` and `text/event-stream` literally,
+/// so Claude.ai's proxy (`Accept: text/event-stream` alone), `*/*`, `text/*` and a missing header get `406`
+/// although they accept what the server sends. `Accept` is read as RFC 9110 media ranges: accepted when the
+/// answer's type is (an event stream with sessions, JSON without), refused when it is not or has `q=0`.
+#[tokio::test]
+async fn accept_is_read_as_media_ranges_not_as_two_literal_strings() {
+    use common::http::{HttpServer, tokens_file};
+    const TOKEN: &str = "peer-reports-accept-token-1";
+    async fn start(extra: &[(&str, &str)]) -> HttpServer {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = tokens_file(&dir, &[(TOKEN, "alice")]);
+        HttpServer::start(
+            server_env("http://127.0.0.1:9", extra),
+            &["--tokens-file", tokens.to_str().unwrap()],
+            dir,
+        )
+        .await
+    }
+    let http = reqwest::Client::new();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "proxy-like", "version": "1"}}});
+    let post = |url: String, accept: Option<&'static str>| {
+        let mut request = http.post(url).bearer_auth(TOKEN).json(&initialize);
+        if let Some(accept) = accept {
+            request = request.header("accept", accept);
+        }
+        async move {
+            let answer = request.send().await.unwrap();
+            let status = answer.status().as_u16();
+            let media = answer
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_default();
+            let body = answer.text().await.unwrap();
+            (status, media, body)
+        }
+    };
+    let server = start(&[]).await;
+    for accept in [
+        Some("text/event-stream"),
+        Some("*/*"),
+        Some("text/*, application/*"),
+        None,
+        Some("application/json, text/event-stream"),
+    ] {
+        let (status, media, body) = post(server.url.clone(), accept).await;
+        assert_eq!(status, 200, "{accept:?}: {body}");
+        assert!(media.starts_with("text/event-stream"), "{accept:?}: {media}");
+        assert!(body.contains("\"serverInfo\""), "{accept:?}: {body}");
+    }
+    for accept in ["application/json", "text/event-stream;q=0, */*", "image/png"] {
+        let (status, _, body) = post(server.url.clone(), Some(accept)).await;
+        assert_eq!(status, 406, "{accept}: the answer is an event stream: {body}");
+    }
+
+    let stateless = start(&[("MCP_HTTP_STATELESS", "true")]).await;
+    for accept in [Some("application/json"), Some("*/*"), None] {
+        let (status, media, body) = post(stateless.url.clone(), accept).await;
+        assert_eq!(status, 200, "stateless {accept:?}: {body}");
+        assert!(media.starts_with("application/json"), "stateless {accept:?}: {media}");
+    }
+    let (status, _, body) = post(stateless.url.clone(), Some("text/event-stream")).await;
+    assert_eq!(status, 406, "stateless answers JSON: {body}");
 }
