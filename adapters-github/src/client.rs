@@ -24,7 +24,9 @@ pub struct Page {
     pub body: Payload,
     /// The next page number (>= 1) from the response headers (`x-next-page`, else the `Link`
     /// entry with `rel="next"`), or `None` on the last page. See
-    /// [`crate::next_page_from_headers`].
+    /// [`crate::next_page_from_headers`]. `None` too when the `next` link continues with a cursor (a non-empty
+    /// `after` or `before`: GitHub's cursor lists, such as Dependabot and secret-scanning alerts or the audit
+    /// log, whose `page` is not the continuation); [`Page::next_link`] continues those.
     pub next_page: Option<u64>,
     /// The `Link` header's `rel="next"` target resolved against the request URL ([`crate::next_link_from_headers`]),
     /// whatever its form: a page number (then also in `next_page`) or a cursor (`?after=…`, which `next_page`
@@ -206,13 +208,28 @@ impl GithubClient {
             .parse_payload(self.http.vendor())
             .await
             .map_err(GithubError::from_http)?;
+        let next_link = next_link_from_headers(&response.headers)
+            .and_then(|link| adapters_http::next_link::resolve(&response.url, &link));
+        let cursor = next_link.as_deref().is_some_and(is_cursor_link);
         Ok(Page {
             body,
-            next_page: next_page_from_headers(&response.headers),
-            next_link: next_link_from_headers(&response.headers)
-                .and_then(|link| adapters_http::next_link::resolve(&response.url, &link)),
+            next_page: if cursor {
+                None
+            } else {
+                next_page_from_headers(&response.headers)
+            },
+            next_link,
         })
     }
+}
+
+/// Whether a next link continues with a cursor: a non-empty `after` or `before` query parameter.
+fn is_cursor_link(link: &str) -> bool {
+    let Some((_, query)) = link.split_once('?') else {
+        return false;
+    };
+    url::form_urlencoded::parse(query.as_bytes())
+        .any(|(key, value)| (key == "after" || key == "before") && !value.is_empty())
 }
 
 /// A diff or patch kept as bytes (GitHub's `application/vnd.github.diff` is not a text type by its name) as the text
@@ -237,6 +254,15 @@ fn as_text(body: Payload) -> Payload {
 mod tests {
     use super::*;
     use crate::config::Token;
+
+    #[test]
+    fn cursors_are_told_apart() {
+        assert!(is_cursor_link("/a?page=1&after=MS4&before="));
+        assert!(is_cursor_link("/a?before=X"));
+        assert!(!is_cursor_link("/a?page=2&after=&before="));
+        assert!(!is_cursor_link("/a?page=2"));
+        assert!(!is_cursor_link("/after"));
+    }
 
     #[test]
     fn base_validation() {

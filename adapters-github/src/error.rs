@@ -76,12 +76,7 @@ pub enum GithubError {
     },
 
     /// Any other non-2xx status (400, 409, 422, 5xx, ...).
-    #[error(
-        "GitHub API {status}{}: {message}{}{}",
-        reason(*.status),
-        field_errors_text(.errors.as_ref()),
-        upstream_hint(*.status, *.retry_after_secs)
-    )]
+    #[error("GitHub API {status}{}: {message}{}", reason(*.status), upstream_hint(*.status, *.retry_after_secs))]
     Upstream {
         /// HTTP status code.
         status: u16,
@@ -91,7 +86,7 @@ pub enum GithubError {
         /// said; the text then reports it.
         retry_after_secs: Option<u64>,
         /// GitHub's `errors[]` verbatim (`{resource, field, code, message}` or strings), when the body has them
-        /// (typically a 422); the text lists them too.
+        /// (typically a 422); `message` names them too.
         errors: Option<serde_json::Value>,
     },
 
@@ -318,19 +313,74 @@ impl GithubError {
     }
 }
 
-/// `message` and `documentation_url` of a GitHub error body, else the raw text (bounded); see
+/// `message`, `errors` and `documentation_url` of a GitHub error body, else the raw text (bounded); see
 /// [`adapters_http::status::vendor_message`].
 pub(crate) fn error_message(status: u16, body: &[u8]) -> String {
     vendor_message(status, body, github_message)
 }
 
-/// GitHub's `message`, followed by ` (<documentation_url>)` when the body has one.
+/// Most entries of a body's `errors` named in an error text; more are counted.
+const MAX_ERRORS_SHOWN: usize = 10;
+
+/// GitHub's `message`, then what its `errors` list says (a `422 Validation Failed` names the field and the reason
+/// only there: `Validation Failed: Issue.title: missing_field`, or the search API's sentence), then
+/// ` (<documentation_url>)` when the body has one.
 fn github_message(body: &serde_json::Value) -> Option<String> {
     let message = body.get("message")?.as_str()?;
-    Some(match body.get("documentation_url") {
-        Some(serde_json::Value::String(doc)) if !doc.is_empty() => format!("{message} ({doc})"),
-        _ => message.to_owned(),
-    })
+    let details: Vec<String> = body
+        .get("errors")
+        .and_then(serde_json::Value::as_array)
+        .map(|errors| errors.iter().filter_map(error_detail).collect())
+        .unwrap_or_default();
+    let mut text = message.to_owned();
+    if !details.is_empty() {
+        text.push_str(": ");
+        text.push_str(&details[..details.len().min(MAX_ERRORS_SHOWN)].join("; "));
+        if details.len() > MAX_ERRORS_SHOWN {
+            text.push_str(&format!("; and {} more", details.len() - MAX_ERRORS_SHOWN));
+        }
+    }
+    if let Some(serde_json::Value::String(doc)) = body.get("documentation_url")
+        && !doc.is_empty()
+    {
+        text.push_str(&format!(" ({doc})"));
+    }
+    Some(text)
+}
+
+/// One entry of GitHub's `errors`: a string as is; an object's `message` when it has one, else
+/// `resource.field: code` (with `value` when given), as far as those are there.
+fn error_detail(error: &serde_json::Value) -> Option<String> {
+    fn text(value: Option<&serde_json::Value>) -> Option<&str> {
+        value
+            .and_then(serde_json::Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+    match error {
+        serde_json::Value::String(_) => text(Some(error)).map(str::to_owned),
+        serde_json::Value::Object(entry) => {
+            if let Some(message) = text(entry.get("message")) {
+                return Some(message.to_owned());
+            }
+            let place = [text(entry.get("resource")), text(entry.get("field"))]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(".");
+            let mut detail = match (place.is_empty(), text(entry.get("code"))) {
+                (false, Some(code)) => format!("{place}: {code}"),
+                (false, None) => place,
+                (true, Some(code)) => code.to_owned(),
+                (true, None) => return None,
+            };
+            if let Some(value) = entry.get("value").filter(|v| !v.is_null()) {
+                detail.push_str(&format!(" ({value})"));
+            }
+            Some(detail)
+        }
+        _ => None,
+    }
 }
 
 /// A rate-limit answer: when the primary limit resets and how long GitHub asked to wait.
@@ -413,42 +463,6 @@ fn forbidden_advice(access: &Access) -> String {
     }
 }
 
-/// ` (field errors: title missing_field; …)`: each of GitHub's `errors[]` as `resource.field code: message`
-/// (the parts it has) or its string, bounded to 1 KiB; empty when there are none.
-fn field_errors_text(errors: Option<&serde_json::Value>) -> String {
-    let Some(serde_json::Value::Array(items)) = errors else {
-        return String::new();
-    };
-    let parts: Vec<String> = items
-        .iter()
-        .map(|item| match item {
-            serde_json::Value::String(text) => text.clone(),
-            serde_json::Value::Object(fields) => {
-                let get = |key: &str| fields.get(key).and_then(|v| v.as_str()).unwrap_or("");
-                let place = [get("resource"), get("field")]
-                    .into_iter()
-                    .filter(|s| !s.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(".");
-                [place.as_str(), get("code"), get("message")]
-                    .into_iter()
-                    .filter(|s| !s.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
-            other => other.to_string(),
-        })
-        .filter(|part| !part.is_empty())
-        .collect();
-    if parts.is_empty() {
-        return String::new();
-    }
-    let text = parts.join("; ");
-    let cut = adapters_http::status::truncate_utf8(text.as_bytes(), 1024);
-    let text = String::from_utf8_lossy(cut);
-    format!(" (field errors: {text})")
-}
-
 /// A hint for statuses worth one; when GitHub asked for a wait, that wait.
 fn upstream_hint(status: u16, retry_after_secs: Option<u64>) -> String {
     if let Some(secs) = retry_after_secs {
@@ -515,8 +529,22 @@ mod tests {
         );
         assert_eq!(error_message(400, br#"{"message":"Bad"}"#), "Bad");
         assert_eq!(
+            error_message(
+                422,
+                br#"{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"},{"resource":"Issue","field":"type","code":"invalid","message":""},{"resource":"Label","code":"invalid","field":"name","value":"a,b"},"plain text",{"resource":"Release"},{},3],"documentation_url":"https://d/v"}"#
+            ),
+            r#"Validation Failed: Issue.title: missing_field; Issue.type: invalid; Label.name: invalid ("a,b"); plain text; Release (https://d/v)"#
+        );
+        let many: Vec<String> = (0..12).map(|i| format!(r#"{{"message":"m{i}"}}"#)).collect();
+        let body = format!(r#"{{"message":"Validation Failed","errors":[{}]}}"#, many.join(","));
+        assert!(
+            error_message(422, body.as_bytes()).ends_with("m8; m9; and 2 more"),
+            "{}",
+            error_message(422, body.as_bytes())
+        );
+        assert_eq!(
             error_message(502, b"  <html>bad gateway</html> \n"),
-            "<html>bad gateway</html>"
+            "bad gateway (an HTML page of 28 bytes)"
         );
         assert_eq!(error_message(502, b""), "Bad Gateway");
         assert_eq!(error_message(599, b""), "(empty body)");

@@ -74,13 +74,77 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, serde_json::Error> {
 
 /// [`parse_json`] into any `T`: `serde_json::from_slice` without the recursion limit, on a growing stack.
 ///
+/// A `\uXXXX` escape of a lone UTF-16 surrogate (a high one not followed by a low one, or a low one alone: what
+/// `JSON.stringify` writes for half of an emoji cut by a length limit) is read as U+FFFD, as jq reads it, instead
+/// of failing the whole body; serde_json refuses such escapes, so a body it refuses is parsed again with them
+/// replaced (only then, and only when there is one).
+///
 /// Errors: the parser's error (line and column), or `T`'s.
 pub fn from_slice_any_depth<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
+    match strict_any_depth(bytes) {
+        Err(err) => match without_lone_surrogates(bytes) {
+            Some(repaired) => strict_any_depth(&repaired),
+            None => Err(err),
+        },
+        ok => ok,
+    }
+}
+
+fn strict_any_depth<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     deserializer.disable_recursion_limit();
     let value = T::deserialize(serde_stacker::Deserializer::new(&mut deserializer))?;
     deserializer.end()?;
     Ok(value)
+}
+
+/// `bytes` with every escape of a lone surrogate replaced by `\ufffd`, or `None` when there is none. Escapes are
+/// read pairwise from each backslash (so `\\ud800`, an escaped backslash then text, is left alone); a backslash
+/// occurs in JSON only inside strings, and never inside a multi-byte UTF-8 character.
+fn without_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn escape_at(bytes: &[u8], at: usize) -> Option<u16> {
+        let hex = bytes.get(at..at + 6)?;
+        if hex[0] != b'\\' || hex[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    }
+    const REPLACEMENT: &[u8] = b"\\ufffd";
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(unit) = escape_at(bytes, i) else {
+            i += 2;
+            continue;
+        };
+        let len = match unit {
+            0xD800..=0xDBFF => match escape_at(bytes, i + 6) {
+                Some(0xDC00..=0xDFFF) => {
+                    i += 12;
+                    continue;
+                }
+                _ => 6,
+            },
+            0xDC00..=0xDFFF => 6,
+            _ => {
+                i += 6;
+                continue;
+            }
+        };
+        let buf = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
+        buf.extend_from_slice(&bytes[copied..i]);
+        buf.extend_from_slice(REPLACEMENT);
+        i += len;
+        copied = i;
+    }
+    let mut buf = out?;
+    buf.extend_from_slice(&bytes[copied..]);
+    Some(buf)
 }
 
 /// Decodes `body` by the rules in the [module docs](self), given the response's `Content-Type`.
@@ -311,6 +375,22 @@ mod tests {
         }
         assert!(parse_json(b"[[1]").is_err());
         assert!(parse_json(b"[1] x").is_err());
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_read_as_replacement_characters() {
+        let parsed = parse_json(
+            br#"{"high":"cut \ud83d","low":"\udc00 x","pair":"\ud83d\ude00","both":"\ud800\ud800\udc00","escaped":"\\ud800","end":"\ud800"}"#,
+        )
+        .unwrap();
+        assert_eq!(parsed["high"], "cut \u{FFFD}");
+        assert_eq!(parsed["low"], "\u{FFFD} x");
+        assert_eq!(parsed["pair"], "\u{1F600}");
+        assert_eq!(parsed["both"], "\u{FFFD}\u{10000}");
+        assert_eq!(parsed["escaped"], "\\ud800");
+        assert_eq!(parsed["end"], "\u{FFFD}");
+        assert_eq!(without_lone_surrogates(br#"["\ud83d\ude00","\\udc00","\u00e9"]"#), None);
+        assert!(parse_json(b"[\"\\ud800\" x").is_err(), "other faults still fail");
     }
 
     #[test]

@@ -138,14 +138,26 @@ impl std::fmt::Display for StatusError {
     }
 }
 
-/// The vendor's message from an error body: what `extract` finds in a JSON body (a leading byte-order mark skipped), else the body's text (trimmed,
-/// at most [`MAX_MESSAGE_BYTES`], cut on a UTF-8 boundary and followed by `… (N bytes in all)` when cut), else the
-/// status's reason phrase (`Bad Gateway`), else `(empty body)`.
+/// The vendor's message from an error body: what `extract` finds in a JSON body (a leading byte-order mark skipped),
+/// else, for an HTML page (a proxy's, a gateway's or a server's error page), its `<title>` (else its first `<h1>`,
+/// else its text without tags, scripts and styles) followed by `(an HTML page of N bytes)`, else the body's text
+/// (trimmed, at most [`MAX_MESSAGE_BYTES`], cut on a UTF-8 boundary and followed by `… (N bytes in all)` when cut),
+/// else the status's reason phrase (`Bad Gateway`), else `(empty body)`.
 pub fn vendor_message(status: u16, body: &[u8], extract: fn(&serde_json::Value) -> Option<String>) -> String {
     if let Ok(json) = serde_json::from_slice::<serde_json::Value>(crate::decode::without_bom(body))
         && let Some(message) = extract(&json)
     {
         return bounded(&message);
+    }
+    if let Some(summary) = std::str::from_utf8(crate::decode::without_bom(body))
+        .ok()
+        .and_then(html_summary)
+    {
+        return if summary.is_empty() {
+            format!("an HTML page of {} bytes", body.len())
+        } else {
+            format!("{summary} (an HTML page of {} bytes)", body.len())
+        };
     }
     let raw = truncate_utf8(body, MAX_MESSAGE_BYTES);
     let text = String::from_utf8_lossy(raw);
@@ -162,6 +174,92 @@ pub fn vendor_message(status: u16, body: &[u8], extract: fn(&serde_json::Value) 
     } else {
         text.to_owned()
     }
+}
+
+/// Longest HTML summary kept in an error, in bytes.
+const MAX_HTML_SUMMARY_BYTES: usize = 300;
+
+/// When `text` is an HTML page: its `<title>`, else its first `<h1>`, else its text, with tags read as spaces, white
+/// space collapsed, at most [`MAX_HTML_SUMMARY_BYTES`]. Character references are left as written and every tag becomes
+/// a space, so the summary is pieces of the (already redacted) body side by side and never joins two pieces into a
+/// secret.
+fn html_summary(text: &str) -> Option<String> {
+    let trimmed = text.trim_start();
+    let lower = trimmed.to_ascii_lowercase();
+    let mut head_len = lower.len().min(1024);
+    while !lower.is_char_boundary(head_len) {
+        head_len -= 1;
+    }
+    let head = &lower[..head_len];
+    let is_html = trimmed.starts_with('<')
+        && ["<!doctype html", "<html", "<head", "<body", "<title"]
+            .iter()
+            .any(|tag| head.contains(tag));
+    if !is_html {
+        return None;
+    }
+    let element = |name: &str| -> Option<&str> {
+        let open = lower.find(&format!("<{name}"))?;
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find(&format!("</{name}"))?;
+        Some(&trimmed[start..end])
+    };
+    let picked = [element("title"), element("h1")]
+        .into_iter()
+        .flatten()
+        .map(without_tags)
+        .find(|s| !s.is_empty())
+        .unwrap_or_else(|| without_tags(&without_blocks(trimmed, &lower)));
+    let cut = truncate_utf8(picked.as_bytes(), MAX_HTML_SUMMARY_BYTES);
+    Some(if cut.len() < picked.len() {
+        format!("{}…", String::from_utf8_lossy(cut))
+    } else {
+        picked
+    })
+}
+
+/// `text` without its `<script>` and `<style>` elements (`lower` is `text` in ASCII lower case).
+fn without_blocks(text: &str, lower: &str) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    while at < text.len() {
+        let next = ["<script", "<style"]
+            .iter()
+            .filter_map(|tag| lower[at..].find(tag).map(|i| (at + i, &tag[1..])))
+            .min();
+        let Some((start, name)) = next else { break };
+        out.push_str(&text[at..start]);
+        out.push(' ');
+        at = match lower[start..].find(&format!("</{name}")) {
+            Some(close) => {
+                let close = start + close;
+                lower[close..].find('>').map_or(text.len(), |gt| close + gt + 1)
+            }
+            None => text.len(),
+        };
+    }
+    if at < text.len() {
+        out.push_str(&text[at..]);
+    }
+    out
+}
+
+/// `html` with every tag (`<…>`, and an unclosed one to the end) read as a space and white space collapsed.
+fn without_tags(html: &str) -> String {
+    let mut spaced = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match (in_tag, c) {
+            (false, '<') => {
+                in_tag = true;
+                spaced.push(' ');
+            }
+            (true, '>') => in_tag = false,
+            (false, c) => spaced.push(c),
+            (true, _) => {}
+        }
+    }
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn bounded(message: &str) -> String {
@@ -225,6 +323,59 @@ mod tests {
     }
 
     #[test]
+    fn html_error_pages_are_reduced_to_their_title() {
+        let style = format!("<style>{}</style>", "body{margin:0;padding:0}".repeat(200));
+        let cloudflare = format!(
+            "<!DOCTYPE html>\n<!--[if lt IE 7]> <html class=\"no-js ie6 oldie\" lang=\"en-US\"> <![endif]-->\n<html><head>\n<title>api.github.com | 502: Bad gateway</title>{style}<script>var x = '<b>';</script></head><body><h1>Bad gateway</h1><p>Error code 502</p></body></html>"
+        );
+        let msg = vendor_message(502, cloudflare.as_bytes(), message);
+        assert_eq!(
+            msg,
+            format!(
+                "api.github.com | 502: Bad gateway (an HTML page of {} bytes)",
+                cloudflare.len()
+            )
+        );
+        let tomcat = b"<!doctype html><html lang=\"en\"><head><TITLE>HTTP Status 404 \xe2\x80\x93 Not &amp; Found</TITLE></head><body><h1>x</h1></body></html>";
+        assert!(
+            vendor_message(404, tomcat, message)
+                .starts_with("HTTP Status 404 \u{2013} Not &amp; Found (an HTML page of"),
+            "character references stay as written"
+        );
+        let h1 = b"<html><head><title>  </title></head><body><h1>Service <em>Unavailable</em></h1></body></html>";
+        assert!(vendor_message(503, h1, message).starts_with("Service Unavailable (an HTML page of"));
+        let text = format!(
+            "<html><head>{style}</head><body><p>Upstream\n  connect error</p><script>x()</script></body></html>"
+        );
+        assert!(vendor_message(503, text.as_bytes(), message).starts_with("Upstream connect error (an HTML page of"));
+        assert_eq!(
+            vendor_message(502, b"<html></html>", message),
+            "an HTML page of 13 bytes"
+        );
+        assert!(
+            vendor_message(
+                500,
+                format!("<html><title>{}</title></html>", "\u{e9}".repeat(400)).as_bytes(),
+                message
+            )
+            .contains("\u{e9}\u{2026} (an HTML page")
+        );
+        let no_join = b"<html><body>ghp_<b></b>secret</body></html>";
+        assert!(
+            vendor_message(500, no_join, message).starts_with("ghp_ secret"),
+            "tags never join text"
+        );
+        let xml = b"<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code></Error>";
+        assert_eq!(
+            vendor_message(403, xml, message),
+            String::from_utf8_lossy(xml),
+            "XML stays verbatim"
+        );
+        let multibyte = format!("<{}", "\u{e9}".repeat(600));
+        assert_eq!(vendor_message(400, multibyte.as_bytes(), message), multibyte);
+    }
+
+    #[test]
     fn messages_are_verbatim_and_bounded() {
         let body = b"{\n  \"message\" : \"Project not found\"\n}";
         let err = StatusError::from_parts(V, 404, &HeaderMap::new(), body, message);
@@ -234,7 +385,7 @@ mod tests {
         );
         assert_eq!(
             vendor_message(502, b"  <html>bad</html> \n", message),
-            "<html>bad</html>"
+            "bad (an HTML page of 20 bytes)"
         );
         assert_eq!(vendor_message(502, b"", message), "Bad Gateway");
         assert_eq!(

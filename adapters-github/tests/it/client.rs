@@ -373,7 +373,7 @@ async fn server_error_with_html_body() {
         err,
         GithubError::Upstream {
             status: 502,
-            message: "<html>Bad gateway</html>".to_owned(),
+            message: "Bad gateway (an HTML page of 24 bytes)".to_owned(),
             retry_after_secs: None,
             errors: None,
         }

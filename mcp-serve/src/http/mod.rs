@@ -8,6 +8,8 @@
 //!   and the `Authorization` header is removed before rmcp sees the request.
 //! - Sessions ([`SessionLimits`]): a session belongs to the principal that opened it; idle expiry and caps
 //!   ([`SessionLimits`]); a quiet session sleeps, keeping only its `initialize` parameters ([`dormant`]).
+//! - `Accept` read per RFC 9110 (`*/*`, `text/*`, none, `text/event-stream` alone accept the event stream) before
+//!   rmcp's literal check ([`accept`]).
 //! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
 //!   depth, batches per revision).
 //! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].
@@ -18,6 +20,7 @@
 //! - Shutdown: when the `shutdown` future resolves, new connections stop, calls in flight finish (bounded by
 //!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
 
+mod accept;
 mod auth;
 mod connections;
 pub mod dormant;
@@ -240,10 +243,11 @@ where
     let metadata = auth
         .resource_server()
         .map(|server| crate::oauth::metadata::router(server.clone(), "/mcp"));
-    // Outermost last: POST tracking, authentication, fair share, session ownership, message checks, rmcp.
+    // Outermost last: POST tracking, authentication, fair share, session ownership, Accept, message checks, rmcp.
     let router = Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(framing, framing::check_posts::<S>))
+        .layer(middleware::from_fn_with_state(config.stateless, accept::negotiate))
         .layer(middleware::from_fn_with_state(owners.clone(), sessions::bind_sessions))
         .layer(middleware::from_fn_with_state(
             fair::Limiter::new(config.fair),

@@ -70,7 +70,7 @@ async fn vendor_errors_carry_codes_details_and_waits() {
     assert_eq!(m["errors"][0]["field"], "title");
     assert_eq!(m["errors"][1], "labels must be an array");
     assert!(
-        text(&result).contains("Issue.title missing_field; labels must be an array"),
+        text(&result).contains("Issue.title: missing_field; labels must be an array"),
         "{}",
         text(&result)
     );

@@ -11,7 +11,7 @@
 //! | stall mid-body | `… timed out after 4000 ms …` (or `could not read the response body`), within the timeout | 1 |
 //! | reset mid-body | `could not reach the GitHub API: could not read the response body: …` | 1 |
 //! | 500 | `GitHub API 500 Internal Server Error: … try again later` | 1, not retried |
-//! | 502 | `GitHub API 502 Bad Gateway: …`, after retries 1 s apart | up to 3 |
+//! | 502 (an HTML page) | `GitHub API 502 Bad Gateway: bad gateway (an HTML page of 24 bytes)`, after retries 1 s apart | up to 3 |
 //! | 503 | `GitHub API 503 Service Unavailable: …`, after retries 1 s apart | up to 3 |
 //! | 429 with `Retry-After: 0` forever | `GitHub API rate limit exceeded: … Retry after 0 s.`; waits are raised to 1 s | 3 at most |
 //! | 429 with `Retry-After: 86400` | `… Retry after 86400 s.` at once: the wait does not fit in the timeout | 1 |
@@ -206,7 +206,10 @@ async fn status_faults() {
         .await;
     assert_eq!(requests_to(&upstream, "s500").await, 1, "500 is not retried");
     for (repo, expect) in [
-        ("s502", "GitHub API 502 Bad Gateway: <html>bad gateway</html>"),
+        (
+            "s502",
+            "GitHub API 502 Bad Gateway: bad gateway (an HTML page of 24 bytes)",
+        ),
         ("s503", "GitHub API 503 Service Unavailable"),
         (
             "r0",

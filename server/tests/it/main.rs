@@ -26,6 +26,7 @@ mod job_logs;
 mod jq_isolation;
 mod next_links;
 mod oversized;
+mod peer_reports;
 mod protocol_stdio;
 mod redaction;
 mod replicas;
