@@ -270,7 +270,7 @@ impl GithubError {
                 status: status.status,
                 message: status.message,
                 retry_after_secs: status.retry_after_secs,
-                errors: status.field_errors,
+                errors: status.field_errors.map(|errors| *errors),
             },
             HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
             HttpError::LoginFailed { status, cause, .. } => Self::LoginFailed { status, cause },

@@ -392,13 +392,13 @@ impl HttpClient {
         if response.status.is_success() {
             return Ok(response);
         }
-        Err(HttpError::Status(StatusError::from_parts(
+        Err(HttpError::Status(Box::new(StatusError::from_parts(
             self.vendor,
             response.status.as_u16(),
             &response.headers,
             &response.body,
             self.error_message,
-        )))
+        ))))
     }
 }
 

@@ -42,9 +42,10 @@ pub enum HttpError {
         host: String,
     },
 
-    /// The upstream answered with a non-2xx status.
+    /// The upstream answered with a non-2xx status (boxed: the vendor's message and field errors make it the
+    /// largest variant).
     #[error("{0}")]
-    Status(StatusError),
+    Status(Box<StatusError>),
 
     /// A write (any method but `GET`/`HEAD`) answered by a 301, 302 or 303 redirect. It was not
     /// followed: following it would re-send the request as a `GET`. Nothing was re-sent.

@@ -210,7 +210,7 @@ impl StatusError {
         let mut info = ErrorInfo::new(ErrorCode::of_status(self.status, self.field_errors.is_some()))
             .with_status(Some(self.status))
             .with_retry_after(self.retry_after_secs);
-        info.errors = self.field_errors.clone();
+        info.errors = self.field_errors.as_deref().cloned();
         info
     }
 }

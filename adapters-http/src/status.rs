@@ -68,7 +68,7 @@ pub struct StatusError {
     pub retry_after_secs: Option<u64>,
     /// The vendor's field errors, verbatim ([`crate::error_info::field_errors`]): GitHub's 422 `errors[]`, Jira's
     /// `errors` / `errorMessages`, Bitbucket's `error.fields`; `None` when the body has none.
-    pub field_errors: Option<serde_json::Value>,
+    pub field_errors: Option<Box<serde_json::Value>>,
 }
 
 impl StatusError {
@@ -88,7 +88,7 @@ impl StatusError {
             class: StatusClass::of(status),
             message: vendor_message(status, body, extract),
             retry_after_secs,
-            field_errors: crate::error_info::field_errors(body),
+            field_errors: crate::error_info::field_errors(body).map(Box::new),
         }
     }
 
