@@ -9,7 +9,7 @@
 //! - Sessions ([`SessionLimits`]): a session belongs to the principal that opened it; idle expiry and caps
 //!   ([`SessionLimits`]); a quiet session sleeps, keeping only its `initialize` parameters ([`dormant`]).
 //! - `Accept` read per RFC 9110 (`*/*`, `text/*`, none, `text/event-stream` alone accept the event stream) before
-//!   rmcp's literal check ([`accept`]).
+//!   rmcp's literal check (the private `accept` module).
 //! - Messages ([`framing`]): every `POST` body is checked first (size [`HttpConfig::max_request_bytes`], JSON,
 //!   depth, batches per revision).
 //! - `Host` and `Origin` validation (DNS rebinding): [`HttpConfig::allowed_hosts`], [`HttpConfig::allowed_origins`].

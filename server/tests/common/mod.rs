@@ -85,6 +85,36 @@ pub async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Val
         .expect("tools/call")
 }
 
+/// `tools/list`'s entry for `name` (its schemas), from every page.
+pub async fn listed_tool(client: &RunningService<RoleClient, ()>, name: &str) -> Tool {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("{name} is listed"))
+}
+
+/// The `structuredContent` of a successful result (panics with the text of an error).
+pub fn structured(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "{}", text(result));
+    result.structured_content.clone().expect("structuredContent")
+}
+
+/// A server against every vendor of `upstream` (its settings, [`recorded_upstream::RecordedUpstream::env`]) with
+/// `structuredContent` on, and `extra` settings.
+pub async fn connect_to_all(
+    upstream: &recorded_upstream::RecordedUpstream,
+    extra: &[(&str, &str)],
+) -> RunningService<RoleClient, ()> {
+    let settings: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut pairs: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    pairs.push(("MCP_STRUCTURED_OUTPUT", "true"));
+    pairs.extend_from_slice(extra);
+    connect(server_env(&upstream.uri(), &pairs)).await
+}
+
 /// The text of content[0].
 pub fn text(result: &CallToolResult) -> String {
     let value = serde_json::to_value(&result.content[0]).unwrap();

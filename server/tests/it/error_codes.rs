@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::{call, connect, server_env, text};
+use common::{call, connect_to_all, text};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -26,9 +26,7 @@ fn meta(result: &CallToolResult) -> Value {
 
 async fn setup() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let pairs: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let client = connect(server_env(&upstream.uri(), &pairs)).await;
+    let client = connect_to_all(&upstream, &[]).await;
     (upstream, client)
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::common;
 
-use common::{call, connect, server_env, text};
+use common::{call, connect_to_all, text};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -18,10 +18,7 @@ use serde_json::{Value, json};
 #[tokio::test]
 async fn link_retry_after_and_content_type_in_their_other_forms() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let mut pairs: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    pairs.push(("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()));
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let client = connect(server_env(&upstream.uri(), &pairs)).await;
+    let client = connect_to_all(&upstream, &[]).await;
     let json_body = |body: Value| {
         ResponseTemplate::new(200)
             .insert_header("content-type", "application/json; charset=utf-8")

@@ -24,6 +24,7 @@ mod http_limits;
 mod http_oauth;
 mod job_logs;
 mod jq_isolation;
+mod jq_semantics;
 mod next_links;
 mod oversized;
 mod peer_reports;

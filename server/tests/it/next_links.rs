@@ -7,37 +7,18 @@
 
 use crate::common;
 
-use common::{assert_valid, call, connect, server_env, text};
+use common::{assert_valid, call, connect_to_all, listed_tool as schema_of, structured};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path, query_param, query_param_is_missing};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
-use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
-}
-
 async fn setup() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let mut pairs: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    pairs.push(("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()));
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let client = connect(server_env(&upstream.uri(), &pairs)).await;
+    let client = connect_to_all(&upstream, &[]).await;
     (upstream, client)
-}
-
-async fn schema_of(client: &Client, name: &str) -> rmcp::model::Tool {
-    client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|t| t.name == name)
-        .unwrap()
 }
 
 /// The query of the last request the upstream received on `at`.
