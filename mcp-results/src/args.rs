@@ -6,6 +6,9 @@ pub mod integer;
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 
+/// `_meta.code` of a call refused for its arguments.
+pub const INVALID_ARGUMENT: &str = "invalid_argument";
+
 /// Why a tool's arguments were rejected; the text names the argument and what it accepts.
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +21,11 @@ pub struct ArgumentError {
 }
 
 impl ArgumentError {
+    /// The error result: this text and `_meta.code: "invalid_argument"` (nothing was sent upstream; fix the call).
+    pub fn into_result(self) -> rmcp::model::CallToolResult {
+        crate::coded_error(self.to_string(), INVALID_ARGUMENT)
+    }
+
     /// An error for `tool` with this detail.
     pub fn new(tool: &'static str, detail: impl Into<String>) -> Self {
         ArgumentError {

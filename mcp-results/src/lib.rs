@@ -51,6 +51,14 @@ pub fn error(text: impl Into<String>) -> CallToolResult {
     mcp_envelope::rmcp::error_result(text.into())
 }
 
+/// [`error`] with `_meta.code` = `code` alone, e.g. `invalid_argument`.
+pub fn coded_error(text: impl Into<String>, code: &str) -> CallToolResult {
+    error_with_meta(
+        text,
+        serde_json::Map::from_iter([("code".to_owned(), serde_json::Value::from(code))]),
+    )
+}
+
 /// [`error`] with `meta` as the result's `_meta` keys (beside any it has): how a program tells failures apart
 /// without reading the text, e.g. `{"code": "rate_limited", "retryAfterSeconds": 30}` (the bundled server's codes
 /// are listed in docs/CONTRACT.md §7).

@@ -336,10 +336,10 @@ fn call_args(def: &Def, arguments: Option<JsonObject>) -> Result<Call, ArgumentE
 async fn run(app: &App, principal: &Principal, def: &Def, arguments: Option<JsonObject>) -> CallToolResult {
     let call = match call_args(def, arguments) {
         Ok(call) => call,
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     if let Err(err) = args::check_jq(def.name, call.view.jq.as_deref()).await {
-        return mcp_results::error(err.to_string());
+        return err.into_result();
     }
     let method = def.verb.method();
     let request = Request {

@@ -96,10 +96,10 @@ pub fn spec() -> ToolSpec {
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let args = match args::parse::<CircleciGetArgs>(NAME, arguments) {
         Ok(args) => args,
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
-        return mcp_results::error(err.to_string());
+        return err.into_result();
     }
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
     let request = GetRequest::new(&args.path, principal.as_str())
@@ -107,7 +107,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         .with_fresh(args.fresh.unwrap_or(false));
     let circleci = match &app.circleci {
         Ok(circleci) => circleci,
-        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
+        Err(setup) => return mcp_results::coded_error(format!("{NAME} failed: {setup}"), "invalid_setting"),
     };
     match circleci.get(&request).await {
         Ok(response) => {

@@ -45,15 +45,15 @@ pub fn spec() -> ToolSpec {
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, wanted) = match args::parse::<WithLogFilter<CircleciJobLogsArgs>>(NAME, arguments) {
         Ok(parsed) => (parsed.args, parsed.group),
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     let filter = match wanted.check(NAME, app.results.bound().bytes()).await {
         Ok(filter) => filter,
-        Err(err) => return mcp_results::error(err),
+        Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };
     let circleci = match &app.circleci {
         Ok(circleci) => circleci,
-        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
+        Err(setup) => return mcp_results::coded_error(format!("{NAME} failed: {setup}"), "invalid_setting"),
     };
     let details = match circleci.job_details(&args.project_slug, args.job_number).await {
         Ok(details) => details,
@@ -67,7 +67,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     };
     let selected = match plan.select(filter.step.as_ref(), wanted.failed_only.unwrap_or(true)) {
         Ok(selected) => selected,
-        Err(err) => return mcp_results::error(format!("{NAME}: {err}")),
+        Err(err) => return mcp_results::coded_error(format!("{NAME}: {err}"), mcp_results::args::INVALID_ARGUMENT),
     };
     let mut scanner = plan.scanner(filter.options.clone(), &selected, false);
     for output in &outputs {

@@ -135,7 +135,7 @@ pub fn list_workflow_jobs_spec() -> ToolSpec {
 pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, per_page, page) = match parse_paged::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments).await {
         Ok(parsed) => parsed,
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     let params = ListWorkflowRunsParams::new(args.owner, args.repo)
         .with_workflow_id(args.workflow_id.map(|id| match id {
@@ -150,7 +150,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         .with_page(page);
     let github = match client(app, LIST_WORKFLOW_RUNS) {
         Ok(github) => github,
-        Err(unusable) => return mcp_results::error(unusable),
+        Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
     let page = github.list_workflow_runs(&params).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);
@@ -161,7 +161,7 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
 pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, per_page, page) = match parse_paged::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments).await {
         Ok(parsed) => parsed,
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     let params = ListWorkflowJobsParams::new(args.owner, args.repo, args.run_id)
         .with_filter(args.filter.map(|filter| match filter {
@@ -172,7 +172,7 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         .with_page(page);
     let github = match client(app, LIST_WORKFLOW_JOBS) {
         Ok(github) => github,
-        Err(unusable) => return mcp_results::error(unusable),
+        Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
     let page = github.list_workflow_jobs(&params).await;
     let view = super::view(args.jq, args.output_format, TextSource::Envelope);

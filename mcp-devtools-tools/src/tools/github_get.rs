@@ -76,11 +76,11 @@ pub fn spec() -> ToolSpec {
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, per_page, page) = match parse_paged::<GithubGetArgs>(NAME, arguments).await {
         Ok(parsed) => parsed,
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     let github = match client(app, NAME) {
         Ok(github) => github,
-        Err(unusable) => return mcp_results::error(unusable),
+        Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
     let request = GetRequest::new(&args.path)

@@ -61,7 +61,7 @@ pub fn spec() -> ToolSpec {
 pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
     let (args, wanted) = match args::parse::<WithLogFilter<GithubJobLogsArgs>>(NAME, arguments) {
         Ok(parsed) => (parsed.args, parsed.group),
-        Err(err) => return mcp_results::error(err.to_string()),
+        Err(err) => return err.into_result(),
     };
     if args.job_id.is_none() && args.run_id.is_none() {
         let missing = ArgumentError::new(
@@ -69,15 +69,15 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             "jobId or runId is missing: give jobId (one job), or runId (its failed jobs; with jobName, the job of \
              that name)",
         );
-        return mcp_results::error(missing.to_string());
+        return missing.into_result();
     }
     let filter = match wanted.check(NAME, app.results.bound().bytes()).await {
         Ok(filter) => filter,
-        Err(err) => return mcp_results::error(err),
+        Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };
     let github = match &app.github {
         Ok(github) => github,
-        Err(setup) => return mcp_results::error(format!("{NAME} failed: {setup}")),
+        Err(setup) => return mcp_results::coded_error(format!("{NAME} failed: {setup}"), "invalid_setting"),
     };
     let failed_only = wanted.failed_only.unwrap_or(true);
     let (owner, repo) = (args.owner, args.repo);
@@ -100,7 +100,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     let mut plans = Vec::new();
     let selections = match select_all(&jobs, filter.step.as_ref(), failed_only) {
         Ok(selections) => selections,
-        Err(err) => return mcp_results::error(format!("{NAME}: {err}")),
+        Err(err) => return mcp_results::coded_error(format!("{NAME}: {err}"), mcp_results::args::INVALID_ARGUMENT),
     };
     for (plan, selected) in jobs.into_iter().zip(selections) {
         let job = JobRef {
@@ -271,7 +271,9 @@ impl From<GithubError> for JobsError {
 fn upstream_error(err: JobsError) -> CallToolResult {
     match err {
         JobsError::Upstream(err) | JobsError::LogMissing(err) => plain_upstream_error(err),
-        JobsError::Argument(text) => mcp_results::error(format!("{NAME}: {text}")),
+        JobsError::Argument(text) => {
+            mcp_results::coded_error(format!("{NAME}: {text}"), mcp_results::args::INVALID_ARGUMENT)
+        }
     }
 }
 

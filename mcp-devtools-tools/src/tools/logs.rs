@@ -242,10 +242,13 @@ where
         };
     }
     if !app.results.structured() {
-        return mcp_results::error(format!(
-            "{tool}: the selected lines pass {bound} bytes: narrow them with tailLines, grep or step (or turn \
-             structured output on to get the whole log as an artifact)"
-        ));
+        return mcp_results::coded_error(
+            format!(
+                "{tool}: the selected lines pass {bound} bytes: narrow them with tailLines, grep or step (or turn \
+                 structured output on to get the whole log as an artifact)"
+            ),
+            "too_large",
+        );
     }
     let logs = match full_logs().await {
         Ok(logs) => logs,

@@ -39,6 +39,12 @@ pub async fn negotiate(State(stateless): State<bool>, mut request: Request, next
     next.run(request).await
 }
 
+/// [`accepts`], for the fuzz target (`fuzz/fuzz_targets/accept_header.rs`). Not a stable interface.
+#[doc(hidden)]
+pub fn accepts_for_fuzzing(headers: &http::HeaderMap, kind: &str, sub: &str) -> bool {
+    accepts(headers, kind, sub)
+}
+
 /// Whether the `Accept` fields accept `kind/sub`: no `Accept` at all accepts anything; otherwise the most specific
 /// matching range (`kind/sub`, then `kind/*`, then `*/*`) decides, and it accepts unless its `q` is 0.
 fn accepts(headers: &http::HeaderMap, kind: &str, sub: &str) -> bool {

@@ -21,6 +21,8 @@
 //!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
 
 mod accept;
+#[doc(hidden)]
+pub use accept::accepts_for_fuzzing;
 mod auth;
 mod connections;
 pub mod dormant;

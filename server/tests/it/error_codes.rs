@@ -167,6 +167,20 @@ async fn vendor_errors_carry_codes_details_and_waits() {
     );
     assert_eq!(m["retryAfterSeconds"], 120);
 
+    // Arguments refused before anything is sent: `invalid_argument`, from the tools' own checks and the adapter's.
+    for (tool, args) in [
+        (
+            "github_list_workflow_runs",
+            json!({"owner": "o", "repo": "r", "perPage": 0}),
+        ),
+        ("github_get", json!({"path": "/repos/o/r/x", "jq": ".["})),
+        ("github_get_job_logs", json!({"owner": "o", "repo": "r"})),
+        ("github_get", json!({"path": "/repos/o/r/../../user"})),
+    ] {
+        let result = call(&client, tool, args).await;
+        assert_eq!(meta(&result)["code"], "invalid_argument", "{tool}: {}", text(&result));
+    }
+
     // Jira's 400 with errorMessages (the recorded fixture) is a validation failure with Jira's lists.
     let result = call(
         &client,
