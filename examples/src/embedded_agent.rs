@@ -133,7 +133,7 @@ async fn build_server(upstream: &RecordedUpstream) -> anyhow::Result<DevtoolsSer
         eprintln!("embedded_agent: {warning}");
     }
     let mut app = App::new(settings.tools).await?;
-    app.policy = Some(Policy::parse(Path::new("embedded_agent POLICY"), POLICY)?);
+    app.policy = Some(Arc::new(Policy::parse(Path::new("embedded_agent POLICY"), POLICY)?));
     Ok(DevtoolsServer::new(Arc::new(app)))
 }
 

@@ -54,8 +54,9 @@ pub struct App {
     pub atlassian: Atlassian,
     /// The HTTP cache shared by the vendor clients (entries partitioned by principal and credential).
     pub http_cache: HttpCache,
-    /// The call policy ([`ToolsConfig::policy_file`]; an embedder may set one); `None`: every call is allowed.
-    pub policy: Option<mcp_policy::Policy<Vendor>>,
+    /// The call policy ([`ToolsConfig::policy_file`]; an embedder may set one before building the
+    /// [`crate::DevtoolsServer`], which guards every vendor's tools with it); `None`: every call is allowed.
+    pub policy: Option<Arc<mcp_policy::Policy<Vendor>>>,
     /// The result path ([`mcp_results::Responder`]): the store, the bound ([`ToolsConfig::max_bytes`]), the
     /// structured-output switch and where `jq` projections run ([`mcp_projection::Isolated`], a pool of limited
     /// worker processes built from [`ToolsConfig::jq`], pre-started in the background), with one pipeline permit per
@@ -103,7 +104,8 @@ impl App {
             .policy_file
             .as_deref()
             .map(mcp_policy::Policy::load)
-            .transpose()?;
+            .transpose()?
+            .map(Arc::new);
         let projection = Isolated::new(config.jq.clone());
         let prestarting = projection.clone();
         tokio::spawn(async move {
@@ -111,8 +113,10 @@ impl App {
                 tracing::warn!(error = %err, "the jq workers did not start; calls with `jq` will fail");
             }
         });
+        // The owner of a call's artifacts (and the policy's principal) is the caller the server resolved.
         let results = Responder::new(store.clone(), config.max_bytes, Arc::new(projection))
-            .with_structured_output(config.structured_output);
+            .with_structured_output(config.structured_output)
+            .with_owner(Arc::new(|cx| crate::tools::caller(cx).as_str().to_owned()));
         Ok(App {
             config,
             store,

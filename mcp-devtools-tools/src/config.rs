@@ -13,7 +13,7 @@ use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
-use crate::toolsets::{SelectionNames, TOOLSET_NAMES, ToolSelection};
+use crate::toolsets::{self, SelectionNames, ToolSelection};
 
 /// Which artifact backend to use.
 #[non_exhaustive]
@@ -209,7 +209,7 @@ impl Default for ToolsConfig {
             atlassian: AtlassianConfig::default(),
             jq: IsolatedConfig::default(),
             selection: ToolSelection {
-                toolsets: TOOLSET_NAMES.to_vec(),
+                toolsets: toolsets::all(),
                 read_only: false,
             },
             selection_names: SelectionNames::default(),
@@ -229,23 +229,8 @@ impl ToolsConfig {
     /// [`adapters_http::MIN_SECRET_BYTES`]).
     pub fn redactor(&self) -> Redactor {
         let mut secrets = Redactor::builder();
-        if let Some(token) = &self.github.token {
-            // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
-            // actions/checkout configures), which a job log may print.
-            secrets = secrets.basic(self.github.setting_names.credential, "x-access-token", token.expose());
-        }
-        if let Some(token) = &self.circleci.token {
-            secrets = secrets.secret(self.circleci.setting_names.credential, token.expose());
-        }
-        let atlassian = &self.atlassian;
-        let names = &atlassian.setting_names;
-        if let Some(token) = &atlassian.api_token {
-            let user = atlassian.user_email.as_deref().unwrap_or_default().trim();
-            secrets = secrets.basic(names.api_token, user, token.expose());
-        }
-        if let Some(password) = &atlassian.bitbucket_app_password {
-            let user = atlassian.bitbucket_username.as_deref().unwrap_or_default().trim();
-            secrets = secrets.basic(names.bitbucket_app_password, user, password.expose());
+        for vendor in crate::vendors::registry() {
+            secrets = (vendor.secrets)(self, secrets);
         }
         if let ArtifactBackend::S3(s3) = &self.artifact_backend {
             if let Some(key) = &s3.secret_access_key {
@@ -264,23 +249,11 @@ impl ToolsConfig {
     /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for a start-up
     /// log line; a vendor without them answers every call "no request sent: set ...".
     pub fn configured_vendors(&self) -> Vec<&'static str> {
-        let atlassian = &self.atlassian;
-        let account = atlassian.user_email.is_some() && atlassian.api_token.is_some();
-        let app_password = atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some();
-        let site = atlassian.site_name.is_some();
-        [
-            ("github", self.github.token.is_some()),
-            ("circleci", self.circleci.token.is_some()),
-            ("jira", account && (site || atlassian.jira_base_url.is_some())),
-            (
-                "confluence",
-                account && (site || atlassian.confluence_base_url.is_some()),
-            ),
-            ("bitbucket", account || app_password),
-        ]
-        .into_iter()
-        .filter_map(|(vendor, configured)| configured.then_some(vendor))
-        .collect()
+        crate::vendors::registry()
+            .iter()
+            .filter(|vendor| (vendor.configured)(self))
+            .map(|vendor| vendor.vendor.as_str())
+            .collect()
     }
 }
 
@@ -314,6 +287,9 @@ mod tests {
             "[redacted token] [redacted token] [redacted api_token] [redacted bitbucket_app_password] \
              [redacted S3 secret access key] [redacted S3 session token] [redacted Redis password]"
         );
-        assert!(ToolsConfig::default().redactor().is_empty());
+        // No credential set: only the toy vendor's (the tests' registry has it, and its token is a constant).
+        let unset = ToolsConfig::default().redactor();
+        assert_eq!(unset.redact(text), text);
+        assert_eq!(unset.redact(crate::vendors::toy::TOKEN), "[redacted TOY_TOKEN]");
     }
 }

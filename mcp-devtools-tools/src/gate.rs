@@ -15,29 +15,9 @@ pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
 /// credential setting (the adapter config's `setting_names.credential`, never its value; `null` when unset or no
 /// upstream) and the upstream `host[:port]`.
 pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
-    let (github, circleci) = (&app.config.github, &app.config.circleci);
-    let (credential, authority) = match vendor {
-        Vendor::Github => (
-            github.token.as_ref().map(|_| github.setting_names.credential),
-            authority(&github.api_base),
-        ),
-        Vendor::Circleci => (
-            circleci.token.as_ref().map(|_| circleci.setting_names.credential),
-            authority(&circleci.api_base),
-        ),
-        Vendor::Jira | Vendor::Confluence | Vendor::Bitbucket => {
-            let product = match vendor {
-                Vendor::Jira => adapters_atlassian::Product::Jira,
-                Vendor::Confluence => adapters_atlassian::Product::Confluence,
-                _ => adapters_atlassian::Product::Bitbucket,
-            };
-            let client = app.atlassian.product(product);
-            (
-                client.credential_label(),
-                client.base().and_then(|b| authority(b.as_str())),
-            )
-        }
-        Vendor::None => (None, None),
+    let (credential, authority) = match crate::vendors::entry(vendor) {
+        Some(entry) => (entry.identity)(app),
+        None => (None, None),
     };
     json!({"vendor": vendor.as_str(), "credentialLabel": credential, "authority": authority})
 }
@@ -51,19 +31,9 @@ pub fn attach_upstream(result: &mut CallToolResult, identity: Value) {
         .insert(UPSTREAM_META_KEY.into(), identity);
 }
 
-/// `host[:port]` of a base URL; `None` when it does not parse.
-fn authority(base: &str) -> Option<String> {
-    let url = url::Url::parse(base).ok()?;
-    let host = url.host_str()?;
-    Some(match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host.to_string(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::vendors::authority;
 
     #[test]
     fn authority_is_host_and_port() {

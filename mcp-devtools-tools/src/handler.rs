@@ -1,13 +1,14 @@
 //! The rmcp `ServerHandler` (private module: [`DevtoolsServer`] is at the crate root, with these details).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult, NumberOrString,
+    PaginatedRequestParams, RequestId, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -16,11 +17,12 @@ use tracing::Instrument;
 use crate::Principal;
 use crate::app::App;
 use crate::gate;
-use crate::tools::{ToolSpec, ToolTable};
+use crate::tools::Catalog;
 
-/// The devtools MCP server: the shared [`App`], the dispatch table, and (for stdio or an embedder) a fixed
-/// principal. Build it once per process with [`DevtoolsServer::new`] and clone it for each session: clones share
-/// the app and the table (an `Arc` each), so a session costs a few pointers.
+/// The devtools MCP server: the shared [`App`], the catalogue of its tools (every vendor's `#[tool]` methods on one
+/// rmcp router, [`Catalog`]), and (for stdio or an embedder) a fixed principal. Build it once per process with
+/// [`DevtoolsServer::new`] and clone it for each session: clones share the app and the catalogue (an `Arc` each),
+/// so a session costs a few pointers.
 ///
 /// ```no_run
 /// # async fn embed() -> anyhow::Result<()> {
@@ -39,17 +41,19 @@ use crate::tools::{ToolSpec, ToolTable};
 /// # Ok(()) }
 /// ```
 ///
-/// The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the dispatch table
-/// ([`ToolTable`], built once per process). Each call resolves its principal, asks the policy (a refusal sends
-/// nothing upstream), runs the tool, adds the enterprise `_meta` and is logged in one `tool_call` span (tool,
-/// principal, upstream status, policy effect, duration). [`DevtoolsServer::call_tool_as`] runs that same path
-/// in-process, without a transport (embedding).
+/// The rmcp `ServerHandler`: answers `initialize`, `tools/list` and `tools/call` from the catalogue (built once
+/// per process). Each call resolves its principal (put into the request's extensions for the tool methods), is
+/// routed to its `#[tool]` method through the policy's guard (a refusal sends nothing upstream), gets the
+/// enterprise `_meta` and is logged in one `tool_call` span (tool, principal, upstream status, policy effect,
+/// duration). [`DevtoolsServer::call_tool_as`] runs that same path in-process, without a transport (embedding).
 #[derive(Clone)]
 pub struct DevtoolsServer {
     app: Arc<App>,
-    tools: Arc<ToolTable>,
+    tools: Arc<Catalog>,
     principal: Option<Principal>,
     in_flight: Option<TaskTracker>,
+    /// The peer of in-process calls' request contexts (made on the first [`DevtoolsServer::call_tool_as`]).
+    in_process: Arc<OnceLock<Peer<RoleServer>>>,
 }
 
 impl DevtoolsServer {
@@ -59,10 +63,11 @@ impl DevtoolsServer {
     /// [`DevtoolsServer::with_principal`] for stdio.
     pub fn new(app: Arc<App>) -> Self {
         DevtoolsServer {
-            tools: Arc::new(ToolTable::new(&app.config)),
+            tools: Arc::new(Catalog::new(&app)),
             app,
             principal: None,
             in_flight: None,
+            in_process: Arc::default(),
         }
     }
 
@@ -89,6 +94,11 @@ impl DevtoolsServer {
         self.tools.listed().to_vec()
     }
 
+    /// The catalogue of the tools this server offers.
+    pub fn catalog(&self) -> &Catalog {
+        &self.tools
+    }
+
     /// Runs one `tools/call` for `principal` in-process, exactly as the server answers it over a transport: the
     /// tool selection, the policy (a refusal is an `isError` result with `_meta.code`, and nothing is sent
     /// upstream), the tool with its argument and result limits, the enterprise `_meta`, the `tool_call` span, and
@@ -102,7 +112,20 @@ impl DevtoolsServer {
         principal: &Principal,
         request: CallToolRequestParams,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call_traced(principal, request, None).await
+        let peer = self.in_process_peer().clone();
+        let context = RequestContext::new(RequestId::from(NumberOrString::Number(0)), peer);
+        self.call_traced(principal, request, context).await
+    }
+
+    /// The peer of in-process calls: a server session of its own over an in-memory pipe whose far end is closed, so
+    /// that a tool's request context is a real one; nothing reaches a client (there is none), and a notification a
+    /// tool sends is dropped.
+    fn in_process_peer(&self) -> &Peer<RoleServer> {
+        self.in_process.get_or_init(|| {
+            let (near, _far) = tokio::io::duplex(64);
+            let running = rmcp::service::serve_directly(NoTools, near, None);
+            running.peer().clone()
+        })
     }
 
     /// The caller: from the HTTP request when there is one, else the server's principal.
@@ -110,36 +133,47 @@ impl DevtoolsServer {
         mcp_serve::principal_of(context).or_else(|| self.principal.clone())
     }
 
-    /// [`DevtoolsServer::call_tool_as`], stopped when `cancelled` fires (`notifications/cancelled` or the session
-    /// ending): the call's future is dropped there, which closes its upstream connection and kills its jq worker
-    /// (`kill_on_drop`). rmcp sends no answer for a cancelled request, so that error is never seen by the client.
+    /// [`DevtoolsServer::call_tool_as`] with the request's `context`, stopped when its cancellation token fires
+    /// (`notifications/cancelled` or the session ending): the call's future is dropped there, which closes its
+    /// upstream connection and kills its jq worker (`kill_on_drop`). rmcp sends no answer for a cancelled request,
+    /// so that error is never seen by the client.
     async fn call_traced(
         &self,
         principal: &Principal,
         request: CallToolRequestParams,
-        cancelled: Option<CancellationToken>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let spec = self
+        let vendor = self
             .tools
             .find(&request.name)
             .map_err(|message| ErrorData::invalid_params(message, None))?;
         let span = tracing::info_span!(
             "tool_call",
-            tool = %spec.name,
+            tool = %request.name,
             principal = %principal,
             upstream_status = tracing::field::Empty,
             policy_effect = tracing::field::Empty,
         );
-        let cancelled = cancelled.unwrap_or_default();
+        let cancelled: CancellationToken = context.ct.clone();
+        context.extensions.insert(principal.clone());
         let call = async {
             let started = Instant::now();
+            let routed = self.tools.router().call(ToolCallContext::new(self, request, context));
             let result = tokio::select! {
-                result = self.run(principal, spec, request.arguments) => result,
+                result = routed => result,
                 () = cancelled.cancelled() => {
                     tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "tool call cancelled");
                     return Err(ErrorData::internal_error("the call was cancelled", None));
                 }
             };
+            let mut result = match result? {
+                CallToolResponse::Complete(result) => result,
+                // The bundled tools never ask for input (MRTR).
+                _ => mcp_results::error("Internal error: the tool asked for input, which this server does not do"),
+            };
+            if self.app.config.enterprise_mode {
+                gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, vendor));
+            }
             let elapsed_ms = started.elapsed().as_millis() as u64;
             tracing::info!(
                 is_error = result.is_error.unwrap_or(false),
@@ -154,26 +188,13 @@ impl DevtoolsServer {
             None => call.await,
         }
     }
-
-    async fn run(&self, principal: &Principal, spec: &ToolSpec, arguments: Option<JsonObject>) -> CallToolResult {
-        let decision = self
-            .app
-            .policy
-            .as_ref()
-            .and_then(|policy| policy.decide(principal.as_str(), spec.name, &spec.vendor));
-        if let Some(decision) = &decision {
-            tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
-        }
-        let mut result = match decision.as_ref().and_then(|d| mcp_policy::refusal(spec.name, d)) {
-            Some(refusal) => refusal,
-            None => (spec.handler)(&self.app, principal, arguments).await,
-        };
-        if self.app.config.enterprise_mode {
-            gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, spec.vendor));
-        }
-        result
-    }
 }
+
+/// The handler of the in-process peer's session: it is never asked anything.
+#[derive(Clone, Copy)]
+struct NoTools;
+
+impl ServerHandler for NoTools {}
 
 impl ServerHandler for DevtoolsServer {
     /// rmcp passes here any request it could not parse, e.g. a `tools/call` whose `arguments` is not an object:
@@ -229,9 +250,6 @@ impl ServerHandler for DevtoolsServer {
                 mcp_results::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
             );
         };
-        Ok(self
-            .call_traced(&principal, request, Some(context.ct.clone()))
-            .await?
-            .into())
+        Ok(self.call_traced(&principal, request, context).await?.into())
     }
 }

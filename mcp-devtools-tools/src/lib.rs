@@ -31,6 +31,7 @@ pub mod logs;
 pub mod tools;
 pub mod toolsets;
 mod vendor;
+pub mod vendors;
 
 pub use app::{App, AppError};
 pub use config::{ArtifactBackend, ToolsConfig};

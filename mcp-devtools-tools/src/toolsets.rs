@@ -7,14 +7,10 @@ use mcp_policy::{LeftOut, Selection, UnknownToolset};
 
 use crate::vendor::Vendor;
 
-/// Every toolset, in `--help` order.
-pub const TOOLSET_NAMES: [Vendor; 5] = [
-    Vendor::Github,
-    Vendor::Circleci,
-    Vendor::Jira,
-    Vendor::Confluence,
-    Vendor::Bitbucket,
-];
+/// Every toolset (one per vendor of the registry, [`crate::vendors`]), in `--help` order: the default selection.
+pub fn all() -> Vec<Vendor> {
+    crate::vendors::registry().iter().map(|entry| entry.vendor).collect()
+}
 
 /// Which tools are offered.
 pub type ToolSelection = Selection<Vendor>;
@@ -44,7 +40,7 @@ impl Default for SelectionNames {
 /// # Errors
 /// A name that is not a toolset ([`UnknownToolset`]; the host adds its setting's name).
 pub fn parse(toolsets: Option<&str>, read_only: bool) -> Result<ToolSelection, UnknownToolset> {
-    Selection::parse(toolsets, &TOOLSET_NAMES, read_only)
+    Selection::parse(toolsets, &all(), read_only)
 }
 
 /// The text refusing a call of `tool` (of `vendor`), left out of `selection` because of `why`, naming the setting
@@ -78,11 +74,11 @@ mod tests {
             read_only: "READ_ONLY",
         };
         assert_eq!(
-            refusal(&selection, names, "jira_get", Vendor::Jira, LeftOut::NotInToolsets),
+            refusal(&selection, names, "jira_get", Vendor::named("jira"), LeftOut::NotInToolsets),
             "Tool \"jira_get\" is not offered: the jira toolset is not in TOOLSETS=github; add it to use this tool"
         );
-        assert!(refusal(&selection, names, "t", Vendor::Github, LeftOut::ReadOnly).contains("READ_ONLY=true"));
-        assert_eq!(parse(None, true).unwrap().toolsets, TOOLSET_NAMES);
+        assert!(refusal(&selection, names, "t", Vendor::named("github"), LeftOut::ReadOnly).contains("READ_ONLY=true"));
+        assert_eq!(parse(None, true).unwrap().toolsets, all());
         assert!(parse(Some("github,gitlab"), false).is_err());
     }
 }

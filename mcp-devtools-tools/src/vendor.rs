@@ -1,44 +1,57 @@
-//! Which upstream service a tool talks to: the subject of policy rules (`vendor = "github"`) and of enterprise
-//! `_meta["mcp-devtools/upstream"]`.
+//! Which upstream service a tool talks to: the subject of policy rules (`vendor = "github"`), the toolset name
+//! (`MCP_TOOLSETS=github`) and the `vendor` of enterprise `_meta["mcp-devtools/upstream"]`. The vendors are the
+//! registry's ([`crate::vendors`]); [`Vendor::NONE`] is the companion tools' (`artifact_read`).
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// An upstream vendor, spelled in policy files and `_meta` as its lowercase name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Vendor {
-    /// No upstream (e.g. `artifact_read`).
-    None,
-    /// GitHub REST.
-    Github,
-    /// CircleCI API v2.
-    Circleci,
-    /// Jira (Atlassian).
-    Jira,
-    /// Confluence (Atlassian).
-    Confluence,
-    /// Bitbucket (Atlassian).
-    Bitbucket,
-}
+/// An upstream vendor, spelled in policy files, toolset lists and `_meta` as its lowercase name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Vendor(&'static str);
 
 impl Vendor {
+    /// No upstream (e.g. `artifact_read`): `none`.
+    pub const NONE: Vendor = Vendor("none");
+
+    /// The vendor named `name` (lowercase, as policy files spell it). Registered vendors are listed by
+    /// [`crate::vendors::names`]; this constructor is for a vendor's own folder.
+    pub const fn named(name: &'static str) -> Vendor {
+        Vendor(name)
+    }
+
     /// The lowercase name (`github`, `circleci`, …, `none`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Vendor::None => "none",
-            Vendor::Github => "github",
-            Vendor::Circleci => "circleci",
-            Vendor::Jira => "jira",
-            Vendor::Confluence => "confluence",
-            Vendor::Bitbucket => "bitbucket",
-        }
+        self.0
     }
 }
 
 impl fmt::Display for Vendor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for Vendor {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Vendor {
+    /// A registered vendor's name or `none`; anything else is an error listing the names.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        if name == Vendor::NONE.0 {
+            return Ok(Vendor::NONE);
+        }
+        crate::vendors::registry()
+            .iter()
+            .map(|entry| entry.vendor)
+            .find(|vendor| vendor.0 == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = crate::vendors::names().chain([Vendor::NONE.0]).collect();
+                serde::de::Error::custom(format!("unknown vendor {name:?}; use one of {}", known.join(", ")))
+            })
     }
 }

@@ -15,7 +15,7 @@ pub const INVALID_ARGUMENT: &str = "invalid_argument";
 #[error("Invalid arguments for {tool}: {detail}")]
 pub struct ArgumentError {
     /// The tool whose arguments were rejected.
-    pub tool: &'static str,
+    pub tool: std::borrow::Cow<'static, str>,
     /// What is wrong, naming the argument (e.g. "perPage: must be between 1 and 100, got 0").
     pub detail: String,
 }
@@ -27,11 +27,19 @@ impl ArgumentError {
     }
 
     /// An error for `tool` with this detail.
-    pub fn new(tool: &'static str, detail: impl Into<String>) -> Self {
+    pub fn new(tool: impl Into<std::borrow::Cow<'static, str>>, detail: impl Into<String>) -> Self {
         ArgumentError {
-            tool,
+            tool: tool.into(),
             detail: detail.into(),
         }
+    }
+}
+
+impl From<ArgumentError> for rmcp::model::CallToolResult {
+    /// [`ArgumentError::into_result`], so a `#[tool]` method returning `Result<Json<…>, CallToolResult>` can use
+    /// `?` on its arguments.
+    fn from(err: ArgumentError) -> Self {
+        err.into_result()
     }
 }
 
@@ -44,11 +52,12 @@ pub const MAX_JQ_CHARS: u32 = 65_536;
 /// every top-level string argument is checked against the `maxLength` that `T`'s advertised input schema gives it
 /// (`owner is too long: 3145728 characters, at most 100`), so the schema and the check cannot drift apart.
 pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
-    tool: &'static str,
+    tool: impl Into<std::borrow::Cow<'static, str>>,
     arguments: Option<JsonObject>,
 ) -> Result<T, ArgumentError> {
+    let tool = tool.into();
     let arguments = arguments.unwrap_or_default();
-    check_lengths::<T>(tool, &arguments)?;
+    check_lengths::<T>(&tool, &arguments)?;
     let value = serde_json::Value::Object(arguments);
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
@@ -59,7 +68,7 @@ pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
 }
 
 /// Checks each top-level string argument against its `maxLength` in `T`'s advertised input schema (characters).
-fn check_lengths<T: schemars::JsonSchema>(tool: &'static str, arguments: &JsonObject) -> Result<(), ArgumentError> {
+fn check_lengths<T: schemars::JsonSchema>(tool: &std::borrow::Cow<'static, str>, arguments: &JsonObject) -> Result<(), ArgumentError> {
     use serde_json::Value;
     // The very schema `tools/list` advertises; an optional argument's limit sits in its `anyOf` string branch.
     let schema = crate::schema::input_schema::<T>();
@@ -86,7 +95,7 @@ fn check_lengths<T: schemars::JsonSchema>(tool: &'static str, arguments: &JsonOb
         let chars = text.chars().count();
         if u64::try_from(chars).unwrap_or(u64::MAX) > max {
             return Err(ArgumentError::new(
-                tool,
+                tool.clone(),
                 format!("{name} is too long: {chars} characters, at most {max}"),
             ));
         }

@@ -7,6 +7,7 @@
 //! | [`ResponderBuilder`] | a [`Responder`] from a store, the rest defaulted; the [`Owner`] of a call's artifacts |
 //! | [`Responder::artifact_read_route`], [`Responder::guard`] | `artifact_read` and the call policy on an rmcp `ToolRouter` |
 //! | [`View`], [`ViewArgs`], [`WithView`] | the caller's `jq` and `outputFormat` |
+//! | [`Args`] | a `#[tool]` method's arguments, refused as an `isError` result with `_meta.code` |
 //! | [`artifact_read`] | the `artifact_read` tool: [`artifact_read::route`] for rmcp routers, [`artifact_read::call`] by hand |
 //! | [`args`] | argument parsing with errors naming the argument, `maxLength` checks from the schema, digit-string integers |
 //! | [`schema`] | the compact `inputSchema` of an argument struct |
@@ -17,6 +18,7 @@
 pub mod args;
 pub mod artifact_read;
 mod builder;
+mod extract;
 mod pipeline;
 mod responder;
 mod router;
@@ -26,6 +28,7 @@ mod structured;
 mod view;
 
 pub use builder::{DEFAULT_OWNER, Owner, ResponderBuilder};
+pub use extract::Args;
 pub use pipeline::MAX_RESULT_DEPTH;
 pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};

@@ -22,13 +22,15 @@ impl Responder {
     /// `router` with `policy` decided before every call of its tools: a call the policy refuses gets
     /// the policy's refusal (`isError`, `_meta.code: "policy_denied"` and the deciding rule) and the tool does not
     /// run. The principal is the caller [`Responder::owner`] names; `vendor` is the vendor every tool of `router`
-    /// calls, for the rules that name one. Tools listed stay as they are.
-    pub fn guard<S, V>(&self, router: ToolRouter<S>, policy: Policy<V>, vendor: V) -> ToolRouter<S>
+    /// calls, for the rules that name one. Tools listed stay as they are. `policy` may be shared between routers
+    /// (an `Arc<Policy<V>>`). The deciding rule's effect is recorded as `policy_effect` on the current tracing
+    /// span, when the span declares that field.
+    pub fn guard<S, V>(&self, router: ToolRouter<S>, policy: impl Into<Arc<Policy<V>>>, vendor: V) -> ToolRouter<S>
     where
         S: Send + Sync + 'static,
         V: DeserializeOwned + PartialEq + Send + Sync + 'static,
     {
-        let policy = Arc::new(policy);
+        let policy: Arc<Policy<V>> = policy.into();
         let vendor = Arc::new(vendor);
         let mut guarded = ToolRouter::new();
         for route in router {
@@ -36,13 +38,15 @@ impl Responder {
             let (policy, vendor, responder) = (policy.clone(), vendor.clone(), self.clone());
             guarded.add_route(ToolRoute::new_dyn(
                 route.attr,
-                move |cx: ToolCallContext<'_, S>| match policy.refuse(
-                    &responder.owner(&cx.request_context),
-                    &name,
-                    &vendor,
-                ) {
-                    Some(refusal) => Box::pin(std::future::ready(Ok(refusal.into()))),
-                    None => call(cx),
+                move |cx: ToolCallContext<'_, S>| {
+                    let decision = policy.decide(&responder.owner(&cx.request_context), &name, &vendor);
+                    if let Some(decision) = &decision {
+                        tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
+                    }
+                    match decision.and_then(|decision| mcp_policy::refusal(&name, &decision)) {
+                        Some(refusal) => Box::pin(std::future::ready(Ok(refusal.into()))),
+                        None => call(cx),
+                    }
                 },
             ));
         }

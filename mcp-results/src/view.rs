@@ -54,10 +54,13 @@ impl From<ViewArgs> for View {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ViewArgs {
-    /// jq (or JMESPath) applied to the result's data; must yield one value, e.g. `map({id, name})`.
+    /// jq (or JMESPath) applied to the result's data; must yield one value, e.g. `map({id, name})`. No description
+    /// in the schema: the `outputSchema`'s `data` says it once for every tool, which keeps `tools/list` small.
+    #[schemars(description = "")]
     #[schemars(length(max = MAX_JQ_CHARS))]
     pub jq: Option<String>,
-    /// Text format: toon (default) or json.
+    /// Text format: toon (default) or json (the type says it: no description in the schema).
+    #[schemars(description = "")]
     pub output_format: Option<OutputFormat>,
 }
 

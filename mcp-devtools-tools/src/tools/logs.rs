@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use mcp_envelope::OutputFormat;
 use mcp_results::splice::{ArgGroup, Spliced};
 
 use crate::Principal;
@@ -31,8 +30,9 @@ pub const MAX_LOG_ARTIFACT_BYTES: usize = 256 << 20;
 /// Media type of the full-log artifact.
 pub const LOG_MIME_TYPE: &str = "text/plain; charset=utf-8";
 
-/// The filter arguments both log tools take, after each tool's own (which job): which steps and lines, and the
-/// view. Spliced into each tool's arguments ([`WithLogFilter`]).
+/// The filter arguments both log tools take, after each tool's own (which job): which steps and lines. Spliced
+/// into each tool's arguments ([`WithLogFilter`]); the view (`jq`, `outputFormat`) comes last
+/// ([`mcp_results::WithView`]).
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LogFilterArgs {
@@ -51,26 +51,10 @@ pub struct LogFilterArgs {
     pub step: Option<StepArg>,
     /// Keep ANSI codes.
     pub raw: Option<bool>,
-    #[schemars(description = "")]
-    /// jq over `data` (said once, in `data`'s description: no description in the schema).
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
-    pub output_format: Option<OutputFormat>,
 }
 
 impl ArgGroup for LogFilterArgs {
-    const NAMES: &'static [&'static str] = &[
-        "failedOnly",
-        "tailLines",
-        "grep",
-        "context",
-        "step",
-        "raw",
-        "jq",
-        "outputFormat",
-    ];
+    const NAMES: &'static [&'static str] = &["failedOnly", "tailLines", "grep", "context", "step", "raw"];
 }
 
 /// A log tool's own arguments `A` (which job) with [`LogFilterArgs`] spliced in.
@@ -100,10 +84,8 @@ impl LogFilterArgs {
     ///
     /// # Errors
     /// The text naming the argument and what to send.
-    pub async fn check(&self, tool: &'static str, bound: usize) -> Result<LogFilter, String> {
-        crate::args::check_jq(tool, self.jq.as_deref())
-            .await
-            .map_err(|err| err.to_string())?;
+    pub async fn check(&self, tool: &'static str, jq: Option<&str>, bound: usize) -> Result<LogFilter, String> {
+        crate::args::check_jq(tool, jq).await.map_err(|err| err.to_string())?;
         filter(
             tool,
             self.tail_lines,
@@ -199,6 +181,9 @@ pub struct LogPart {
 
 /// `structuredContent` of the log tools.
 pub type LogsEnvelope = Envelope<LogsData, LogMeta>;
+
+/// The shape of the log tools' results, for their `#[tool]` methods' `Json<…>`.
+pub type LogsOutput = mcp_results::Structured<LogsData, LogMeta>;
 
 /// `outputSchema` of the log tools.
 /// `data` is documented by [`LogsData`]; the schema keeps it open (a `jq` may reshape it), so

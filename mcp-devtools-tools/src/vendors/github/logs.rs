@@ -2,17 +2,18 @@
 //! log streams in (`tailLines`, `grep` with `context`, `step`), lines tied to the jobs API's steps.
 
 use adapters_github::{GithubClient, GithubError, JobFilter, JobRef, ListWorkflowJobsParams};
-use rmcp::model::{CallToolResult, JsonObject};
+use mcp_results::WithView;
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::logs::{self, WithLogFilter};
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
-use crate::args::{self, ArgumentError};
+use crate::args::ArgumentError;
 use crate::logs::{JobLog, JobPlan, LogsData, Options, StepChoice, is_failed_job};
+use crate::tools::logs::{self, WithLogFilter};
+use crate::tools::record_upstream_status;
 
 /// Tool name.
 pub const NAME: &str = "github_get_job_logs";
@@ -43,26 +44,14 @@ pub struct GithubJobLogsArgs {
     pub job_name: Option<String>,
 }
 
-/// The `tools/list` entry.
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: NAME,
-        description: "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). \
-                      Default: failed steps' last 200 lines.",
-        input_schema: input_schema::<WithLogFilter<GithubJobLogsArgs>>(),
-        output: Some(OutputContract::Logs),
-        annotations: read_only("Get job logs", true),
-        vendor: crate::Vendor::Github,
-        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
-    }
-}
-
 /// Runs `github_get_job_logs`.
-pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let (args, wanted) = match args::parse::<WithLogFilter<GithubJobLogsArgs>>(NAME, arguments) {
-        Ok(parsed) => (parsed.args, parsed.group),
-        Err(err) => return err.into_result(),
-    };
+pub(super) async fn call(
+    app: &App,
+    principal: &Principal,
+    args: WithView<WithLogFilter<GithubJobLogsArgs>>,
+) -> CallToolResult {
+    let WithView { args, view } = args;
+    let (args, wanted) = (args.args, args.group);
     if args.job_id.is_none() && args.run_id.is_none() {
         let missing = ArgumentError::new(
             NAME,
@@ -71,7 +60,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
         );
         return missing.into_result();
     }
-    let filter = match wanted.check(NAME, app.results.bound().bytes()).await {
+    let filter = match wanted.check(NAME, view.jq.as_deref(), app.results.bound().bytes()).await {
         Ok(filter) => filter,
         Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };
@@ -114,13 +103,13 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                 plans.push(job);
                 read.push(log);
             }
-            Err(JobsError::LogMissing(err)) => return super::github_log_absence::explain(github, &job, err).await,
+            Err(JobsError::LogMissing(err)) => return super::log_absence::explain(github, &job, err).await,
             Err(err) => return upstream_error(err),
         }
     }
-    super::record_upstream_status(Some(200));
+    record_upstream_status(Some(200));
     let data = LogsData { jobs: read };
-    let view = super::view(wanted.jq, wanted.output_format, mcp_envelope::TextSource::Envelope);
+    let view = view.into_view();
     logs::respond(app, principal, NAME, data, overflow, &view, || async move {
         let mut all = Vec::new();
         for job in &plans {
@@ -257,7 +246,7 @@ async fn scan_job(
 /// A failure finding or reading the jobs.
 enum JobsError {
     Upstream(GithubError),
-    /// The log download answered 404 or 410 ([`super::github_log_absence`] says why).
+    /// The log download answered 404 or 410 ([`super::log_absence`] says why).
     LogMissing(GithubError),
     Argument(String),
 }
@@ -279,7 +268,7 @@ fn upstream_error(err: JobsError) -> CallToolResult {
 
 /// The error result of a failed GitHub call, with its `_meta` ([`GithubError::info`]).
 pub(crate) fn plain_upstream_error(err: GithubError) -> CallToolResult {
-    super::record_upstream_status(err.status());
+    record_upstream_status(err.status());
     tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
     mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }

@@ -4,17 +4,18 @@
 use std::collections::BTreeMap;
 
 use adapters_circleci::GetRequest;
-use mcp_envelope::{Envelope, OutputFormat, TextSource};
-use rmcp::model::{CallToolResult, JsonObject};
+use adapters_http::decode::Payload;
+use mcp_envelope::Envelope;
+use mcp_results::WithView;
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
 use crate::args;
-use adapters_http::decode::Payload;
+use crate::tools::record_upstream_status;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get";
@@ -69,38 +70,15 @@ pub struct CircleciGetArgs {
     pub query_params: Option<BTreeMap<String, String>>,
     /// Bypass the HTTP cache (default false).
     pub fresh: Option<bool>,
-    #[schemars(description = "")]
-    /// jq filter; replaces data.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
-    pub output_format: Option<OutputFormat>,
-}
-
-/// The `tools/list` entry of `circleci_get`.
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: NAME,
-        description: "GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow \
-                      and job paths are never cached; fresh: true forces a new read.",
-        input_schema: input_schema::<CircleciGetArgs>(),
-        output: Some(OutputContract::CircleCi),
-        annotations: read_only("CircleCI GET", true),
-        vendor: crate::Vendor::Circleci,
-        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
-    }
 }
 
 /// Runs `circleci_get`.
-pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let args = match args::parse::<CircleciGetArgs>(NAME, arguments) {
-        Ok(args) => args,
-        Err(err) => return err.into_result(),
-    };
-    if let Err(err) = args::check_jq(NAME, args.jq.as_deref()).await {
+pub(super) async fn call(app: &App, principal: &Principal, args: WithView<CircleciGetArgs>) -> CallToolResult {
+    let WithView { args, view } = args;
+    if let Err(err) = args::check_jq(NAME, view.jq.as_deref()).await {
         return err.into_result();
     }
+    let view = view.into_view();
     let query: Vec<(String, String)> = args.query_params.unwrap_or_default().into_iter().collect();
     let request = GetRequest::new(&args.path, principal.as_str())
         .with_query(&query)
@@ -111,7 +89,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     };
     match circleci.get(&request).await {
         Ok(response) => {
-            super::record_upstream_status(Some(200));
+            record_upstream_status(Some(200));
             let meta = CacheMeta {
                 cache: CacheInfo {
                     hit: response.cache.hit,
@@ -120,7 +98,6 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
                 },
                 next_link: response.next_link,
             };
-            let view = super::view(args.jq, args.output_format, TextSource::Envelope);
             match response.body {
                 Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, &view).await,
                 Payload::Binary(body) => {
@@ -131,7 +108,7 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             }
         }
         Err(err) => {
-            super::record_upstream_status(err.status());
+            record_upstream_status(err.status());
             if let adapters_circleci::CircleciError::MissingToken { setting } = &err {
                 tracing::info!(tool = NAME, "no request sent: set {setting}");
             } else {

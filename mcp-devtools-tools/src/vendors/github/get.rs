@@ -4,16 +4,16 @@
 use std::collections::BTreeMap;
 
 use adapters_github::{GetRequest, MediaType};
-use mcp_envelope::{LinkedPageMeta, OutputFormat, TextSource};
-use rmcp::model::{CallToolResult, JsonObject};
+use mcp_envelope::LinkedPageMeta;
+use mcp_results::WithView;
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::github::{JqArg, client, finish, parse_paged};
-use super::paging::Paged;
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
+use super::runs::{check_paged, client, finish};
 use crate::Principal;
 use crate::app::App;
+use crate::tools::paging::Paged;
 
 /// Tool name.
 pub const NAME: &str = "github_get";
@@ -30,7 +30,7 @@ pub enum MediaTypeArg {
     Patch,
 }
 
-/// Arguments of `github_get` (with `perPage` and `page`: [`super::paging::Paged`]).
+/// Arguments of `github_get` (with `perPage` and `page`: [`Paged`]; `jq` and `outputFormat`: [`WithView`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GithubGetArgs {
@@ -41,13 +41,6 @@ pub struct GithubGetArgs {
     pub query_params: Option<BTreeMap<String, String>>,
     /// diff, patch: the text as a string.
     pub media_type: Option<MediaTypeArg>,
-    #[schemars(description = "")]
-    /// jq or JMESPath over the body; one value.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// toon (default) or json.
-    pub output_format: Option<OutputFormat>,
 }
 
 /// `outputSchema` of `github_get`: `{data, nextPage, nextLink, incomplete?}`.
@@ -59,23 +52,10 @@ pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
     )
 }
 
-/// The `tools/list` entry of `github_get`.
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: NAME,
-        description: "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
-        input_schema: input_schema::<Paged<GithubGetArgs>>(),
-        output: Some(OutputContract::LinkedPaged),
-        annotations: read_only("GitHub GET", true),
-        vendor: crate::Vendor::Github,
-        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
-    }
-}
-
 /// Runs `github_get`.
-pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let (args, per_page, page) = match parse_paged::<GithubGetArgs>(NAME, arguments).await {
-        Ok(parsed) => parsed,
+pub(super) async fn call(app: &App, principal: &Principal, args: Paged<WithView<GithubGetArgs>>) -> CallToolResult {
+    let (args, view, per_page, page) = match check_paged(NAME, args).await {
+        Ok(checked) => checked,
         Err(err) => return err.into_result(),
     };
     let github = match client(app, NAME) {
@@ -93,16 +73,9 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
             Some(MediaTypeArg::Patch) => MediaType::Patch,
         });
     let page = github.get(&request).await;
-    let view = super::view(args.jq, args.output_format, TextSource::Envelope);
     finish(app, principal, NAME, page, &view, |page| LinkedPageMeta {
         next_page: page.next_page,
         next_link: page.next_link.clone(),
     })
     .await
-}
-
-impl JqArg for GithubGetArgs {
-    fn jq(&self) -> Option<&str> {
-        self.jq.as_deref()
-    }
 }

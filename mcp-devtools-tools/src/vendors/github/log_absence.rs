@@ -11,7 +11,7 @@ use adapters_http::error_info::ErrorCode;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use super::github_logs::NAME;
+use super::logs::NAME;
 
 /// Job statuses before `completed` (GitHub's `status` of a workflow job).
 const NOT_FINISHED: &[&str] = &["queued", "in_progress", "waiting", "pending", "requested"];
@@ -21,7 +21,7 @@ const NOT_FINISHED: &[&str] = &["queued", "in_progress", "waiting", "pending", "
 pub(crate) async fn explain(github: &GithubClient, job: &JobRef, err: GithubError) -> CallToolResult {
     let body = match github.get_job(job).await {
         Ok(page) => page.data().cloned().unwrap_or(Value::Null),
-        Err(_) => return super::github_logs::plain_upstream_error(err),
+        Err(_) => return super::logs::plain_upstream_error(err),
     };
     let latest_attempt = match body["run_url"].as_str() {
         Some(run_url) if body["status"] == "completed" => newest_attempt(github, run_url).await,
@@ -29,7 +29,7 @@ pub(crate) async fn explain(github: &GithubClient, job: &JobRef, err: GithubErro
     };
     let absence = Absence::of(&body, err.status(), latest_attempt);
     let (text, meta) = absence.describe(job, &body, err.status());
-    super::record_upstream_status(err.status());
+    crate::tools::record_upstream_status(err.status());
     tracing::info!(
         tool = NAME,
         status = err.status(),

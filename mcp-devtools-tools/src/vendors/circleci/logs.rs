@@ -2,16 +2,16 @@
 //! filtered like `github_get_job_logs`.
 
 use adapters_circleci::{CircleciClient, CircleciError};
-use rmcp::model::{CallToolResult, JsonObject};
+use mcp_results::WithView;
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::logs::{self, WithLogFilter};
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
-use crate::args;
 use crate::logs::{ActionOutput, JobPlan, LogsData};
+use crate::tools::logs::{self, WithLogFilter};
+use crate::tools::record_upstream_status;
 
 /// Tool name.
 pub const NAME: &str = "circleci_get_job_logs";
@@ -28,26 +28,15 @@ pub struct CircleciJobLogsArgs {
     pub job_number: u64,
 }
 
-/// The `tools/list` entry.
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: NAME,
-        description: "CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.",
-        input_schema: input_schema::<WithLogFilter<CircleciJobLogsArgs>>(),
-        output: Some(OutputContract::Logs),
-        annotations: read_only("Get CircleCI job logs", true),
-        vendor: crate::Vendor::Circleci,
-        handler: handler(|app, principal, arguments| Box::pin(call(app, principal, arguments))),
-    }
-}
-
 /// Runs `circleci_get_job_logs`.
-pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let (args, wanted) = match args::parse::<WithLogFilter<CircleciJobLogsArgs>>(NAME, arguments) {
-        Ok(parsed) => (parsed.args, parsed.group),
-        Err(err) => return err.into_result(),
-    };
-    let filter = match wanted.check(NAME, app.results.bound().bytes()).await {
+pub(super) async fn call(
+    app: &App,
+    principal: &Principal,
+    args: WithView<WithLogFilter<CircleciJobLogsArgs>>,
+) -> CallToolResult {
+    let WithView { args, view } = args;
+    let (args, wanted) = (args.args, args.group);
+    let filter = match wanted.check(NAME, view.jq.as_deref(), app.results.bound().bytes()).await {
         Ok(filter) => filter,
         Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };
@@ -83,8 +72,8 @@ pub async fn call(app: &App, principal: &Principal, arguments: Option<JsonObject
     let data = LogsData {
         jobs: vec![plan.assemble(scanned)],
     };
-    super::record_upstream_status(Some(200));
-    let view = super::view(wanted.jq, wanted.output_format, mcp_envelope::TextSource::Envelope);
+    record_upstream_status(Some(200));
+    let view = view.into_view();
     logs::respond(app, principal, NAME, data, overflow, &view, || async move {
         let mut text = Vec::new();
         for output in &outputs {
@@ -107,7 +96,7 @@ async fn read_output(circleci: &CircleciClient, output: &ActionOutput) -> Result
 }
 
 fn upstream_error(err: &CircleciError) -> CallToolResult {
-    super::record_upstream_status(err.status());
+    record_upstream_status(err.status());
     tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
     mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }

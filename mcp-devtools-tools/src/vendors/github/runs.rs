@@ -1,22 +1,19 @@
-//! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract).
+//! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract `{data, nextPage, incomplete?}`).
 
 use adapters_github::{
     GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
 };
 use adapters_http::decode::Payload;
-use mcp_envelope::{OutputFormat, PageMeta};
-use rmcp::model::{CallToolResult, JsonObject};
+use mcp_envelope::PageMeta;
+use mcp_results::{View, WithView};
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::paging::Paged;
-use super::{OutputContract, ToolSpec, handler, input_schema, read_only};
 use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
-use mcp_envelope::TextSource;
-use mcp_results::View;
+use crate::tools::paging::Paged;
 
 /// Tool name of the workflow-runs listing.
 pub const LIST_WORKFLOW_RUNS: &str = "github_list_workflow_runs";
@@ -33,7 +30,8 @@ pub enum WorkflowIdArg {
     FileName(String),
 }
 
-/// Arguments of `github_list_workflow_runs` (with `perPage` and `page`: [`Paged`]).
+/// Arguments of `github_list_workflow_runs` (with `perPage` and `page`: [`Paged`]; `jq` and `outputFormat`:
+/// [`WithView`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
@@ -59,16 +57,10 @@ pub struct ListWorkflowRunsArgs {
     /// Login of the user who started the run.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub actor: Option<String>,
-    #[schemars(description = "")]
-    /// jq filter; replaces data.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
-    pub output_format: Option<OutputFormat>,
 }
 
-/// Arguments of `github_list_workflow_jobs` (with `perPage` and `page`: [`Paged`]).
+/// Arguments of `github_list_workflow_jobs` (with `perPage` and `page`: [`Paged`]; `jq` and `outputFormat`:
+/// [`WithView`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
@@ -85,13 +77,6 @@ pub struct ListWorkflowJobsArgs {
     pub run_id: u64,
     /// latest (default): the latest attempt's jobs; all: every attempt's.
     pub filter: Option<JobFilterArg>,
-    #[schemars(description = "")]
-    /// jq filter; replaces data.
-    #[schemars(length(max = crate::args::MAX_JQ_CHARS))]
-    pub jq: Option<String>,
-    #[schemars(description = "")]
-    /// The text block's format: TOON (default) or pretty JSON (the type says it: no description in the schema).
-    pub output_format: Option<OutputFormat>,
 }
 
 /// The jobs `filter` argument.
@@ -104,37 +89,14 @@ pub enum JobFilterArg {
     All,
 }
 
-/// The `tools/list` entry of `github_list_workflow_runs`.
-pub fn list_workflow_runs_spec() -> ToolSpec {
-    ToolSpec {
-        name: LIST_WORKFLOW_RUNS,
-        description: "List GitHub Actions workflow runs of a repository (newest first), optionally of one workflow \
-                      and filtered by branch, status, event or actor.",
-        input_schema: input_schema::<Paged<ListWorkflowRunsArgs>>(),
-        output: Some(OutputContract::Paged),
-        annotations: read_only("List workflow runs", true),
-        vendor: crate::Vendor::Github,
-        handler: handler(|app, principal, arguments| Box::pin(list_workflow_runs(app, principal, arguments))),
-    }
-}
-
-/// The `tools/list` entry of `github_list_workflow_jobs`.
-pub fn list_workflow_jobs_spec() -> ToolSpec {
-    ToolSpec {
-        name: LIST_WORKFLOW_JOBS,
-        description: "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.",
-        input_schema: input_schema::<Paged<ListWorkflowJobsArgs>>(),
-        output: Some(OutputContract::Paged),
-        annotations: read_only("List workflow run jobs", true),
-        vendor: crate::Vendor::Github,
-        handler: handler(|app, principal, arguments| Box::pin(list_workflow_jobs(app, principal, arguments))),
-    }
-}
-
 /// Runs `github_list_workflow_runs`.
-pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let (args, per_page, page) = match parse_paged::<ListWorkflowRunsArgs>(LIST_WORKFLOW_RUNS, arguments).await {
-        Ok(parsed) => parsed,
+pub(super) async fn list_workflow_runs(
+    app: &App,
+    principal: &Principal,
+    args: Paged<WithView<ListWorkflowRunsArgs>>,
+) -> CallToolResult {
+    let (args, view, per_page, page) = match check_paged(LIST_WORKFLOW_RUNS, args).await {
+        Ok(checked) => checked,
         Err(err) => return err.into_result(),
     };
     let params = ListWorkflowRunsParams::new(args.owner, args.repo)
@@ -153,14 +115,17 @@ pub async fn list_workflow_runs(app: &App, principal: &Principal, arguments: Opt
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
     let page = github.list_workflow_runs(&params).await;
-    let view = super::view(args.jq, args.output_format, TextSource::Envelope);
     finish(app, principal, LIST_WORKFLOW_RUNS, page, &view, page_meta).await
 }
 
 /// Runs `github_list_workflow_jobs`.
-pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Option<JsonObject>) -> CallToolResult {
-    let (args, per_page, page) = match parse_paged::<ListWorkflowJobsArgs>(LIST_WORKFLOW_JOBS, arguments).await {
-        Ok(parsed) => parsed,
+pub(super) async fn list_workflow_jobs(
+    app: &App,
+    principal: &Principal,
+    args: Paged<WithView<ListWorkflowJobsArgs>>,
+) -> CallToolResult {
+    let (args, view, per_page, page) = match check_paged(LIST_WORKFLOW_JOBS, args).await {
+        Ok(checked) => checked,
         Err(err) => return err.into_result(),
     };
     let params = ListWorkflowJobsParams::new(args.owner, args.repo, args.run_id)
@@ -175,7 +140,6 @@ pub async fn list_workflow_jobs(app: &App, principal: &Principal, arguments: Opt
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
     let page = github.list_workflow_jobs(&params).await;
-    let view = super::view(args.jq, args.output_format, TextSource::Envelope);
     finish(app, principal, LIST_WORKFLOW_JOBS, page, &view, page_meta).await
 }
 
@@ -184,37 +148,19 @@ pub(super) fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, S
     app.github.as_ref().map_err(|setup| format!("{tool} failed: {setup}"))
 }
 
-/// The `jq` argument of a paged tool's own arguments (checked before anything is sent upstream).
-pub(super) trait JqArg {
-    /// The `jq` expression, if any.
-    fn jq(&self) -> Option<&str>;
-}
-
-impl JqArg for ListWorkflowRunsArgs {
-    fn jq(&self) -> Option<&str> {
-        self.jq.as_deref()
-    }
-}
-
-impl JqArg for ListWorkflowJobsArgs {
-    fn jq(&self) -> Option<&str> {
-        self.jq.as_deref()
-    }
-}
-
-/// Parses a paged tool's arguments, validates `perPage`/`page` and compiles `jq`, so that nothing is sent upstream
-/// for bad arguments. Returns the tool's own arguments with `perPage` and `page` narrowed to the adapter's types.
-pub(super) async fn parse_paged<T: DeserializeOwned + JsonSchema + JqArg>(
+/// Checks a paged tool's arguments before anything is sent upstream: `perPage`/`page` narrowed to the adapter's
+/// types, `jq` compiled. Returns the tool's own arguments, the view and the two paging values.
+pub(super) async fn check_paged<T>(
     tool: &'static str,
-    arguments: Option<JsonObject>,
-) -> Result<(T, Option<u8>, Option<u32>), ArgumentError> {
+    args: Paged<WithView<T>>,
+) -> Result<(T, View, Option<u8>, Option<u32>), ArgumentError> {
     let Paged {
-        args: parsed,
+        args: WithView { args, view },
         group: paging,
-    } = args::parse::<Paged<T>>(tool, arguments)?;
+    } = args;
     let (per_page, page) = paging.check(tool)?;
-    args::check_jq(tool, parsed.jq()).await?;
-    Ok((parsed, per_page, page))
+    args::check_jq(tool, view.jq.as_deref()).await?;
+    Ok((args, view.into_view(), per_page, page))
 }
 
 /// The list tools' metadata: the next page number.
@@ -234,7 +180,7 @@ pub(super) async fn finish<M: Serialize + Send + 'static>(
 ) -> CallToolResult {
     match page {
         Ok(page) => {
-            super::record_upstream_status(Some(200));
+            crate::tools::record_upstream_status(Some(200));
             let meta = meta_of(&page);
             match page.body {
                 Payload::Data(data) => app.results.respond(principal.as_str(), data, meta, view).await,
@@ -246,7 +192,7 @@ pub(super) async fn finish<M: Serialize + Send + 'static>(
             }
         }
         Err(err) => {
-            super::record_upstream_status(err.status());
+            crate::tools::record_upstream_status(err.status());
             if let adapters_github::GithubError::MissingToken { setting } = &err {
                 tracing::info!(tool, "no request sent: set {setting}");
             } else {

@@ -1,0 +1,163 @@
+//! What the 15 Atlassian tools do (their `#[tool]` methods are in [`super`]): `jira_get`, `conf_get`, `bb_get` — `{data, incomplete?}` whose text is
+//! the bare body ([`TextSource::Data`]) — and `{jira,conf,bb}_{post,put,patch,delete}`, text only (never an
+//! `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
+//! decoding live in `adapters-atlassian`.
+
+use std::collections::BTreeMap;
+
+use adapters_atlassian::{Product, Request};
+use adapters_http::decode::Payload;
+use http::Method;
+use mcp_envelope::{Envelope, NextLinkMeta, TextSource};
+use mcp_results::{View, ViewArgs};
+use rmcp::model::CallToolResult;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::Principal;
+use crate::app::App;
+use crate::args;
+use crate::tools::{record_upstream_status, writes};
+
+/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, nextLink, incomplete?}`.
+pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
+    mcp_envelope::with_title(
+        Envelope::<serde_json::Value, NextLinkMeta>::output_schema(),
+        "AtlassianEnvelope",
+        "An Atlassian response: `data` is the (projected) body. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
+
+/// Arguments of the reads (`jira_get`, `conf_get`, `bb_get`) and of the deletes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PathArgs {
+    /// Path from the product's base; a body's next link works as is.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
+    pub path: String,
+    /// Query parameters, unencoded.
+    pub query_params: Option<BTreeMap<String, String>>,
+}
+
+/// Arguments of the writes that send a body (`*_post`, `*_put`, `*_patch`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BodyArgs {
+    #[schemars(description = "")]
+    /// Path from the product's base.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
+    pub path: String,
+    #[schemars(description = "")]
+    /// Query parameters, unencoded.
+    pub query_params: Option<BTreeMap<String, String>>,
+    #[schemars(description = "")]
+    /// JSON request body.
+    pub body: Option<serde_json::Value>,
+}
+
+/// The HTTP method of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verb {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Verb {
+    fn method(self) -> Method {
+        match self {
+            Verb::Get => Method::GET,
+            Verb::Post => Method::POST,
+            Verb::Put => Method::PUT,
+            Verb::Patch => Method::PATCH,
+            Verb::Delete => Method::DELETE,
+        }
+    }
+}
+
+/// One call's arguments, whatever the verb.
+pub(super) struct Call {
+    path: String,
+    query: Vec<(String, String)>,
+    body: Option<serde_json::Value>,
+    view: View,
+}
+
+impl Call {
+    /// A read's or a delete's arguments.
+    pub(super) fn path(args: PathArgs, view: ViewArgs) -> Self {
+        Call {
+            path: args.path,
+            query: args.query_params.unwrap_or_default().into_iter().collect(),
+            body: None,
+            view: view.into_view().text_from(TextSource::Data),
+        }
+    }
+
+    /// A write's arguments with its body.
+    pub(super) fn body(args: BodyArgs, view: ViewArgs) -> Self {
+        Call {
+            path: args.path,
+            query: args.query_params.unwrap_or_default().into_iter().collect(),
+            body: args.body,
+            view: view.into_view().text_from(TextSource::Data),
+        }
+    }
+}
+
+/// Runs the tool `name`: `verb` on `product` for `principal`.
+pub(super) async fn run(
+    app: &App,
+    principal: &Principal,
+    name: &'static str,
+    product: Product,
+    verb: Verb,
+    call: Call,
+) -> CallToolResult {
+    if let Err(err) = args::check_jq(name, call.view.jq.as_deref()).await {
+        return err.into_result();
+    }
+    let method = verb.method();
+    let request = Request {
+        method: &method,
+        path: &call.path,
+        query: &call.query,
+        body: call.body.as_ref(),
+        partition: principal.as_str(),
+    };
+    match app.atlassian.product(product).send(&request).await {
+        Ok(response) => {
+            record_upstream_status(Some(response.status));
+            match (verb == Verb::Get, response.body) {
+                (true, Payload::Data(data)) => {
+                    let meta = NextLinkMeta {
+                        next_link: response.next_link,
+                    };
+                    app.results.respond(principal.as_str(), data, meta, &call.view).await
+                }
+                (true, Payload::Binary(body)) => {
+                    let meta = NextLinkMeta::default();
+                    app.results
+                        .binary(principal.as_str(), body.media_type, body.bytes, meta, &call.view)
+                        .await
+                }
+                (false, Payload::Data(data)) => writes::text(&app.results, data, response.status, &call.view).await,
+                (false, Payload::Binary(body)) => {
+                    let owner = principal.as_str();
+                    writes::binary(&app.results, owner, body.media_type, body.bytes, response.status).await
+                }
+            }
+        }
+        Err(err) => {
+            record_upstream_status(err.status());
+            if let adapters_atlassian::AtlassianError::MissingSetting { settings, .. } = &err {
+                tracing::info!(tool = name, "no request sent: set {}", settings.join(" and "));
+            } else {
+                tracing::info!(tool = name, status = err.status(), "upstream call failed");
+            }
+            mcp_results::error_with_meta(format!("{name} failed: {err}"), err.info().to_meta())
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! GitHub Actions: the vendor's folder. Its tools (`github_list_workflow_runs`, `github_list_workflow_jobs`,
+//! `github_get`, `github_get_job_logs`) as `#[tool]` methods on the front door, its toolset name, its secrets for
+//! the redactor and its enterprise identity ([`ENTRY`]). The work of each tool is in its own module.
+
+mod get;
+mod log_absence;
+mod logs;
+mod runs;
+
+use mcp_envelope::{LinkedPageMeta, PageMeta};
+use mcp_results::{Args, Json, Structured, WithView};
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+use serde_json::Value;
+
+use get::GithubGetArgs;
+use logs::GithubJobLogsArgs;
+use runs::{ListWorkflowJobsArgs, ListWorkflowRunsArgs};
+
+use super::VendorEntry;
+use crate::handler::DevtoolsServer;
+use crate::tools::logs::{LogsOutput, WithLogFilter};
+use crate::tools::paging::Paged;
+use crate::tools::{caller, output_schema};
+use crate::Vendor;
+
+/// The vendor: `github`.
+pub const VENDOR: Vendor = Vendor::named("github");
+
+/// The registry entry.
+pub(crate) const ENTRY: VendorEntry = VendorEntry {
+    vendor: VENDOR,
+    tools: DevtoolsServer::github_tools,
+    order: &[
+        runs::LIST_WORKFLOW_RUNS,
+        runs::LIST_WORKFLOW_JOBS,
+        get::NAME,
+        logs::NAME,
+    ],
+    secrets: |config, secrets| match &config.github.token {
+        // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
+        // actions/checkout configures), which a job log may print.
+        Some(token) => secrets.basic(config.github.setting_names.credential, "x-access-token", token.expose()),
+        None => secrets,
+    },
+    configured: |config| config.github.token.is_some(),
+    identity: |app| {
+        let github = &app.config.github;
+        (
+            github.token.as_ref().map(|_| github.setting_names.credential),
+            super::authority(&github.api_base),
+        )
+    },
+};
+
+/// What `data` is for the list tools (the `outputSchema`'s `data.description`, shown by code-mode harnesses).
+const RUNS_DATA: &str = "GitHub's body {total_count, workflow_runs: [{id, name, head_branch, head_sha, status, \
+                         conclusion, html_url, head_commit: {message}, ...}]}, or the jq output; null when incomplete";
+const JOBS_DATA: &str = "GitHub's body {total_count, jobs: [{id, name, conclusion, steps: [{name, conclusion, \
+                         number}], html_url, ...}]}, or the jq output; null when incomplete";
+
+#[tool_router(router = github_tools, vis = "pub(crate)")]
+impl DevtoolsServer {
+    #[tool(
+        name = "github_list_workflow_runs",
+        description = "List GitHub Actions workflow runs of a repository (newest first), optionally of one \
+                       workflow and filtered by branch, status, event or actor.",
+        input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowRunsArgs>>>(),
+        output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(RUNS_DATA)),
+        annotations(
+            title = "List workflow runs",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_list_workflow_runs(
+        &self,
+        args: Args<Paged<WithView<ListWorkflowRunsArgs>>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<Value, PageMeta>>, CallToolResult> {
+        let result = runs::list_workflow_runs(self.app(), &caller(&cx), args.into_result()?).await;
+        Ok(Json::from_result(result))
+    }
+
+    #[tool(
+        name = "github_list_workflow_jobs",
+        description = "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.",
+        input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowJobsArgs>>>(),
+        output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(JOBS_DATA)),
+        annotations(
+            title = "List workflow run jobs",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_list_workflow_jobs(
+        &self,
+        args: Args<Paged<WithView<ListWorkflowJobsArgs>>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<Value, PageMeta>>, CallToolResult> {
+        let result = runs::list_workflow_jobs(self.app(), &caller(&cx), args.into_result()?).await;
+        Ok(Json::from_result(result))
+    }
+
+    #[tool(
+        name = "github_get",
+        description = "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
+        input_schema = mcp_results::schema::input_schema::<Paged<WithView<GithubGetArgs>>>(),
+        output_schema = output_schema(get::output_schema(), None),
+        annotations(
+            title = "GitHub GET",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_get(
+        &self,
+        args: Args<Paged<WithView<GithubGetArgs>>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<Value, LinkedPageMeta>>, CallToolResult> {
+        let result = get::call(self.app(), &caller(&cx), args.into_result()?).await;
+        Ok(Json::from_result(result))
+    }
+
+    #[tool(
+        name = "github_get_job_logs",
+        description = "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). \
+                       Default: failed steps' last 200 lines.",
+        input_schema = mcp_results::schema::input_schema::<WithView<WithLogFilter<GithubJobLogsArgs>>>(),
+        output_schema = output_schema(crate::tools::logs::output_schema(), None),
+        annotations(
+            title = "Get job logs",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_get_job_logs(
+        &self,
+        args: Args<WithView<WithLogFilter<GithubJobLogsArgs>>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<LogsOutput>, CallToolResult> {
+        let result = logs::call(self.app(), &caller(&cx), args.into_result()?).await;
+        Ok(Json::from_result(result))
+    }
+}
