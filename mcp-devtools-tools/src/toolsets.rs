@@ -74,7 +74,13 @@ mod tests {
             read_only: "READ_ONLY",
         };
         assert_eq!(
-            refusal(&selection, names, "jira_get", Vendor::named("jira"), LeftOut::NotInToolsets),
+            refusal(
+                &selection,
+                names,
+                "jira_get",
+                Vendor::named("jira"),
+                LeftOut::NotInToolsets
+            ),
             "Tool \"jira_get\" is not offered: the jira toolset is not in TOOLSETS=github; add it to use this tool"
         );
         assert!(refusal(&selection, names, "t", Vendor::named("github"), LeftOut::ReadOnly).contains("READ_ONLY=true"));

@@ -68,7 +68,10 @@ pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
 }
 
 /// Checks each top-level string argument against its `maxLength` in `T`'s advertised input schema (characters).
-fn check_lengths<T: schemars::JsonSchema>(tool: &std::borrow::Cow<'static, str>, arguments: &JsonObject) -> Result<(), ArgumentError> {
+fn check_lengths<T: schemars::JsonSchema>(
+    tool: &std::borrow::Cow<'static, str>,
+    arguments: &JsonObject,
+) -> Result<(), ArgumentError> {
     use serde_json::Value;
     // The very schema `tools/list` advertises; an optional argument's limit sits in its `anyOf` string branch.
     let schema = crate::schema::input_schema::<T>();

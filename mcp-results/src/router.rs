@@ -36,19 +36,16 @@ impl Responder {
         for route in router {
             let (call, name) = (route.call.clone(), route.attr.name.clone());
             let (policy, vendor, responder) = (policy.clone(), vendor.clone(), self.clone());
-            guarded.add_route(ToolRoute::new_dyn(
-                route.attr,
-                move |cx: ToolCallContext<'_, S>| {
-                    let decision = policy.decide(&responder.owner(&cx.request_context), &name, &vendor);
-                    if let Some(decision) = &decision {
-                        tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
-                    }
-                    match decision.and_then(|decision| mcp_policy::refusal(&name, &decision)) {
-                        Some(refusal) => Box::pin(std::future::ready(Ok(refusal.into()))),
-                        None => call(cx),
-                    }
-                },
-            ));
+            guarded.add_route(ToolRoute::new_dyn(route.attr, move |cx: ToolCallContext<'_, S>| {
+                let decision = policy.decide(&responder.owner(&cx.request_context), &name, &vendor);
+                if let Some(decision) = &decision {
+                    tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
+                }
+                match decision.and_then(|decision| mcp_policy::refusal(&name, &decision)) {
+                    Some(refusal) => Box::pin(std::future::ready(Ok(refusal.into()))),
+                    None => call(cx),
+                }
+            }));
         }
         guarded
     }

@@ -36,7 +36,10 @@ pub(super) async fn call(
 ) -> CallToolResult {
     let WithView { args, view } = args;
     let (args, wanted) = (args.args, args.group);
-    let filter = match wanted.check(NAME, view.jq.as_deref(), app.results.bound().bytes()).await {
+    let filter = match wanted
+        .check(NAME, view.jq.as_deref(), app.results.bound().bytes())
+        .await
+    {
         Ok(filter) => filter,
         Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };

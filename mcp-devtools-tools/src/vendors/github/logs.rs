@@ -60,7 +60,10 @@ pub(super) async fn call(
         );
         return missing.into_result();
     }
-    let filter = match wanted.check(NAME, view.jq.as_deref(), app.results.bound().bytes()).await {
+    let filter = match wanted
+        .check(NAME, view.jq.as_deref(), app.results.bound().bytes())
+        .await
+    {
         Ok(filter) => filter,
         Err(err) => return mcp_results::coded_error(err, mcp_results::args::INVALID_ARGUMENT),
     };

@@ -19,11 +19,11 @@ use logs::GithubJobLogsArgs;
 use runs::{ListWorkflowJobsArgs, ListWorkflowRunsArgs};
 
 use super::VendorEntry;
+use crate::Vendor;
 use crate::handler::DevtoolsServer;
 use crate::tools::logs::{LogsOutput, WithLogFilter};
 use crate::tools::paging::Paged;
 use crate::tools::{caller, output_schema};
-use crate::Vendor;
 
 /// The vendor: `github`.
 pub const VENDOR: Vendor = Vendor::named("github");

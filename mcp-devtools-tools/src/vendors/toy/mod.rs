@@ -58,3 +58,92 @@ impl DevtoolsServer {
         Ok(self.app().results.json(&cx, greeting, view).await)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::sync::Arc;
+
+    use rmcp::model::CallToolRequestParams;
+    use serde_json::json;
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    use super::*;
+    use crate::{App, Principal, ToolsConfig, toolsets};
+
+    async fn server(config: ToolsConfig) -> DevtoolsServer {
+        DevtoolsServer::new(Arc::new(App::new(config.with_structured_output(true)).await.unwrap()))
+    }
+
+    fn names(server: &DevtoolsServer) -> Vec<String> {
+        server.tools().iter().map(|tool| tool.name.to_string()).collect()
+    }
+
+    fn call(name: &str, arguments: serde_json::Value) -> CallToolRequestParams {
+        CallToolRequestParams::new(name.to_owned()).with_arguments(arguments.as_object().cloned().unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_vendor_added_through_its_folder_is_listed_called_and_filtered_by_its_toolset() {
+        let all = server(ToolsConfig::default()).await;
+        assert_eq!(names(&all).last().map(String::as_str), Some("toy_get"));
+        let result = all
+            .call_tool_as(&Principal::named("alice"), call("toy_get", json!({"name": "mia"})))
+            .await
+            .unwrap();
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"data": {"greeting": "hello mia"}}))
+        );
+
+        let toy_only = ToolsConfig::default().with_selection(toolsets::parse(Some("toy"), false).unwrap());
+        assert_eq!(names(&server(toy_only).await), ["artifact_read", "toy_get"]);
+
+        let github_only = ToolsConfig::default().with_selection(toolsets::parse(Some("github"), false).unwrap());
+        let github_only = server(github_only).await;
+        assert!(!names(&github_only).contains(&"toy_get".to_owned()));
+        let refused = github_only
+            .call_tool_as(&Principal::named("alice"), call("toy_get", json!({})))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            refused.message,
+            "Tool \"toy_get\" is not offered: the toy toolset is not in selection.toolsets=github; add it to use \
+             this tool"
+        );
+        let unknown = toolsets::parse(Some("toy,gitlab"), false).unwrap_err();
+        assert!(
+            unknown
+                .to_string()
+                .contains("github, circleci, jira, confluence, bitbucket, toy"),
+            "{unknown}"
+        );
+    }
+
+    #[tokio::test]
+    async fn its_token_is_redacted_when_another_vendors_answer_quotes_it() {
+        let upstream = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/repos/octo-org/octo-repo/issues/1"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "title": "CI leaks a token",
+                "body": format!("the toy step printed TOY_TOKEN={TOKEN} in its log"),
+            })))
+            .mount(&upstream)
+            .await;
+        let mut config = ToolsConfig::default();
+        config.github.api_base = upstream.uri();
+        config.github.token = Some(adapters_github::Token::new("ghp_toytest000000000001".to_owned()));
+        let server = server(config).await;
+        let request = call("github_get", json!({"path": "/repos/octo-org/octo-repo/issues/1"}));
+        let result = server.call_tool_as(&Principal::named("alice"), request).await.unwrap();
+        assert_ne!(result.is_error, Some(true), "{result:?}");
+        let everything = serde_json::to_string(&result).unwrap();
+        assert!(!everything.contains(TOKEN), "{everything}");
+        assert_eq!(
+            result.structured_content.unwrap()["data"]["body"],
+            "the toy step printed TOY_TOKEN=[redacted TOY_TOKEN] in its log"
+        );
+    }
+}
