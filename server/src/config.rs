@@ -745,6 +745,19 @@ mod tests {
         assert_eq!(s.tools.selection_names.toolsets, TOOLSETS);
     }
 
+    /// The `MCP_TOOLSETS` row (a constant, for `--help`) names the vendor registry's toolsets, in its order: a
+    /// vendor added to the registry fails this until its name is in the row's default and help.
+    #[test]
+    fn the_toolsets_setting_names_every_vendor_of_the_registry() {
+        let names: Vec<&str> = mcp_devtools_tools::vendors::names().collect();
+        let row = crate::registry::SETTINGS
+            .iter()
+            .find(|row| row.name == TOOLSETS)
+            .expect("the MCP_TOOLSETS row");
+        assert_eq!(row.default, Some(names.join(",").as_str()));
+        assert!(row.help.contains(&names.join(", ")), "{}", row.help);
+    }
+
     #[test]
     fn session_limits_parse_and_clamp() {
         let (s, warnings) = settings(&[
