@@ -68,10 +68,7 @@ pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
 }
 
 /// Checks each top-level string argument against its `maxLength` in `T`'s advertised input schema (characters).
-fn check_lengths<T: schemars::JsonSchema>(
-    tool: &std::borrow::Cow<'static, str>,
-    arguments: &JsonObject,
-) -> Result<(), ArgumentError> {
+fn check_lengths<T: schemars::JsonSchema>(tool: &str, arguments: &JsonObject) -> Result<(), ArgumentError> {
     use serde_json::Value;
     // The very schema `tools/list` advertises; an optional argument's limit sits in its `anyOf` string branch.
     let schema = crate::schema::input_schema::<T>();
@@ -98,7 +95,7 @@ fn check_lengths<T: schemars::JsonSchema>(
         let chars = text.chars().count();
         if u64::try_from(chars).unwrap_or(u64::MAX) > max {
             return Err(ArgumentError::new(
-                tool.clone(),
+                tool.to_owned(),
                 format!("{name} is too long: {chars} characters, at most {max}"),
             ));
         }

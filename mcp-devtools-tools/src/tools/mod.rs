@@ -1,6 +1,6 @@
 //! What the tools share: the catalogue ([`Catalog`]: every vendor's `#[tool]` routes joined, selected, guarded by
 //! the policy, listed in one order), the paging and log arguments, the write results, and the helpers every tool
-//! method uses ([`caller`], [`output_schema`], [`record_upstream_status`]). The tools themselves are in their
+//! method uses (`caller`, `output_schema`, [`record_upstream_status`]). The tools themselves are in their
 //! vendor's folder (`crate::vendors`).
 
 mod catalog;

@@ -1,5 +1,5 @@
 //! The vendors: one folder each (its tools as `#[tool]` methods, its config part, its toolset name, its secrets for
-//! the redactor, its enterprise identity), listed once in [`registry`]. The toolsets, the redactor, the catalogue,
+//! the redactor, its enterprise identity), listed once in the registry (`registry()`; [`names`] lists them). The toolsets, the redactor, the catalogue,
 //! the `MCP_TOOLSETS` default and the policy's vendor names all read that list, so adding a vendor is its folder
 //! and one line here (docs/library.md, "Adding a vendor").
 

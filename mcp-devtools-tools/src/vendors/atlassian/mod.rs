@@ -180,18 +180,18 @@ macro_rules! product_tools {
         #[tool_router(router = $router, vis = "pub(crate)")]
         impl DevtoolsServer {
             #[tool(
-                                name = $get_name,
-                                description = $get_description,
-                                input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
-                                output_schema = read_schema(),
-                                annotations(
-                                    title = $get_title,
-                                    read_only_hint = true,
-                                    destructive_hint = false,
-                                    idempotent_hint = true,
-                                    open_world_hint = true
-                                )
-                            )]
+                                        name = $get_name,
+                                        description = $get_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
+                                        output_schema = read_schema(),
+                                        annotations(
+                                            title = $get_title,
+                                            read_only_hint = true,
+                                            destructive_hint = false,
+                                            idempotent_hint = true,
+                                            open_world_hint = true
+                                        )
+                                    )]
             async fn $get(
                 &self,
                 args: Args<WithView<PathArgs>>,
@@ -204,68 +204,68 @@ macro_rules! product_tools {
             }
 
             #[tool(
-                                name = $post_name,
-                                description = $post_description,
-                                input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                annotations(
-                                    title = $post_title,
-                                    read_only_hint = false,
-                                    destructive_hint = true,
-                                    idempotent_hint = false,
-                                    open_world_hint = true
-                                )
-                            )]
+                                        name = $post_name,
+                                        description = $post_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
+                                        annotations(
+                                            title = $post_title,
+                                            read_only_hint = false,
+                                            destructive_hint = true,
+                                            idempotent_hint = false,
+                                            open_world_hint = true
+                                        )
+                                    )]
             async fn $post(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
                 self.atlassian_write($post_name, $product, Verb::Post, args, &cx)
                     .await
             }
 
             #[tool(
-                                name = $put_name,
-                                description = $put_description,
-                                input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                annotations(
-                                    title = $put_title,
-                                    read_only_hint = false,
-                                    destructive_hint = true,
-                                    idempotent_hint = true,
-                                    open_world_hint = true
-                                )
-                            )]
+                                        name = $put_name,
+                                        description = $put_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
+                                        annotations(
+                                            title = $put_title,
+                                            read_only_hint = false,
+                                            destructive_hint = true,
+                                            idempotent_hint = true,
+                                            open_world_hint = true
+                                        )
+                                    )]
             async fn $put(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
                 self.atlassian_write($put_name, $product, Verb::Put, args, &cx)
                     .await
             }
 
             #[tool(
-                                name = $patch_name,
-                                description = $patch_description,
-                                input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                annotations(
-                                    title = $patch_title,
-                                    read_only_hint = false,
-                                    destructive_hint = true,
-                                    idempotent_hint = false,
-                                    open_world_hint = true
-                                )
-                            )]
+                                        name = $patch_name,
+                                        description = $patch_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
+                                        annotations(
+                                            title = $patch_title,
+                                            read_only_hint = false,
+                                            destructive_hint = true,
+                                            idempotent_hint = false,
+                                            open_world_hint = true
+                                        )
+                                    )]
             async fn $patch(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
                 self.atlassian_write($patch_name, $product, Verb::Patch, args, &cx)
                     .await
             }
 
             #[tool(
-                                name = $delete_name,
-                                description = $delete_description,
-                                input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
-                                annotations(
-                                    title = $delete_title,
-                                    read_only_hint = false,
-                                    destructive_hint = true,
-                                    idempotent_hint = true,
-                                    open_world_hint = true
-                                )
-                            )]
+                                        name = $delete_name,
+                                        description = $delete_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
+                                        annotations(
+                                            title = $delete_title,
+                                            read_only_hint = false,
+                                            destructive_hint = true,
+                                            idempotent_hint = true,
+                                            open_world_hint = true
+                                        )
+                                    )]
             async fn $delete(&self, args: Args<WithView<PathArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
                 let call = match args.into_result() {
                     Ok(WithView { args, view }) => Call::path(args, view),
