@@ -1,10 +1,10 @@
 """A three-vendor triage as a code-mode program, on the official Python MCP SDK client: for each failed GitHub
 Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the run's
 `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee. It reads
-`structuredContent` as data (types in tools.py, written from the tools' outputSchemas) and prints one table, then
-each failure's reason: the failing steps' last error lines (github_get_job_logs, grep on the server); a model
-calling the tools itself would have read every text block instead. The same task as the Rust `triage` example and
-../code-mode-ts/triage.mjs, with the same output.
+`structuredContent` as data (types in tools.py, generated from tools/list by scripts/gen-types; the shapes of `data`
+it asks for in shapes.py) and prints one table, then each failure's reason: the failing steps' last error lines
+(github_get_job_logs, grep on the server); a model calling the tools itself would have read every text block instead.
+The same task as the Rust `triage` example and ../code-mode-ts/triage.mjs, with the same output.
 
 Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `scripts/test`,
 which creates the venv): clients/python/.venv/bin/python examples/code-mode-py/triage.py [--live] [--owner O]
@@ -31,17 +31,16 @@ from typing import Any, cast
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from tools import (
-    ArtifactReadResult,
+from shapes import (
     CommitPull,
     FailedJob,
+    FailedStepLines,
     IssueStatus,
-    PagedEnvelope,
     PipelinePage,
     WorkflowRun,
     WorkflowRunsPage,
 )
-from tools import FailedStepLines
+from tools import ArtifactReadOutput, GithubListWorkflowRunsOutput
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FAILED_JOB = (
@@ -115,7 +114,8 @@ class Tools:
     async def data_of(self, result: Any) -> Any:
         """structuredContent.data, or, when the value was over the bound (`incomplete`), the whole value read back
         with artifact_read, chunk after chunk until eof."""
-        envelope = cast(PagedEnvelope, result.structured_content)
+        # Every read tool's structuredContent has `data` and `incomplete` (tools.py): the runs list's stands for all.
+        envelope = cast(GithubListWorkflowRunsOutput, result.structured_content)
         incomplete = envelope.get("incomplete")
         if incomplete is None:
             return envelope["data"]
@@ -130,7 +130,7 @@ class Tools:
             )
             if read.is_error:
                 raise RuntimeError(f"artifact_read failed: {text_of(read)}")
-            chunk = cast(ArtifactReadResult, read.structured_content)
+            chunk = cast(ArtifactReadOutput, read.structured_content)
             chunks.append(base64.b64decode(chunk["data"]))
             offset = chunk["nextOffset"]
             if chunk["eof"]:
@@ -162,7 +162,7 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
         data = cast(WorkflowRunsPage, await tools.data_of(result))
         scanned += len(data["workflow_runs"])
         failed.extend(run for run in data["workflow_runs"] if run["conclusion"] == "failure")
-        page = cast(PagedEnvelope, result.structured_content)["nextPage"]
+        page = cast(GithubListWorkflowRunsOutput, result.structured_content)["nextPage"]
         pages += 1
 
     # 2. The failing job and step of each failed run; the Jira keys of its head commit message.

@@ -2,10 +2,10 @@
 // A three-vendor triage as a code-mode program, on the official TypeScript MCP SDK client: for each failed GitHub
 // Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the
 // run's `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee.
-// It reads `structuredContent` as data (types in tools.d.ts, written from the tools' outputSchemas) and prints one
-// table, then each failure's reason: the failing steps' last error lines (github_get_job_logs, grep on the server);
-// a model calling the tools itself would have read every text block instead. The same task as the Rust
-// `triage` example and ../code-mode-py/triage.py, with the same output.
+// It reads `structuredContent` as data (types in tools.d.ts, generated from tools/list by scripts/gen-types; the
+// shapes of `data` it asks for in shapes.d.ts) and prints one table, then each failure's reason: the failing steps'
+// last error lines (github_get_job_logs, grep on the server); a model calling the tools itself would have read every
+// text block instead. The same task as the Rust `triage` example and ../code-mode-py/triage.py, with the same output.
 //
 // Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `npm ci` in
 // this folder):  node examples/code-mode-ts/triage.mjs  [--live] [--owner O] [--repo R] [--circleci-project SLUG]
@@ -23,16 +23,20 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-/** @typedef {import("./tools").PagedEnvelope} PagedEnvelope */
-/** @typedef {import("./tools").CircleCiEnvelope} CircleCiEnvelope */
-/** @typedef {import("./tools").AtlassianEnvelope} AtlassianEnvelope */
-/** @typedef {import("./tools").ArtifactReadResult} ArtifactReadResult */
-/** @typedef {import("./tools").WorkflowRun} WorkflowRun */
-/** @typedef {import("./tools").WorkflowRunsPage} WorkflowRunsPage */
-/** @typedef {import("./tools").FailedJobs} FailedJobs */
-/** @typedef {import("./tools").PipelinePage} PipelinePage */
-/** @typedef {import("./tools").IssueStatus} IssueStatus */
-/** @typedef {import("./tools").CommitPulls} CommitPulls */
+/** @typedef {import("./tools").GithubListWorkflowRunsOutput} GithubListWorkflowRunsOutput */
+/** @typedef {import("./tools").GithubListWorkflowJobsOutput} GithubListWorkflowJobsOutput */
+/** @typedef {import("./tools").GithubGetOutput} GithubGetOutput */
+/** @typedef {import("./tools").GithubGetJobLogsOutput} GithubGetJobLogsOutput */
+/** @typedef {import("./tools").CircleciGetOutput} CircleciGetOutput */
+/** @typedef {import("./tools").JiraGetOutput} JiraGetOutput */
+/** @typedef {import("./tools").ArtifactReadOutput} ArtifactReadOutput */
+/** @typedef {import("./shapes").WorkflowRun} WorkflowRun */
+/** @typedef {import("./shapes").WorkflowRunsPage} WorkflowRunsPage */
+/** @typedef {import("./shapes").FailedJobs} FailedJobs */
+/** @typedef {import("./shapes").FailedStepLines} FailedStepLines */
+/** @typedef {import("./shapes").PipelinePage} PipelinePage */
+/** @typedef {import("./shapes").IssueStatus} IssueStatus */
+/** @typedef {import("./shapes").CommitPulls} CommitPulls */
 /** @typedef {{ content?: { type: string, text?: string }[], structuredContent?: any, isError?: boolean }} ToolResult */
 
 const FAILED_JOB =
@@ -132,7 +136,7 @@ const firstLine = (text) => text.split("\n")[0];
  * @param {ToolResult} result
  */
 async function dataOf(result) {
-  /** @type {PagedEnvelope | CircleCiEnvelope | AtlassianEnvelope} */
+  /** @type {GithubListWorkflowRunsOutput | GithubListWorkflowJobsOutput | GithubGetOutput | GithubGetJobLogsOutput | CircleciGetOutput | JiraGetOutput} */
   const envelope = result.structuredContent;
   if (!envelope.incomplete) return envelope.data;
   const id = envelope.incomplete.artifactId;
@@ -143,7 +147,7 @@ async function dataOf(result) {
       await client.callTool({ name: "artifact_read", arguments: { artifactId: id, offset, maxBytes: 1048576 } })
     );
     if (read.isError) throw new Error(`artifact_read failed: ${textOf(read)}`);
-    /** @type {ArtifactReadResult} */
+    /** @type {ArtifactReadOutput} */
     const chunk = read.structuredContent;
     chunks.push(Buffer.from(chunk.data, "base64"));
     offset = chunk.nextOffset;
@@ -167,7 +171,7 @@ for (let page = 1; page !== null && pages < Number(options["max-pages"]); pages+
   const data = await dataOf(result);
   scanned += data.workflow_runs.length;
   failed.push(...data.workflow_runs.filter((run) => run.conclusion === "failure"));
-  page = /** @type {PagedEnvelope} */ (result.structuredContent).nextPage;
+  page = /** @type {GithubListWorkflowRunsOutput} */ (result.structuredContent).nextPage;
 }
 
 // 2. The failing job and step of each failed run; the Jira keys of its head commit message.
@@ -209,7 +213,7 @@ for (const { run } of rows) {
   if (result.isError) {
     lines.push(`error: ${firstLine(textOf(result))}`);
   } else {
-    /** @type {import("./tools").FailedStepLines} */
+    /** @type {FailedStepLines} */
     const steps = await dataOf(result);
     for (const step of steps) lines.push(`${step.job} / ${step.step}:`, ...step.lines.map((line) => `    ${line}`));
   }

@@ -90,6 +90,21 @@ pub async fn connect(binary: &Path, env: &[(&str, String)]) -> anyhow::Result<Cl
 /// # Errors
 /// The server cannot be built from the settings, or the MCP handshake fails.
 pub async fn connect_in_process(env: &[(&str, String)]) -> anyhow::Result<Client> {
+    serve_in_process(env, |name| std::env::var(name).ok()).await
+}
+
+/// [`connect_in_process`] with the settings `env` alone: this process's environment is not read, so the server
+/// (its `tools/list` too) is the same whatever the caller's shell sets.
+///
+/// # Errors
+/// As [`connect_in_process`].
+pub async fn connect_in_process_isolated(env: &[(&str, String)]) -> anyhow::Result<Client> {
+    serve_in_process(env, |_| None).await
+}
+
+/// Serves the server in this process with structured output on, artifacts in memory, `env`, then what `fallback`
+/// gives for the other settings, and connects to it.
+async fn serve_in_process(env: &[(&str, String)], fallback: impl Fn(&str) -> Option<String>) -> anyhow::Result<Client> {
     let mut settings: HashMap<String, String> = HashMap::from([
         ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
         ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
@@ -97,8 +112,7 @@ pub async fn connect_in_process(env: &[(&str, String)]) -> anyhow::Result<Client
     for (name, value) in env {
         settings.insert((*name).to_owned(), value.clone());
     }
-    let (settings, warnings) =
-        Settings::from_lookup(|name| settings.get(name).cloned().or_else(|| std::env::var(name).ok()));
+    let (settings, warnings) = Settings::from_lookup(|name| settings.get(name).cloned().or_else(|| fallback(name)));
     for warning in warnings {
         eprintln!("warning: {warning}");
     }

@@ -1,6 +1,8 @@
-//! Shared pieces of the example programs (see the `code_mode` and `triage` binaries).
+//! Shared pieces of the example programs (see the `code_mode` and `triage` binaries) and the generator of the
+//! code-mode type declarations (the `gen_types` binary, `scripts/gen-types`).
 
 pub mod harness;
+pub mod types;
 
 /// The Rust snippets of the repository's pages (`docs/`, the README), compiled as doctests.
 #[cfg(doctest)]

@@ -117,9 +117,12 @@ pub fn render_serialize<T: Serialize>(value: &T, format: OutputFormat) -> Result
 }
 
 /// Writes the text of an envelope in `format` into `out` (which keeps only
-/// what the truncated text shows), without copying `data`: TOON is written
-/// from the envelope's root entries (`data`, the metadata fields,
-/// `incomplete`) in the order `serde_json::to_value` gives them.
+/// what the truncated text shows), without copying `data`. Both texts come from
+/// the envelope's own `Serialize` impl, so they show every field
+/// `structuredContent` has, in its order: JSON is written from it directly;
+/// TOON from its root entries ([`root::RootEntries`]), collected from a
+/// skeleton of the envelope whose `data` is a slot, filled with the real `data`
+/// when written.
 pub(crate) fn write_envelope<M: Serialize>(
     envelope: &Envelope<Value, M>,
     format: OutputFormat,
@@ -128,22 +131,14 @@ pub(crate) fn write_envelope<M: Serialize>(
     if format == OutputFormat::Json {
         return Ok(serde_json::to_writer_pretty(out, envelope)?);
     }
-    let meta = serde_json::to_value(&envelope.meta)?;
-    let incomplete = envelope.incomplete.as_ref().map(serde_json::to_value).transpose()?;
-    let meta = match &meta {
-        Value::Object(meta)
-            if !meta.contains_key("data") && (incomplete.is_none() || !meta.contains_key("incomplete")) =>
-        {
-            meta
-        }
-        // A metadata field named like an envelope field would replace it: render the envelope's value instead.
-        _ => return write_value(&serde_json::to_value(envelope)?, format, out),
+    // Every field but `data` (a field added to the envelope must be added here: the literal names them all).
+    let skeleton = Envelope {
+        data: root::DataSlot,
+        meta: &envelope.meta,
+        incomplete: envelope.incomplete.clone(),
     };
-    let entries: Vec<(&str, &Value)> = std::iter::once(("data", &envelope.data))
-        .chain(meta.iter().map(|(key, value)| (key.as_str(), value)))
-        .chain(incomplete.iter().map(|value| ("incomplete", value)))
-        .collect();
-    Ok(toon::encode_root(entries.into_iter(), out)?)
+    let entries = root::RootEntries::of(&skeleton)?;
+    Ok(toon::encode_root(entries.with(&envelope.data), out)?)
 }
 
 /// Writes the text of `value` in `format` into `out`.
@@ -163,6 +158,7 @@ impl toon::Sink for Kept {
 }
 
 pub(crate) mod exact;
+mod root;
 mod toon;
 
 pub use toon::TooDeep;

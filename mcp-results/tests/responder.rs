@@ -68,6 +68,47 @@ async fn inline_with_projection_and_meta() {
     assert!(!text(&result).is_empty());
 }
 
+/// A tool's own metadata beside `data`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Audited {
+    cache: Value,
+    request_id: &'static str,
+}
+
+/// A metadata field reaches the TOON text, the JSON text and `structuredContent` of the `CallToolResult` alike, and
+/// the binary form's `incomplete` (with its `mimeType`) too.
+#[tokio::test]
+async fn every_envelope_field_reaches_both_texts_and_structured_content() {
+    let results = responder(store(), 16_384);
+    let audited = || Audited {
+        cache: json!({"hit": true, "ageMs": 5}),
+        request_id: "r-1",
+    };
+    for format in [OutputFormat::Toon, OutputFormat::Json] {
+        let view = View::new(None, format);
+        let inline = results
+            .respond("alice", json!([{"id": 1}, {"id": 2}]), audited(), &view)
+            .await;
+        let png = Bytes::from_static(b"\x89PNG\r\n\x1a\n");
+        let binary = results.binary("alice", "image/png".into(), png, audited(), &view).await;
+        assert_eq!(
+            binary.structured_content.as_ref().unwrap()["incomplete"]["mimeType"],
+            json!("image/png")
+        );
+        for result in [inline, binary] {
+            let structured = result.structured_content.clone().unwrap();
+            assert_eq!(structured["requestId"], json!("r-1"));
+            assert_eq!(structured["cache"]["ageMs"], json!(5));
+            let expected = match format {
+                OutputFormat::Toon => mcp_envelope::render(&structured, format).unwrap(),
+                _ => serde_json::to_string_pretty(&structured).unwrap(),
+            };
+            assert_eq!(text(&result), expected);
+        }
+    }
+}
+
 #[tokio::test]
 async fn oversized_goes_to_the_store_and_reads_back_byte_exact_for_its_owner_only() {
     let store = store();

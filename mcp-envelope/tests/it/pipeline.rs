@@ -202,3 +202,59 @@ fn projection_errors_surface_from_prepare() {
     .unwrap_err();
     assert!(err.to_string().contains("2 outputs"), "{err}");
 }
+
+/// A tool's own metadata: a nested report and a plain field, beside `data`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Audited {
+    cache: CacheReport,
+    request_id: &'static str,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheReport {
+    hit: bool,
+    age_ms: u64,
+}
+
+/// Every field the envelope serializes reaches the TOON text, the JSON text and `structuredContent` alike: the
+/// texts are the envelope's serialization, whatever its fields (a field added to `Envelope` itself is held to the
+/// same by `render::tests::root_entries_hold_every_field_of_the_serialization_with_data_borrowed`).
+#[test]
+fn metadata_fields_reach_toon_json_and_structured_content_alike() {
+    let body: Value = serde_json::from_str(RUNS).unwrap();
+    let jq = Some(".workflow_runs[:2] | map({id, conclusion})");
+    let audited = || Audited {
+        cache: CacheReport { hit: true, age_ms: 5 },
+        request_id: "r-1",
+    };
+    let structured_of = |format| {
+        let prepared = prepare(
+            body.clone(),
+            audited(),
+            jq,
+            format,
+            TextSource::Envelope,
+            &SizeBound::default(),
+        )
+        .unwrap();
+        assert!(!prepared.text_truncated);
+        let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
+        (prepared.text, structured)
+    };
+    let (toon, structured) = structured_of(OutputFormat::Toon);
+    let (json_text, structured_too) = structured_of(OutputFormat::Json);
+    assert_eq!(structured, structured_too);
+    assert_eq!(serde_json::from_str::<Value>(&json_text).unwrap(), structured);
+    assert_eq!(toon, mcp_envelope::render(&structured, OutputFormat::Toon).unwrap());
+    let keys: Vec<&str> = structured.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["data", "cache", "requestId"]);
+    assert_eq!(structured["cache"], json!({"hit": true, "ageMs": 5}));
+    assert!(
+        toon.ends_with("\ncache:\n  hit: true\n  ageMs: 5\nrequestId: r-1"),
+        "{toon}"
+    );
+    let text_only = prepare_text(body, audited(), jq, OutputFormat::Toon, TextSource::Envelope).unwrap();
+    assert_eq!(text_only, toon);
+}
