@@ -107,7 +107,7 @@ impl DevtoolsServer {
 
     /// The caller: from the HTTP request when there is one, else the server's principal.
     fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
-        mcp_serve::principal_of(context).or_else(|| self.principal.clone())
+        mcp_policy::principal_of(context).or_else(|| self.principal.clone())
     }
 
     /// [`DevtoolsServer::call_tool_as`], stopped when `cancelled` fires (`notifications/cancelled` or the session
