@@ -39,7 +39,7 @@
 //! enum Vendor { Github, Jira }
 //!
 //! let text = "version = \"1\"\n[[rules]]\nprincipal = \"intern-*\"\nvendor = \"jira\"\neffect = \"deny\"\n";
-//! let policy: Policy<Vendor> = Policy::parse(std::path::Path::new("policy.toml"), text)?;
+//! let policy: Policy<Vendor> = Policy::from_toml(text)?; // a file: Policy::load(path)
 //! let decision = policy.decide("intern-1", "jira_get", &Vendor::Jira).expect("a rule matches");
 //! assert_eq!(decision.effect, Effect::Deny);
 //! assert!(policy.decide("intern-1", "github_list_workflow_runs", &Vendor::Github).is_none());
