@@ -11,7 +11,6 @@
 //! Run: `cargo run -p mcp-devtools-examples --bin embedded_agent`.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -133,7 +132,7 @@ async fn build_server(upstream: &RecordedUpstream) -> anyhow::Result<DevtoolsSer
         eprintln!("embedded_agent: {warning}");
     }
     let mut app = App::new(settings.tools).await?;
-    app.policy = Some(Arc::new(Policy::parse(Path::new("embedded_agent POLICY"), POLICY)?));
+    app.policy = Some(Arc::new(Policy::from_toml(POLICY)?));
     Ok(DevtoolsServer::new(Arc::new(app)))
 }
 

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 pub type Client = RunningService<RoleClient, ()>;
 
 /// Largest chunk `artifact_read` returns (its `maxBytes` clamp), in bytes.
-const ARTIFACT_CHUNK_BYTES: u64 = 1_048_576;
+const ARTIFACT_CHUNK_BYTES: u64 = mcp_artifacts::MAX_READ_MAX_BYTES;
 
 /// Buffer of the in-memory pipe between client and in-process server, each way, bytes.
 const PIPE_BYTES: usize = 64 * 1024;

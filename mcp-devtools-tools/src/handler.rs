@@ -130,7 +130,7 @@ impl DevtoolsServer {
 
     /// The caller: from the HTTP request when there is one, else the server's principal.
     fn principal_for(&self, context: &RequestContext<RoleServer>) -> Option<Principal> {
-        mcp_serve::principal_of(context).or_else(|| self.principal.clone())
+        mcp_policy::principal_of(context).or_else(|| self.principal.clone())
     }
 
     /// [`DevtoolsServer::call_tool_as`] with the request's `context`, stopped when its cancellation token fires

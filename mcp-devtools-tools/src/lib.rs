@@ -18,8 +18,9 @@
 //! - [`tools`]: the catalogue and the dispatch table; [`args`]: argument limits; [`toolsets`]: the selection;
 //!   [`gate`]: enterprise `_meta`; [`Vendor`]: the policy's vendor type.
 //!
-//! The root is the one path to the items of its private modules; [`Principal`] is `mcp_serve::Principal`,
-//! re-exported on purpose because [`DevtoolsServer::call_tool_as`] takes it, and [`args`] re-exports the argument
+//! The root is the one path to the items of its private modules; [`Principal`] is `mcp_policy::Principal` (also
+//! `mcp_serve::Principal`; this crate does not depend on the transport), re-exported on purpose because
+//! [`DevtoolsServer::call_tool_as`] takes it, and [`args`] re-exports the argument
 //! helpers of `mcp_results::args` on purpose beside this crate's own limits.
 
 mod app;
@@ -36,8 +37,9 @@ pub mod vendors;
 pub use app::{App, AppError};
 pub use config::{ArtifactBackend, ToolsConfig};
 pub use handler::DevtoolsServer;
-/// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_serve::Principal`).
-pub use mcp_serve::Principal;
+/// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
+/// `mcp_serve` re-exports too).
+pub use mcp_policy::Principal;
 pub use vendor::Vendor;
 
 /// The README's example, compiled as a doctest.

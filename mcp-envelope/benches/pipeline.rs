@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use mcp_envelope::{OutputFormat, PageMeta, SizeBound, TextSource, prepare};
+use mcp_envelope::{OutputFormat, PageMeta, SizeBound, View, prepare};
 use serde_json::Value;
 
 const RUNS_LARGE: &str = include_str!("../../fixtures/github/runs-large.json");
@@ -26,9 +26,7 @@ fn pipeline(format: OutputFormat, jq: Option<&str>) -> usize {
     let prepared = prepare(
         body,
         PageMeta::new(Some(2)),
-        jq,
-        format,
-        TextSource::Envelope,
+        &View::new(jq.map(str::to_owned), format),
         &SizeBound::default(),
     )
     .unwrap();

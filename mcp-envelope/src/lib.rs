@@ -20,7 +20,8 @@
 //! | TOON / pretty JSON text | [`render()`], [`OutputFormat`] |
 //! | head + tail text truncation | [`truncate_text`] |
 //! | compact tool schemas for `tools/list` | [`compact_output_schema`] |
-//! | the whole pipeline in one call | [`prepare()`], [`prepare_text`] |
+//! | how the caller asked to see a result: `jq`, text format, text from the envelope or `data` | [`View`], [`TextSource`] |
+//! | the whole pipeline in one call: data, metadata, view, bound | [`prepare()`], [`prepare_text`] |
 //! | depth of a value and freeing it, without recursion | module [`nesting`] |
 //! | control characters and bidi overrides in text blocks shown as `\uXXXX` | module [`sanitize`] |
 //! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers (the async result path is the `mcp-results` crate) |
@@ -39,6 +40,7 @@ pub mod sanitize;
 mod schema;
 mod seal;
 mod truncate;
+mod view;
 
 pub use bound::{BoundWarning, CLIENT_MAX_MESSAGE_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, SizeBound};
 pub use compact::{compact_input_schema, compact_output_schema};
@@ -47,7 +49,7 @@ pub use envelope::{
     paged_output_schema,
 };
 pub use error::EnvelopeError;
-pub use prepare::{INDENTED_MAX_DEPTH, Prepared, TextSource, prepare, prepare_text};
+pub use prepare::{INDENTED_MAX_DEPTH, Prepared, prepare, prepare_text};
 pub use project::{
     Dialect, MAX_COUNTED_OUTPUTS, MAX_EXPRESSION_BYTES, MAX_RESULT_DEPTH, PROJECTION_STACK_BYTES, Projection,
     ProjectionError, project,
@@ -56,6 +58,7 @@ pub use render::{OutputFormat, RenderError, TooDeep, UnknownOutputFormat, render
 pub use schema::{ALLOWED_KEYWORDS, STANDARD_FORMATS, input_schema_for, output_schema_for, with_title};
 pub use seal::{Oversized, PendingIncomplete, SealError, Sealed, seal};
 pub use truncate::{Rest, TEXT_LIMIT_BYTES, TextEnds, truncate_text, truncate_text_noting};
+pub use view::{TextSource, View};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

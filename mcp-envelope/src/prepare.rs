@@ -7,22 +7,10 @@ use crate::bound::SizeBound;
 use crate::envelope::Envelope;
 use crate::error::EnvelopeError;
 use crate::project::project;
-use crate::render::{OutputFormat, write_envelope, write_value};
+use crate::render::{write_envelope, write_value};
 use crate::seal::{Sealed, seal_measured};
 use crate::truncate::{Kept, Rest, TEXT_LIMIT_BYTES, TextEnds};
-
-/// What the text block is rendered from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TextSource {
-    /// The whole envelope, e.g. `{data, nextPage}` or `{data, cache}`
-    /// (paged GitHub tools, `circleci_get`): parsing JSON text gives exactly
-    /// `structuredContent`.
-    #[default]
-    Envelope,
-    /// The bare body (`data`), as the Atlassian reads do: parsing JSON text
-    /// gives `structuredContent.data`.
-    Data,
-}
+use crate::view::{TextSource, View};
 
 /// Output of [`prepare`]: the text block and the sealed structured value.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,36 +32,27 @@ pub struct Prepared<M> {
     pub sealed: Sealed<M>,
 }
 
-/// Run the pipeline for a schema tool's successful call.
+/// Run the pipeline for a schema tool's successful call, as `view` asks.
 ///
-/// 1. project `data` with `jq` ([`crate::project()`]; `None`/blank = none);
+/// 1. project `data` with the view's `jq` ([`crate::project()`], in this thread; `None`/blank = none). A server
+///    that runs `jq` elsewhere (a projection runner) passes the projected data and [`View::without_jq`];
 /// 2. build the [`Envelope`] `{data, ...meta}`;
-/// 3. render the text from the full envelope or from `data` (`source`),
-///    in `format` (compact JSON when `data` nests deeper than
-///    [`INDENTED_MAX_DEPTH`]), and truncate it to [`TEXT_LIMIT_BYTES`];
-/// 4. seal the envelope against `bound` (the compact serialization is
-///    computed once and, when oversized, kept as the artifact bytes).
+/// 3. render the text from the full envelope or from `data` (`view.text_from`), in `view.format` (compact
+///    JSON when `data` nests deeper than [`INDENTED_MAX_DEPTH`]), and truncate it to [`TEXT_LIMIT_BYTES`];
+/// 4. seal the envelope against `bound` (bytes of its compact JSON; the serialization is computed once and, when
+///    oversized, kept as the artifact bytes).
 ///
 /// # Errors
 /// [`EnvelopeError::Projection`] (an `isError` result naming the problem),
 /// [`EnvelopeError::Render`], or [`EnvelopeError::Seal`] (server defects).
 ///
-/// The whole pipeline in one call: project -> envelope -> render + truncate
-/// the text -> seal.
-///
 /// ```
-/// use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, TextSource};
+/// use mcp_envelope::{prepare, OutputFormat, PageMeta, Sealed, SizeBound, View};
 /// use serde_json::json;
 ///
 /// let body = json!({"total_count": 1, "workflow_runs": [{"id": 30433642, "conclusion": "failure"}]});
-/// let prepared = prepare(
-///     body,
-///     PageMeta::new(None),
-///     Some("workflow_runs[*].id"),
-///     OutputFormat::Json,
-///     TextSource::Envelope,
-///     &SizeBound::default(),
-/// )?;
+/// let view = View::new(Some("workflow_runs[*].id".into()), OutputFormat::Json);
+/// let prepared = prepare(body, PageMeta::new(None), &view, &SizeBound::default())?;
 /// assert_eq!(prepared.text, "{\n  \"data\": [\n    30433642\n  ],\n  \"nextPage\": null\n}");
 /// let structured = prepared.sealed.into_envelope(|_full_bytes| None).into_value()?;
 /// assert_eq!(structured, serde_json::from_str::<serde_json::Value>(&prepared.text)?);
@@ -82,16 +61,14 @@ pub struct Prepared<M> {
 pub fn prepare<M: Serialize>(
     data: Value,
     meta: M,
-    jq: Option<&str>,
-    format: OutputFormat,
-    source: TextSource,
+    view: &View,
     bound: &SizeBound,
 ) -> Result<Prepared<M>, EnvelopeError> {
-    let data = project(data, jq)?;
+    let data = project(data, view.jq())?;
     let envelope = Envelope::new(data, meta);
     let full = serde_json::to_vec(&envelope).map_err(crate::seal::SealError)?;
     let oversized = full.len() > bound.bytes();
-    let kept = text_of(&envelope, format, source)?;
+    let kept = text_of(&envelope, view)?;
     let rest = if oversized {
         Rest::Oversized
     } else {
@@ -107,22 +84,15 @@ pub fn prepare<M: Serialize>(
     })
 }
 
-/// The text block alone, as [`prepare`] computes it: for a server whose
-/// structured-output switch is off, the text is identical (an
-/// inline value's truncation note included).
+/// The text block alone, as [`prepare`] computes it for the same `data`, `meta` and `view`: for a server whose
+/// structured-output switch is off, the text is identical (an inline value's truncation note included).
 ///
 /// # Errors
 /// [`EnvelopeError::Projection`] or [`EnvelopeError::Render`].
-pub fn prepare_text<M: Serialize>(
-    data: Value,
-    meta: M,
-    jq: Option<&str>,
-    format: OutputFormat,
-    source: TextSource,
-) -> Result<String, EnvelopeError> {
-    let data = project(data, jq)?;
+pub fn prepare_text<M: Serialize>(data: Value, meta: M, view: &View) -> Result<String, EnvelopeError> {
+    let data = project(data, view.jq())?;
     let envelope = Envelope::new(data, meta);
-    Ok(text_of(&envelope, format, source)?.finish(Rest::StructuredContent).0)
+    Ok(text_of(&envelope, view)?.finish(Rest::StructuredContent).0)
 }
 
 /// Deepest `data` (nesting levels) rendered as indented text (TOON, pretty JSON): 1,000. Indentation grows with the
@@ -131,11 +101,8 @@ pub fn prepare_text<M: Serialize>(
 pub const INDENTED_MAX_DEPTH: usize = 1_000;
 
 /// The rendered text's ends, to be truncated with the note that fits ([`Kept::finish`]).
-fn text_of<M: Serialize>(
-    envelope: &Envelope<Value, M>,
-    format: OutputFormat,
-    source: TextSource,
-) -> Result<Kept, EnvelopeError> {
+fn text_of<M: Serialize>(envelope: &Envelope<Value, M>, view: &View) -> Result<Kept, EnvelopeError> {
+    let (format, source) = (view.format, view.text_from);
     // Only the ends of the text are kept: the text is rendered and truncated without holding all of it.
     let mut text = Kept::new(TEXT_LIMIT_BYTES);
     if crate::nesting::depth(&envelope.data) > INDENTED_MAX_DEPTH {

@@ -1,6 +1,7 @@
 //! The `jq` projection (private module: its items are re-exported at the crate root, and the concern is documented on `project`).
 
 mod convert;
+mod data;
 mod formats;
 mod jmespath;
 mod jq;

@@ -7,6 +7,9 @@
 //!   to); the first rule that matches decides ([`Decision`]); no matching rule (or no policy) means allow.
 //! - [`Selection`]: which tools are offered at all: only some toolsets (vendors), only read tools; a tool left out
 //!   is neither listed nor callable, and [`LeftOut`] says why (the host names its own setting in the message).
+//! - [`Principal`]: the caller the rules are about (its name is what `principal` globs match); shared by a transport
+//!   that authenticates it (`mcp-serve` re-exports it) and the tools that use it. With the `rmcp` feature,
+//!   [`principal_of`] reads the one an HTTP transport put in a request's context.
 //! - With the `rmcp` feature, [`refusal`] (and [`Policy::refuse`]) is the `isError` result a refused call gets:
 //!   `_meta.code` = `policy_denied` or `approval_required`, `_meta.decision` = the [`Decision`].
 //!
@@ -36,7 +39,7 @@
 //! enum Vendor { Github, Jira }
 //!
 //! let text = "version = \"1\"\n[[rules]]\nprincipal = \"intern-*\"\nvendor = \"jira\"\neffect = \"deny\"\n";
-//! let policy: Policy<Vendor> = Policy::parse(std::path::Path::new("policy.toml"), text)?;
+//! let policy: Policy<Vendor> = Policy::from_toml(text)?; // a file: Policy::load(path)
 //! let decision = policy.decide("intern-1", "jira_get", &Vendor::Jira).expect("a rule matches");
 //! assert_eq!(decision.effect, Effect::Deny);
 //! assert!(policy.decide("intern-1", "github_list_workflow_runs", &Vendor::Github).is_none());
@@ -48,11 +51,15 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+mod principal;
 #[cfg(feature = "rmcp")]
 mod refusal;
 mod rules;
 mod selection;
 
+pub use principal::Principal;
+#[cfg(feature = "rmcp")]
+pub use principal::principal_of;
 #[cfg(feature = "rmcp")]
 pub use refusal::{META_CODE, META_DECISION, refusal};
 pub use rules::{Decision, Effect, Policy, PolicyError};

@@ -33,7 +33,8 @@ pub struct Decision {
     pub policy_version: String,
 }
 
-/// Why the policy file cannot be used; start-up stops with this message.
+/// Why the policy cannot be used; start-up stops with this message. It names the policy file when there is one
+/// ([`Policy::load`], [`Policy::parse`]) and no file for text given alone ([`Policy::from_toml`]).
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {
@@ -45,19 +46,19 @@ pub enum PolicyError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The file is not TOML of the documented shape (the message names the key).
-    #[error("policy file {path} is malformed: {message}")]
+    /// The text is not TOML of the documented shape (the message names the key).
+    #[error("{} is malformed: {message}", Origin(path.as_deref()))]
     Malformed {
-        /// The policy file.
-        path: PathBuf,
+        /// The policy file; `None` for text given with [`Policy::from_toml`].
+        path: Option<PathBuf>,
         /// The TOML parser's message.
         message: String,
     },
     /// A glob does not compile.
-    #[error("policy file {path}: rule {rule}: bad {field} glob: {message}")]
+    #[error("{}: rule {rule}: bad {field} glob: {message}", Origin(path.as_deref()))]
     BadGlob {
-        /// The policy file.
-        path: PathBuf,
+        /// The policy file; `None` for text given with [`Policy::from_toml`].
+        path: Option<PathBuf>,
         /// The rule's id.
         rule: String,
         /// `principal` or `tool`.
@@ -65,6 +66,18 @@ pub enum PolicyError {
         /// globset's message.
         message: String,
     },
+}
+
+/// Where a policy came from, as its errors name it: `policy file <path>`, or `the policy` for text given alone.
+struct Origin<'a>(Option<&'a Path>);
+
+impl std::fmt::Display for Origin<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(path) => write!(f, "policy file {}", path.display()),
+            None => f.write_str("the policy"),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -118,13 +131,39 @@ impl<V: DeserializeOwned + PartialEq> Policy<V> {
         Self::parse(path, &text)
     }
 
-    /// Parses policy text; `path` is only used in errors.
+    /// Parses the text of the policy file at `path`; `path` is only used in errors.
     ///
     /// # Errors
     /// As [`Policy::load`], without the read error.
     pub fn parse(path: &Path, text: &str) -> Result<Policy<V>, PolicyError> {
+        Self::parse_from(Some(path), text)
+    }
+
+    /// Parses policy text that comes from no file (a constant, a setting's value): the same format as
+    /// [`Policy::load`]'s file.
+    ///
+    /// ```
+    /// use mcp_policy::{Effect, Policy};
+    ///
+    /// let policy: Policy<String> =
+    ///     Policy::from_toml("version = \"1\"\n[[rules]]\nprincipal = \"guest\"\neffect = \"deny\"\n")?;
+    /// assert_eq!(policy.decide("guest", "list", &"widgets".to_owned()).map(|d| d.effect), Some(Effect::Deny));
+    /// let err = Policy::<String>::from_toml("rules = []").unwrap_err();
+    /// assert!(err.to_string().starts_with("the policy is malformed: "), "{err}");
+    /// # Ok::<(), mcp_policy::PolicyError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PolicyError::Malformed`] or [`PolicyError::BadGlob`], with no file named (`path: None`; the message says
+    /// `the policy`).
+    pub fn from_toml(text: &str) -> Result<Policy<V>, PolicyError> {
+        Self::parse_from(None, text)
+    }
+
+    /// Parses policy text; `path` (the file it came from, if any) is only used in errors.
+    fn parse_from(path: Option<&Path>, text: &str) -> Result<Policy<V>, PolicyError> {
         let file: PolicyFile<V> = toml::from_str(text).map_err(|err| PolicyError::Malformed {
-            path: path.to_path_buf(),
+            path: path.map(Path::to_path_buf),
             message: err.to_string(),
         })?;
         let mut rules = Vec::with_capacity(file.rules.len());
@@ -135,7 +174,7 @@ impl<V: DeserializeOwned + PartialEq> Policy<V> {
                     .map(|p| Glob::new(&p).map(|g| g.compile_matcher()))
                     .transpose()
                     .map_err(|err| PolicyError::BadGlob {
-                        path: path.to_path_buf(),
+                        path: path.map(Path::to_path_buf),
                         rule: id.clone(),
                         field,
                         message: err.kind().to_string(),
@@ -253,5 +292,53 @@ reason = "Ask the lead"
         let err =
             Policy::<Vendor>::parse(path, "version = \"1\"\n[[rules]]\ntool = \"[\"\neffect = \"deny\"\n").unwrap_err();
         assert!(matches!(err, PolicyError::BadGlob { field: "tool", .. }), "{err}");
+    }
+
+    #[test]
+    fn text_alone_parses_as_the_file_does_and_its_errors_name_no_file() {
+        let from_text = Policy::<Vendor>::from_toml(POLICY).unwrap();
+        for (who, tool, vendor) in [
+            ("root", "github_list_workflow_runs", Vendor::Github),
+            ("intern-3", "github_list_workflow_runs", Vendor::Github),
+            ("bob", "github_list_workflow_jobs", Vendor::None),
+            ("bob", "artifact_read", Vendor::None),
+        ] {
+            assert_eq!(
+                from_text.decide(who, tool, &vendor),
+                policy().decide(who, tool, &vendor)
+            );
+        }
+        let err = Policy::<Vendor>::from_toml("version = \"1\"\n[[rules]]\neffect = \"maybe\"\n").unwrap_err();
+        assert!(matches!(err, PolicyError::Malformed { path: None, .. }), "{err:?}");
+        assert!(err.to_string().starts_with("the policy is malformed: "), "{err}");
+        let err = Policy::<Vendor>::from_toml(
+            "version = \"1\"\n[[rules]]\nid = \"r\"\nprincipal = \"[\"\neffect = \"deny\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PolicyError::BadGlob {
+                    path: None,
+                    field: "principal",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("the policy: rule r: bad principal glob: "),
+            "{err}"
+        );
+        let err = Policy::<Vendor>::parse(
+            Path::new("p.toml"),
+            "version = \"1\"\n[[rules]]\nprincipal = \"[\"\neffect = \"deny\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("policy file p.toml: rule rules[0]: bad principal glob: "),
+            "{err}"
+        );
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use mcp_artifacts::{ArtifactStore, Chunk, clamp_read_max_bytes};
+use mcp_artifacts::{ArtifactStore, Chunk, DEFAULT_READ_MAX_BYTES};
 use rmcp::handler::server::router::tool::ToolRoute;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
@@ -128,7 +128,8 @@ pub async fn call(
 /// Error results: [`mcp_artifacts::NOT_FOUND_MESSAGE`] for another owner's, unknown, malformed and expired ids;
 /// `artifact_read failed: ...` for an offset past the end (the text gives the size) or a store failure.
 pub async fn read(store: &dyn ArtifactStore, owner: &str, args: &ArtifactReadArgs, structured: bool) -> CallToolResult {
-    let max_bytes = clamp_read_max_bytes(args.max_bytes);
+    // The store clamps `maxBytes` (`ArtifactStore::read_chunk`, the one place); only its default is applied here.
+    let max_bytes = args.max_bytes.unwrap_or(DEFAULT_READ_MAX_BYTES);
     let offset = args.offset.unwrap_or(0);
     let chunk = match store.read_chunk(owner, &args.artifact_id, offset, max_bytes).await {
         Ok(chunk) => chunk,
@@ -223,6 +224,28 @@ mod tests {
             assert_eq!(serde_json::from_str::<Value>(text).unwrap(), expected);
             assert_eq!(text, &expected.to_string());
             assert!(chunk_result(chunk, false).structured_content.is_none());
+        }
+    }
+
+    #[tokio::test]
+    async fn max_bytes_defaults_here_and_is_clamped_by_the_store() {
+        let store = mcp_artifacts::MemoryStore::default();
+        let body = Bytes::from(vec![b'x'; 2 * 1024 * 1024]);
+        let id = store.put("alice", "application/json", body).await.unwrap().to_string();
+        for (max_bytes, want) in [
+            (Value::Null, DEFAULT_READ_MAX_BYTES),
+            (Value::from(0), mcp_artifacts::MIN_READ_MAX_BYTES),
+            (Value::from(7), 7),
+            (Value::from(u64::MAX), mcp_artifacts::MAX_READ_MAX_BYTES),
+        ] {
+            let mut args = serde_json::json!({"artifactId": id});
+            if !max_bytes.is_null() {
+                args["maxBytes"] = max_bytes.clone();
+            }
+            let result = call(&store, "alice", args.as_object().cloned(), true).await;
+            assert_ne!(result.is_error, Some(true), "maxBytes {max_bytes}");
+            let chunk = result.structured_content.unwrap();
+            assert_eq!(chunk["nextOffset"], Value::from(want), "maxBytes {max_bytes}");
         }
     }
 }

@@ -32,7 +32,7 @@ pub use extract::Args;
 pub use pipeline::MAX_RESULT_DEPTH;
 pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};
-pub use view::{View, ViewArgs, WithView};
+pub use view::{ViewArgs, WithView};
 
 // The front door (deliberate re-exports): what a server of its own needs besides rmcp, from this one
 // crate. They are the same items as in the crates behind it (a second path on purpose: a reuser depends on this crate
@@ -41,7 +41,7 @@ pub use view::{View, ViewArgs, WithView};
 /// Deliberate re-export from `mcp-artifacts` (the front door: the same item, reachable from this crate).
 pub use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, StoreConfig};
 /// Deliberate re-export from `mcp-envelope` (the front door: the same item, reachable from this crate).
-pub use mcp_envelope::{Envelope, NoMeta, OutputFormat, PageMeta, SizeBound};
+pub use mcp_envelope::{Envelope, NoMeta, OutputFormat, PageMeta, SizeBound, TextSource, View};
 /// Deliberate re-export from `mcp-policy` (the front door: the same item, reachable from this crate).
 pub use mcp_policy::Policy;
 /// Deliberate re-export from `mcp-projection` (the front door: the same item, reachable from this crate).

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcp_envelope::{EnvelopeError, NoMeta, OutputFormat, TextSource, prepare_text};
+use mcp_envelope::{EnvelopeError, NoMeta, OutputFormat, TextSource, View, prepare_text};
 use serde_json::Value;
 
 /// Deepest result (nesting levels of `data`) a tool returns: 100,000. Rendering, serializing (here and in rmcp's
@@ -27,8 +27,9 @@ pub(crate) fn check_depth(data: Value) -> Result<Value, String> {
 
 /// The text of `data` alone ([`TextSource::Data`], no projection), rendered on a blocking thread.
 pub(crate) async fn render_data(data: Value, format: OutputFormat, timeout: Duration) -> Result<String, String> {
+    let view = View::new(None, format).text_from(TextSource::Data);
     finish(
-        tokio::task::spawn_blocking(move || prepare_text(data, NoMeta {}, None, format, TextSource::Data)),
+        tokio::task::spawn_blocking(move || prepare_text(data, NoMeta {}, &view)),
         timeout,
     )
     .await

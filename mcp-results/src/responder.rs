@@ -237,7 +237,7 @@ impl Responder {
     pub async fn text(&self, data: Value, view: &View) -> TextOutcome {
         let format = view.format;
         let timeout = self.timeout;
-        if view.jq.as_deref().is_none_or(|jq| jq.trim().is_empty()) {
+        if view.jq().is_none() {
             // No projection: nothing here can turn the value into an error.
             let data = match check_depth(data) {
                 Ok(data) => data,
@@ -298,12 +298,13 @@ impl Responder {
             Ok(data) => data,
             Err(too_deep) => return Err(error(too_deep)),
         };
-        let (structured, bound, format, text_from) = (self.structured, self.bound, view.format, view.text_from);
+        // Projected above, through the runner: the rest of the pipeline renders and seals as the view asks.
+        let (structured, bound, view) = (self.structured, self.bound, view.without_jq());
         let work = tokio::task::spawn_blocking(move || {
             if structured {
-                prepare(data, meta, None, format, text_from, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
+                prepare(data, meta, &view, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
             } else {
-                prepare_text(data, meta, None, format, text_from).map(|text| (text, None))
+                prepare_text(data, meta, &view).map(|text| (text, None))
             }
         });
         finish(work, self.timeout).await.map_err(error)
@@ -311,7 +312,7 @@ impl Responder {
 
     /// `data` projected by the view's `jq` (unchanged when there is none) through the runner.
     async fn project(&self, data: Value, view: &View) -> Result<Value, mcp_projection::Unprojected> {
-        match view.jq.as_deref().filter(|jq| !jq.trim().is_empty()) {
+        match view.jq() {
             Some(jq) => self.runner.project(data, jq).await,
             None => Ok(data),
         }

@@ -1,10 +1,10 @@
-//! How the caller asked to see a result: [`View`] (what [`crate::Responder`] takes), [`ViewArgs`] (the `jq` and
-//! `outputFormat` arguments as a client sends them) and [`WithView`] (a tool's own arguments with those two added,
-//! for rmcp's `Parameters<T>`).
+//! How the caller asked to see a result, as a client sends it: [`ViewArgs`] (the `jq` and `outputFormat` arguments)
+//! and [`WithView`] (a tool's own arguments with those two added, for rmcp's `Parameters<T>`); both give the one
+//! [`View`] type (`mcp_envelope::View`, re-exported at the crate root), which [`crate::Responder`] takes.
 
 use std::borrow::Cow;
 
-use mcp_envelope::{OutputFormat, TextSource};
+use mcp_envelope::{OutputFormat, View};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
@@ -12,35 +12,6 @@ use serde_json::{Map, Value};
 
 use crate::args::MAX_JQ_CHARS;
 use crate::splice::{self, ArgGroup};
-
-/// How the caller asked to see a result.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct View {
-    /// The optional `jq` (or JMESPath) expression applied to `data`; `None` or blank: no projection.
-    pub jq: Option<String>,
-    /// The text block's format: TOON (default) or pretty JSON.
-    pub format: OutputFormat,
-    /// What the text is rendered from: the whole envelope (default) or the bare `data`.
-    pub text_from: TextSource,
-}
-
-impl View {
-    /// A view with this `jq` and format, the text rendered from the envelope.
-    pub fn new(jq: Option<String>, format: OutputFormat) -> Self {
-        View {
-            jq,
-            format,
-            text_from: TextSource::Envelope,
-        }
-    }
-
-    /// This view with the text rendered from `source` instead.
-    #[must_use]
-    pub fn text_from(mut self, source: TextSource) -> Self {
-        self.text_from = source;
-        self
-    }
-}
 
 impl From<ViewArgs> for View {
     /// [`ViewArgs::into_view`].

@@ -272,3 +272,36 @@ async fn no_permit_within_the_timeout_is_a_busy_error() {
     let first = first.await.unwrap();
     assert_eq!(first.structured_content, Some(json!({"data": 1})));
 }
+
+/// A runner that projects with [`InProcess`] and counts its runs.
+#[derive(Debug, Default)]
+struct Counting(std::sync::atomic::AtomicUsize);
+
+#[async_trait::async_trait]
+impl ProjectionRunner for Counting {
+    async fn project(&self, data: Value, jq: &str) -> Result<Value, Unprojected> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        InProcess.project(data, jq).await
+    }
+}
+
+#[tokio::test]
+async fn jq_runs_once_through_the_runner_and_the_view_picks_the_text_source() {
+    let runner = Arc::new(Counting::default());
+    let results = Responder::new(store(), SizeBound::default(), runner.clone());
+    // mcp_results::View is mcp_envelope::View: one type for the whole result path.
+    let view: mcp_envelope::View = View::new(Some("map(.id)".into()), OutputFormat::Json).text_from(TextSource::Data);
+    let data = json!([{"id": 1}, {"id": 2}]);
+    // Projected twice, `map(.id)` would fail on the numbers ("Cannot index number").
+    let result = results
+        .respond("alice", data.clone(), PageMeta::new(Some(2)), &view)
+        .await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    assert_eq!(runner.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(result.structured_content, Some(json!({"data": [1, 2], "nextPage": 2})));
+    assert_eq!(text(&result), "[\n  1,\n  2\n]", "the text is the bare data");
+    let off = results.clone().with_structured_output(false);
+    let result = off.respond("alice", data, PageMeta::new(Some(2)), &view).await;
+    assert_eq!((&result.structured_content, text(&result)), (&None, "[\n  1,\n  2\n]"));
+    assert_eq!(runner.0.load(std::sync::atomic::Ordering::SeqCst), 2);
+}

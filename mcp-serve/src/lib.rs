@@ -36,5 +36,6 @@ pub mod stdio_framing;
 #[cfg(feature = "http")]
 pub mod tokens;
 
+/// Deliberate re-export from `mcp-policy` (where the caller type lives, shared with the tools): the same items.
 pub use principal::{Principal, principal_of};
 pub use shutdown::shutdown_signal;

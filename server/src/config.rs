@@ -121,12 +121,16 @@ impl Settings {
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
         let mut r = Reader::new(&lookup);
         let mut errors = Vec::new();
-        let max_bytes = SizeBound::new(r.whole(
+        // The reader parses the number; SizeBound clamps it into its range (the one place that range is applied).
+        let (max_bytes, clamped) = SizeBound::new(r.whole(
             STRUCTURED_MAX_BYTES,
             mcp_envelope::DEFAULT_MAX_BYTES as u64,
-            mcp_envelope::MIN_MAX_BYTES as u64..=mcp_envelope::MAX_MAX_BYTES as u64,
-        ))
-        .0;
+            0..=u64::MAX,
+        ));
+        if let Some(clamped) = clamped {
+            let raw = r.text(STRUCTURED_MAX_BYTES).unwrap_or_default();
+            r.warnings.push(format!("{STRUCTURED_MAX_BYTES}={raw}: {clamped}"));
+        }
         let artifact_backend = match r.text(ARTIFACT_STORE).map(|kind| kind.to_ascii_lowercase()).as_deref() {
             Some("memory") => ArtifactBackend::Memory,
             Some("s3") => ArtifactBackend::S3(
@@ -597,7 +601,23 @@ mod tests {
     fn bound_is_clamped_with_one_warning() {
         let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "10")]);
         assert_eq!(s.tools.max_bytes.bytes(), 16_384);
-        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings,
+            [
+                "MCP_STRUCTURED_MAX_BYTES=10: a structured-content bound of 10 bytes is outside 16384..=15728640; using \
+              16384 bytes"
+            ]
+        );
+        let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "99999999999999999999999")]);
+        assert_eq!(s.tools.max_bytes.bytes(), 15_728_640);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("MCP_STRUCTURED_MAX_BYTES=99999999999999999999999: "),
+            "{warnings:?}"
+        );
+        let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "15728640")]);
+        assert_eq!(s.tools.max_bytes.bytes(), 15_728_640);
+        assert!(warnings.is_empty(), "{warnings:?}");
         let (s, warnings) = settings(&[(STRUCTURED_MAX_BYTES, "lots")]);
         assert_eq!(s.tools.max_bytes.bytes(), 262_144);
         assert_eq!(warnings.len(), 1);

@@ -5,8 +5,8 @@
 //! bound with oversized results saved as artifacts, the `artifact_read` tool, and a call policy.
 //!
 //! Integration code beyond rmcp's own boilerplate: **11 lines** — the `results` field (1); the `Responder` built
-//! from a memory store with its owner function (1); the policy parsed and the router guarded by it, with
-//! `artifact_read` added (3); `WithView` around the tool's arguments, the request context and the
+//! from a memory store with its owner function (1); the policy parsed (`Policy::from_toml`) and the router guarded
+//! by it, with `artifact_read` added (3); `WithView` around the tool's arguments, the request context and the
 //! `Json<Structured<…>>` return type (3); the `json` call (1); `client_name`'s body, the owner (2).
 //!
 //! `jq` runs in-process here (the builder's default): fine for a demo, but jaq has no step or memory budget, so a
@@ -16,8 +16,6 @@
 //! rmcp clients over in-memory pipes and prints what it saw (exit status 1 if anything was not as expected).
 
 mod self_test;
-
-use std::path::Path;
 
 use mcp_results::{Json, MemoryStore, Policy, Responder, Structured, WithView};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -67,7 +65,7 @@ impl Widgets {
     /// The server with a memory artifact store, the default bound and in-process `jq`.
     pub fn new() -> Self {
         let results = Responder::builder(MemoryStore::default()).owner(client_name).build();
-        let policy = Policy::parse(Path::new("POLICY"), POLICY).expect("POLICY is a valid policy");
+        let policy = Policy::from_toml(POLICY).expect("POLICY is a valid policy");
         let tools = Self::tool_router().with_route(results.artifact_read_route());
         let tool_router = results.guard(tools, policy, "widgets".to_owned());
         Widgets { results, tool_router }

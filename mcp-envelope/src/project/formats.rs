@@ -10,7 +10,7 @@ use jaq_core::native::{Fun, v};
 use jaq_core::{Error, Exn, Native};
 use jaq_json::Val;
 
-use super::jq::JsonData;
+use super::data::JsonData;
 
 /// jq's base64 decoding: the standard alphabet; decoding stops at the first `=` (so padding is optional and
 /// anything after it is ignored); 2 or 3 characters left over give 1 or 2 bytes, 1 character is an error.

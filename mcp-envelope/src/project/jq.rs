@@ -21,17 +21,10 @@
 use jaq_core::box_iter::box_once;
 use jaq_core::load::{Arena, File, Loader, lex, parse};
 use jaq_core::native::Fun;
-use jaq_core::{Compiler, Ctx, DataT, Error, Exn, Native, Vars, compile};
+use jaq_core::{Compiler, Ctx, Error, Exn, Native, Vars, compile};
 use jaq_json::Val;
 
-/// Data kind of the compiled filter. Unlike `jaq_core::data::JustLut<Val>` it
-/// carries no `Val` (which holds `Rc`), so a compiled program is `Send + Sync`.
-pub(crate) struct JsonData;
-
-impl DataT for JsonData {
-    type V<'a> = Val;
-    type Data<'a> = &'a jaq_core::Lut<JsonData>;
-}
+use super::data::JsonData;
 
 /// A compiled jq program.
 #[derive(Clone)]

@@ -20,7 +20,7 @@ use jaq_core::{Error, Exn, Native};
 use jaq_json::Val;
 use onig::{MatchParam, Regex, RegexOptions, Region, SearchOptions, Syntax};
 
-use super::jq::JsonData;
+use super::data::JsonData;
 
 /// Backtracking steps one match attempt may take: Oniguruma's own default (`ONIG_DEFAULT_RETRY_LIMIT_IN_MATCH`),
 /// so a program that jq runs runs here, and a catastrophic pattern (`(a+)+$` on a long run of `a`) fails fast.

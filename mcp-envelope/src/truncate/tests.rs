@@ -82,15 +82,13 @@ fn the_note_says_where_the_rest_is() {
 
 #[test]
 fn prepare_keeps_the_ends_of_an_oversized_value_to_name_its_artifact() {
-    use crate::{OutputFormat, PageMeta, SizeBound, TextSource, prepare};
+    use crate::{OutputFormat, PageMeta, SizeBound, View, prepare};
     let body = serde_json::json!({"items": vec!["y".repeat(100); 600]});
     let (bound, _) = SizeBound::new(16_384);
     let prepared = prepare(
         body.clone(),
         PageMeta::new(None),
-        None,
-        OutputFormat::Json,
-        TextSource::Envelope,
+        &View::new(None, OutputFormat::Json),
         &bound,
     )
     .unwrap();
@@ -106,9 +104,7 @@ fn prepare_keeps_the_ends_of_an_oversized_value_to_name_its_artifact() {
     let inline = prepare(
         body,
         PageMeta::new(None),
-        None,
-        OutputFormat::Json,
-        TextSource::Envelope,
+        &View::new(None, OutputFormat::Json),
         &SizeBound::new(1 << 20).0,
     )
     .unwrap();

@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use mcp_envelope::{
-    Envelope, NoMeta, OutputFormat, PageMeta, Sealed, SizeBound, TEXT_LIMIT_BYTES, TextSource, paged_output_schema,
-    prepare, prepare_text,
+    Envelope, NoMeta, OutputFormat, PageMeta, Sealed, SizeBound, TEXT_LIMIT_BYTES, TextSource, View,
+    paged_output_schema, prepare, prepare_text,
 };
 use serde_json::{Value, json};
 
@@ -26,9 +26,7 @@ fn actions_runs_inline_structured_complete_while_text_truncated() {
     let prepared = prepare(
         body.clone(),
         PageMeta::new(Some(2)),
-        None,
-        OutputFormat::Json,
-        TextSource::Envelope,
+        &View::new(None, OutputFormat::Json),
         &SizeBound::default(),
     )
     .unwrap();
@@ -51,9 +49,10 @@ fn json_text_equals_structured_content_when_not_truncated() {
     let prepared = prepare(
         body,
         PageMeta::new(Some(2)),
-        Some("{total_count, workflow_runs: .workflow_runs[:2]}"),
-        OutputFormat::Json,
-        TextSource::Envelope,
+        &View::new(
+            Some("{total_count, workflow_runs: .workflow_runs[:2]}".into()),
+            OutputFormat::Json,
+        ),
         &SizeBound::default(),
     )
     .unwrap();
@@ -78,9 +77,7 @@ fn actions_runs_projected_with_jq_and_jmespath() {
         let prepared = prepare(
             body.clone(),
             PageMeta::new(None),
-            Some(jq),
-            OutputFormat::Json,
-            TextSource::Envelope,
+            &View::new(Some(jq.to_owned()), OutputFormat::Json),
             &SizeBound::default(),
         )
         .unwrap();
@@ -97,9 +94,7 @@ fn toon_text_is_the_default_and_matches_text_only_mode() {
     let prepared = prepare(
         body.clone(),
         PageMeta::new(Some(2)),
-        jq,
-        OutputFormat::default(),
-        TextSource::Envelope,
+        &View::new(jq.map(str::to_owned), OutputFormat::default()),
         &SizeBound::default(),
     )
     .unwrap();
@@ -112,9 +107,7 @@ fn toon_text_is_the_default_and_matches_text_only_mode() {
     let text_only = prepare_text(
         body,
         PageMeta::new(Some(2)),
-        jq,
-        OutputFormat::Toon,
-        TextSource::Envelope,
+        &View::new(jq.map(str::to_owned), OutputFormat::Toon),
     )
     .unwrap();
     assert_eq!(text_only, prepared.text);
@@ -127,9 +120,7 @@ fn runs_large_is_oversized_with_exact_artifact_bytes_and_truncated_text() {
         let prepared = prepare(
             body.clone(),
             PageMeta::new(Some(3)),
-            None,
-            format,
-            TextSource::Envelope,
+            &View::new(None, format),
             &SizeBound::default(),
         )
         .unwrap();
@@ -158,9 +149,10 @@ fn runs_large_narrowed_by_jq_fits_inline() {
     let prepared = prepare(
         body,
         PageMeta::new(None),
-        Some(".workflow_runs | map({id, conclusion})"),
-        OutputFormat::Json,
-        TextSource::Envelope,
+        &View::new(
+            Some(".workflow_runs | map({id, conclusion})".into()),
+            OutputFormat::Json,
+        ),
         &SizeBound::default(),
     )
     .unwrap();
@@ -176,9 +168,7 @@ fn atlassian_text_is_the_bare_body() {
     let prepared = prepare(
         body.clone(),
         NoMeta {},
-        None,
-        OutputFormat::Json,
-        TextSource::Data,
+        &View::new(None, OutputFormat::Json).text_from(TextSource::Data),
         &SizeBound::default(),
     )
     .unwrap();
@@ -194,9 +184,7 @@ fn projection_errors_surface_from_prepare() {
     let err = prepare(
         json!([1, 2]),
         NoMeta {},
-        Some(".[]"),
-        OutputFormat::Json,
-        TextSource::Data,
+        &View::new(Some(".[]".into()), OutputFormat::Json).text_from(TextSource::Data),
         &SizeBound::default(),
     )
     .unwrap_err();
@@ -229,16 +217,9 @@ fn metadata_fields_reach_toon_json_and_structured_content_alike() {
         cache: CacheReport { hit: true, age_ms: 5 },
         request_id: "r-1",
     };
+    let view = |format| View::new(jq.map(str::to_owned), format);
     let structured_of = |format| {
-        let prepared = prepare(
-            body.clone(),
-            audited(),
-            jq,
-            format,
-            TextSource::Envelope,
-            &SizeBound::default(),
-        )
-        .unwrap();
+        let prepared = prepare(body.clone(), audited(), &view(format), &SizeBound::default()).unwrap();
         assert!(!prepared.text_truncated);
         let structured = prepared.sealed.into_envelope(|_| None).into_value().unwrap();
         (prepared.text, structured)
@@ -255,6 +236,6 @@ fn metadata_fields_reach_toon_json_and_structured_content_alike() {
         toon.ends_with("\ncache:\n  hit: true\n  ageMs: 5\nrequestId: r-1"),
         "{toon}"
     );
-    let text_only = prepare_text(body, audited(), jq, OutputFormat::Toon, TextSource::Envelope).unwrap();
+    let text_only = prepare_text(body, audited(), &view(OutputFormat::Toon)).unwrap();
     assert_eq!(text_only, toon);
 }

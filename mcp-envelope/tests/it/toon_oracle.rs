@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use mcp_envelope::{
-    OutputFormat, PageMeta, Rest, SizeBound, TEXT_LIMIT_BYTES, TextSource, prepare, render, render_serialize,
+    OutputFormat, PageMeta, Rest, SizeBound, TEXT_LIMIT_BYTES, View, prepare, render, render_serialize,
     truncate_text_noting,
 };
 use proptest::prelude::*;
@@ -91,9 +91,7 @@ fn assert_same_through_prepare(data: &Value, next_page: Option<u64>) {
     let prepared = prepare(
         data.clone(),
         PageMeta::new(next_page),
-        None,
-        OutputFormat::Toon,
-        TextSource::Envelope,
+        &View::new(None, OutputFormat::Toon),
         &SizeBound::default(),
     );
     // Over the bound, the text's omission marker points at `incomplete` (the artifact is not saved yet).
