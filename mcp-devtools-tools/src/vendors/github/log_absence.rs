@@ -11,32 +11,43 @@ use adapters_http::error_info::ErrorCode;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use super::logs::NAME;
-
 /// Job statuses before `completed` (GitHub's `status` of a workflow job).
 const NOT_FINISHED: &[&str] = &["queued", "in_progress", "waiting", "pending", "requested"];
 
 /// The error result for a log download that answered `404`/`410` (`err`), explained by the job's state. When the
 /// job itself cannot be read, `err` as any upstream error.
-pub(crate) async fn explain(github: &GithubClient, job: &JobRef, err: GithubError) -> CallToolResult {
+/// `tool` is the job-log tool, named in the text and in `_meta.nextCall`.
+pub(super) async fn explain(
+    github: &GithubClient,
+    job: &JobRef,
+    err: GithubError,
+    tool: &'static str,
+) -> CallToolResult {
     let body = match github.get_job(job).await {
         Ok(page) => page.data().cloned().unwrap_or(Value::Null),
-        Err(_) => return super::logs::plain_upstream_error(err),
+        Err(_) => return upstream_error(tool, err),
     };
     let latest_attempt = match body["run_url"].as_str() {
         Some(run_url) if body["status"] == "completed" => newest_attempt(github, run_url).await,
         _ => None,
     };
     let absence = Absence::of(&body, err.status(), latest_attempt);
-    let (text, meta) = absence.describe(job, &body, err.status());
+    let (text, meta) = absence.describe(tool, job, &body, err.status());
     crate::tools::record_upstream_status(err.status());
     tracing::info!(
-        tool = NAME,
+        tool,
         status = err.status(),
         code = absence.code.as_str(),
         "job log missing"
     );
-    mcp_results::error_with_meta(format!("{NAME} failed: {text}"), meta)
+    mcp_results::error_with_meta(format!("{tool} failed: {text}"), meta)
+}
+
+/// The error result of a failed GitHub call of `tool`, with its `_meta` ([`GithubError::info`]).
+pub(super) fn upstream_error(tool: &'static str, err: GithubError) -> CallToolResult {
+    crate::tools::record_upstream_status(err.status());
+    tracing::info!(tool, status = err.status(), "upstream call failed");
+    mcp_results::error_with_meta(format!("{tool} failed: {err}"), err.info().to_meta())
 }
 
 /// The run's `run_attempt` (its newest attempt), when it can be read.
@@ -69,18 +80,24 @@ impl Absence {
     }
 
     /// The text after `failed:` and the `_meta` keys.
-    fn describe(&self, job: &JobRef, body: &Value, status: Option<u16>) -> (String, serde_json::Map<String, Value>) {
+    fn describe(
+        &self,
+        tool: &str,
+        job: &JobRef,
+        body: &Value,
+        status: Option<u16>,
+    ) -> (String, serde_json::Map<String, Value>) {
         let state = body["status"].as_str().unwrap_or("unknown");
         let conclusion = body["conclusion"].as_str();
         let shown = conclusion.map_or_else(|| state.to_owned(), |c| format!("{state}, {c}"));
         let id = job.job_id;
         let status_text = status.map_or_else(String::new, |s| format!(" (GitHub answered {s})"));
-        let same_job = json!({"tool": NAME, "arguments": {"owner": job.owner, "repo": job.repo, "jobId": id}});
+        let same_job = json!({"tool": tool, "arguments": {"owner": job.owner, "repo": job.repo, "jobId": id}});
         let (mut text, mut next_call) = match self.code {
             ErrorCode::LogNotReady => (
                 format!(
                     "job {id} has no log yet{status_text}: it is {state}. Wait until it completes (its status in \
-                     github_list_workflow_jobs), then call {NAME} again."
+                     github_list_workflow_jobs), then call {tool} again."
                 ),
                 Some(same_job),
             ),
@@ -102,9 +119,9 @@ impl Absence {
             let name = body["name"].as_str().unwrap_or_default();
             text.push_str(&format!(
                 " The run was re-run: attempt {latest} is the newest; its job of the same name has its own log \
-                 ({NAME} with runId {run_id} and jobName {name:?})."
+                 ({tool} with runId {run_id} and jobName {name:?})."
             ));
-            next_call = Some(json!({"tool": NAME, "arguments": {
+            next_call = Some(json!({"tool": tool, "arguments": {
                 "owner": job.owner, "repo": job.repo, "runId": run_id, "jobName": name
             }}));
         }

@@ -15,6 +15,8 @@ use crate::logs::{JobLog, JobPlan, LogsData, Options, StepChoice, is_failed_job}
 use crate::tools::logs::{self, WithLogFilter};
 use crate::tools::record_upstream_status;
 
+use super::log_absence;
+
 /// Tool name.
 pub const NAME: &str = "github_get_job_logs";
 
@@ -106,7 +108,7 @@ pub(super) async fn call(
                 plans.push(job);
                 read.push(log);
             }
-            Err(JobsError::LogMissing(err)) => return super::log_absence::explain(github, &job, err).await,
+            Err(JobsError::LogMissing(err)) => return log_absence::explain(github, &job, err, NAME).await,
             Err(err) => return upstream_error(err),
         }
     }
@@ -262,16 +264,9 @@ impl From<GithubError> for JobsError {
 
 fn upstream_error(err: JobsError) -> CallToolResult {
     match err {
-        JobsError::Upstream(err) | JobsError::LogMissing(err) => plain_upstream_error(err),
+        JobsError::Upstream(err) | JobsError::LogMissing(err) => log_absence::upstream_error(NAME, err),
         JobsError::Argument(text) => {
             mcp_results::coded_error(format!("{NAME}: {text}"), mcp_results::args::INVALID_ARGUMENT)
         }
     }
-}
-
-/// The error result of a failed GitHub call, with its `_meta` ([`GithubError::info`]).
-pub(crate) fn plain_upstream_error(err: GithubError) -> CallToolResult {
-    record_upstream_status(err.status());
-    tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
-    mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }
