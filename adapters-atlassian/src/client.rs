@@ -1,7 +1,8 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
 use adapters_http::{
-    HttpClient, HttpConfig, HttpError, RedirectPolicy, cache::CacheRequest, cache::HttpCache, decode::Payload,
+    ClientOptions, HttpClient, HttpConfig, HttpError, RedirectPolicy, cache::CacheRequest, cache::HttpCache,
+    decode::Payload,
 };
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
@@ -158,13 +159,16 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     let http = HttpClient::new(
         HttpConfig::new(resolved.vendor, resolved.base)
             .with_auth(resolved.auth)
-            .with_user_agent(config.user_agent.clone())
-            .with_timeout(config.timeout)
+            .with_client(
+                ClientOptions::default()
+                    .with_user_agent(config.user_agent.clone())
+                    .with_timeout(config.timeout)
+                    .with_max_body_bytes(config.max_body_bytes)
+                    .with_redact(config.redact.clone()),
+            )
             .with_default_headers(default_headers)
-            .with_max_body_bytes(config.max_body_bytes)
             .with_redirects(RedirectPolicy::default())
             .with_error_message(error_body)
-            .with_redact(config.redact.clone())
             .with_login_check(crate::login::login_check(product, user, credential)),
     )?;
     Ok(http)

@@ -2,8 +2,8 @@
 
 use adapters_http::next_link;
 use adapters_http::{
-    Auth, HttpClient, HttpConfig, RedirectPolicy, Vendor, cache::CacheRequest, cache::CacheStatus, cache::HttpCache,
-    decode::Payload,
+    Auth, ClientOptions, HttpClient, HttpConfig, RedirectPolicy, Vendor, cache::CacheRequest, cache::CacheStatus,
+    cache::HttpCache, decode::Payload,
 };
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 
@@ -106,12 +106,15 @@ impl CircleciClient {
         let http = HttpClient::new(
             HttpConfig::new(vendor, config.api_base)
                 .with_auth(auth)
-                .with_user_agent(config.user_agent)
-                .with_timeout(config.timeout)
+                .with_client(
+                    ClientOptions::default()
+                        .with_user_agent(config.user_agent)
+                        .with_timeout(config.timeout)
+                        .with_max_body_bytes(config.max_body_bytes)
+                        .with_redact(config.redact),
+                )
                 .with_default_headers(default_headers)
-                .with_max_body_bytes(config.max_body_bytes)
-                .with_redirects(RedirectPolicy::default())
-                .with_redact(config.redact),
+                .with_redirects(RedirectPolicy::default()),
         )?;
         let http = match cache {
             Some(cache) => http.with_cache(cache),

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, Vendor, decode::Payload};
+use adapters_http::{Auth, ClientOptions, HttpClient, HttpConfig, RetryPolicy, Vendor, decode::Payload};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -85,16 +85,19 @@ impl GithubClient {
                         .token
                         .map_or(Auth::None, |token| Auth::Bearer(token.into_secret())),
                 )
-                .with_user_agent(config.user_agent)
-                .with_timeout(config.timeout)
+                .with_client(
+                    ClientOptions::default()
+                        .with_user_agent(config.user_agent)
+                        .with_timeout(config.timeout)
+                        .with_max_body_bytes(config.max_body_bytes)
+                        .with_redact(config.redact),
+                )
                 .with_default_headers(default_headers)
-                .with_max_body_bytes(config.max_body_bytes)
                 .with_retry(
                     RetryPolicy::default()
                         .with_classify(github_verdict)
                         .with_timer(config.retry_timer),
                 )
-                .with_redact(config.redact)
                 .with_login_check(crate::sso::sso_check(config.setting_names.credential)),
         )
         .map_err(GithubError::from_http)?;

@@ -15,7 +15,7 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::{GetRequest, GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams, MediaType};
 use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
-use adapters_http::{HttpConfig, RetryPolicy, SettingNames, Vendor};
+use adapters_http::{ClientOptions, HttpConfig, RetryPolicy, SettingNames, Vendor};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::ToolsConfig;
 use mcp_devtools_tools::logs::{Grep, Options};
@@ -70,9 +70,12 @@ fn every_config_is_built_from_outside_with_its_builder() {
         Vendor::new("Example", SettingNames::default()),
         "https://api.example.com",
     )
-    .with_timeout(Duration::from_secs(5))
+    .with_client(ClientOptions::default().with_timeout(Duration::from_secs(5)))
     .with_retry(RetryPolicy::default().with_max_attempts(1));
-    assert_eq!((client.timeout, client.retry.max_attempts), (Duration::from_secs(5), 1));
+    assert_eq!(
+        (client.client.timeout, client.retry.max_attempts),
+        (Duration::from_secs(5), 1)
+    );
     let cache = CacheConfig::default().with_enabled(false).with_max_entries(10);
     assert_eq!((cache.enabled, cache.max_entries), (false, 10));
     let redis = RedisCacheConfig::new("redis://127.0.0.1:6379/0")
@@ -173,7 +176,7 @@ const LIBRARY_CRATES: [&str; 11] = [
 
 /// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters
 /// too: GitHub's and CircleCI's `GetRequest`; `Options`: the job-log scanner's), and the enums among their settings.
-const CONFIGS: [&str; 27] = [
+const CONFIGS: [&str; 29] = [
     "StoreConfig",
     "StoreLimits",
     "Quota",
@@ -184,6 +187,8 @@ const CONFIGS: [&str; 27] = [
     "ConnectionLimits",
     "FairShare",
     "HttpConfig",
+    "HttpOptions",
+    "ClientOptions",
     "RetryPolicy",
     "CacheConfig",
     "RedisCacheConfig",
