@@ -229,13 +229,17 @@ impl ToolsConfig {
     /// [`adapters_http::MIN_SECRET_BYTES`]).
     pub fn redactor(&self) -> Redactor {
         let mut secrets = Redactor::builder();
-        if let Some(token) = &self.github.token {
+        if let Some(token) = &self.github.http.credential {
             // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
             // actions/checkout configures), which a job log may print.
-            secrets = secrets.basic(self.github.setting_names.credential, "x-access-token", token.expose());
+            secrets = secrets.basic(
+                self.github.http.setting_names.credential,
+                "x-access-token",
+                token.expose(),
+            );
         }
-        if let Some(token) = &self.circleci.token {
-            secrets = secrets.secret(self.circleci.setting_names.credential, token.expose());
+        if let Some(token) = &self.circleci.http.credential {
+            secrets = secrets.secret(self.circleci.http.setting_names.credential, token.expose());
         }
         let atlassian = &self.atlassian;
         let names = &atlassian.setting_names;
@@ -269,8 +273,8 @@ impl ToolsConfig {
         let app_password = atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some();
         let site = atlassian.site_name.is_some();
         [
-            ("github", self.github.token.is_some()),
-            ("circleci", self.circleci.token.is_some()),
+            ("github", self.github.http.credential.is_some()),
+            ("circleci", self.circleci.http.credential.is_some()),
             ("jira", account && (site || atlassian.jira_base_url.is_some())),
             (
                 "confluence",
@@ -293,8 +297,8 @@ mod tests {
     #[test]
     fn the_redactor_holds_every_configured_credential() {
         let mut config = ToolsConfig::default();
-        config.github.token = Some(adapters_github::Token::new("ghp_configured-0001".to_owned()));
-        config.circleci.token = Some(Secret::new("circle-configured-0002"));
+        config.github.http.credential = Some(Secret::new("ghp_configured-0001"));
+        config.circleci.http.credential = Some(Secret::new("circle-configured-0002"));
         config.atlassian.user_email = Some("mia@example.com".to_owned());
         config.atlassian.api_token = Some(Secret::new("ATATT-configured-0003"));
         config.atlassian.bitbucket_username = Some("bb".to_owned());

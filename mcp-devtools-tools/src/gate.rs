@@ -12,19 +12,17 @@ use crate::vendor::Vendor;
 pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
 
 /// The upstream identity a call of `vendor` acts as: `{vendor, credentialLabel, authority}` — the name of the
-/// credential setting (the adapter config's `setting_names.credential`, never its value; `null` when unset or no
+/// credential setting (the adapter config's `http.setting_names.credential`, never its value; `null` when unset or no
 /// upstream) and the upstream `host[:port]`.
 pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
-    let (github, circleci) = (&app.config.github, &app.config.circleci);
+    // GitHub and CircleCI: the shared options of the adapter config.
+    let of = |http: &adapters_http::HttpOptions| {
+        let credential = http.credential.as_ref().map(|_| http.setting_names.credential);
+        (credential, authority(&http.api_base))
+    };
     let (credential, authority) = match vendor {
-        Vendor::Github => (
-            github.token.as_ref().map(|_| github.setting_names.credential),
-            authority(&github.api_base),
-        ),
-        Vendor::Circleci => (
-            circleci.token.as_ref().map(|_| circleci.setting_names.credential),
-            authority(&circleci.api_base),
-        ),
+        Vendor::Github => of(&app.config.github.http),
+        Vendor::Circleci => of(&app.config.circleci.http),
         Vendor::Jira | Vendor::Confluence | Vendor::Bitbucket => {
             let product = match vendor {
                 Vendor::Jira => adapters_atlassian::Product::Jira,

@@ -15,7 +15,7 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::{GetRequest, GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams, MediaType};
 use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
-use adapters_http::{ClientOptions, HttpConfig, RetryPolicy, SettingNames, Vendor};
+use adapters_http::{ClientOptions, HttpConfig, HttpOptions, RetryPolicy, Secret, SettingNames, Vendor};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::ToolsConfig;
 use mcp_devtools_tools::logs::{Grep, Options};
@@ -90,12 +90,19 @@ fn every_config_is_built_from_outside_with_its_builder() {
         )
     );
 
-    let github = GithubConfig::default()
-        .with_api_base("http://127.0.0.1:9")
-        .with_max_body_bytes(1 << 20);
+    let github = GithubConfig::default().with_http(
+        HttpOptions::new("http://127.0.0.1:9")
+            .with_credential(Some(Secret::new("ghp_example")))
+            .with_setting_names(SettingNames::default().with_credential("GITHUB_TOKEN"))
+            .with_client(ClientOptions::default().with_max_body_bytes(1 << 20)),
+    );
     assert_eq!(
-        (github.api_base.as_str(), github.max_body_bytes),
-        ("http://127.0.0.1:9", 1 << 20)
+        (
+            github.http.api_base.as_str(),
+            github.http.setting_names.credential,
+            github.http.client.max_body_bytes
+        ),
+        ("http://127.0.0.1:9", "GITHUB_TOKEN", 1 << 20)
     );
     let runs = ListWorkflowRunsParams::new("octo-org", "octo-repo").with_branch(Some("main".to_owned()));
     assert_eq!(
@@ -113,8 +120,11 @@ fn every_config_is_built_from_outside_with_its_builder() {
         (get.path, get.query.len(), get.per_page, get.page, get.media_type),
         ("/repos/o/r/pulls", 1, None, Some(2), MediaType::Diff)
     );
-    let circleci = CircleciConfig::default().with_timeout(Duration::from_secs(3));
-    assert_eq!(circleci.timeout, Duration::from_secs(3));
+    let circleci = CircleciConfig::default().with_http(
+        HttpOptions::new(adapters_circleci::DEFAULT_API_BASE)
+            .with_client(ClientOptions::default().with_timeout(Duration::from_secs(3))),
+    );
+    assert_eq!(circleci.http.client.timeout, Duration::from_secs(3));
     let circleci_get = adapters_circleci::GetRequest::new("/me", "alice")
         .with_query(&query)
         .with_fresh(true);
