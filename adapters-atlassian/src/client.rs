@@ -1,9 +1,6 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
-use adapters_http::{
-    ClientOptions, HttpClient, HttpConfig, HttpError, RedirectPolicy, cache::CacheRequest, cache::HttpCache,
-    decode::Payload,
-};
+use adapters_http::{HttpClient, HttpConfig, HttpError, cache::CacheRequest, cache::HttpCache, decode::Payload};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -159,15 +156,8 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     let http = HttpClient::new(
         HttpConfig::new(resolved.vendor, resolved.base)
             .with_auth(resolved.auth)
-            .with_client(
-                ClientOptions::default()
-                    .with_user_agent(config.user_agent.clone())
-                    .with_timeout(config.timeout)
-                    .with_max_body_bytes(config.max_body_bytes)
-                    .with_redact(config.redact.clone()),
-            )
+            .with_client(config.client.clone())
             .with_default_headers(default_headers)
-            .with_redirects(RedirectPolicy::default())
             .with_error_message(error_body)
             .with_login_check(crate::login::login_check(product, user, credential)),
     )?;

@@ -99,7 +99,8 @@ impl App {
         let mut circleci = config.circleci.clone();
         circleci.http.client.redact = redact.clone();
         let circleci = CircleciClient::new(circleci, Some(http_cache.clone())).map_err(|err| unusable("CircleCI", err));
-        let atlassian = config.atlassian.clone().with_redact(redact);
+        let mut atlassian = config.atlassian.clone();
+        atlassian.client.redact = redact;
         let atlassian = Atlassian::new(&atlassian, Some(http_cache.clone()));
         let policy = config
             .policy_file

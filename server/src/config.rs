@@ -224,8 +224,7 @@ impl Settings {
             .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
             .with_bitbucket_username(r.text(ATLASSIAN_BITBUCKET_USERNAME))
             .with_bitbucket_app_password(r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new))
-            .with_timeout(timeout)
-            .with_max_body_bytes(max_body_bytes)
+            .with_client(client)
             .with_setting_names(
                 adapters_atlassian::SettingNames::default()
                     .with_site_name(ATLASSIAN_SITE_NAME)
@@ -691,7 +690,7 @@ mod tests {
             s.tools.atlassian.api_token.as_ref().map(Secret::expose),
             Some("atl-secret")
         );
-        assert_eq!(s.tools.atlassian.timeout, Duration::from_secs(7));
+        assert_eq!(s.tools.atlassian.client.timeout, Duration::from_secs(7));
         let debug = format!("{s:?}");
         assert!(!debug.contains("atl-secret") && !debug.contains("bb-secret"));
         for name in [ATLASSIAN_API_TOKEN, ATLASSIAN_BITBUCKET_APP_PASSWORD] {

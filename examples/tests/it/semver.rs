@@ -139,8 +139,12 @@ fn every_config_is_built_from_outside_with_its_builder() {
     );
     let atlassian = AtlassianConfig::default()
         .with_site_name(Some("example".to_owned()))
-        .with_setting_names(adapters_atlassian::SettingNames::default().with_site_name("ATLASSIAN_SITE_NAME"));
-    assert_eq!(atlassian.setting_names.site_name, "ATLASSIAN_SITE_NAME");
+        .with_setting_names(adapters_atlassian::SettingNames::default().with_site_name("ATLASSIAN_SITE_NAME"))
+        .with_client(ClientOptions::default().with_user_agent("my-agent/1.0"));
+    assert_eq!(
+        (atlassian.setting_names.site_name, atlassian.client.user_agent.as_str()),
+        ("ATLASSIAN_SITE_NAME", "my-agent/1.0")
+    );
 
     let tools = ToolsConfig::default()
         .with_structured_output(true)
