@@ -1,8 +1,6 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
-use adapters_http::{
-    HttpClient, HttpConfig, HttpError, RedirectPolicy, cache::CacheRequest, cache::HttpCache, decode::Payload,
-};
+use adapters_http::{Auth, HttpClient, HttpConfig, HttpError, cache::CacheRequest, cache::HttpCache, decode::Payload};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -149,23 +147,18 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     let mut default_headers = HeaderMap::new();
     default_headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
     let names = &config.setting_names;
-    let credential = resolved.vendor.credential_setting;
-    let user = if credential == names.bitbucket_app_password {
+    let credential = resolved.http.setting_names.credential;
+    let user_setting = if credential == names.bitbucket_app_password {
         names.bitbucket_username
     } else {
         names.user_email
     };
+    let user = resolved.user;
     let http = HttpClient::new(
-        HttpConfig::new(resolved.vendor, resolved.base)
-            .with_auth(resolved.auth)
-            .with_user_agent(config.user_agent.clone())
-            .with_timeout(config.timeout)
+        HttpConfig::from_options(product.name(), resolved.http, |secret| Auth::Basic { user, secret })
             .with_default_headers(default_headers)
-            .with_max_body_bytes(config.max_body_bytes)
-            .with_redirects(RedirectPolicy::default())
             .with_error_message(error_body)
-            .with_redact(config.redact.clone())
-            .with_login_check(crate::login::login_check(product, user, credential)),
+            .with_login_check(crate::login::login_check(product, user_setting, credential)),
     )?;
     Ok(http)
 }

@@ -1,9 +1,7 @@
 //! [`AtlassianConfig`]: the settings of the three Atlassian products (typed; this crate reads no environment), and
 //! [`SettingNames`]: what the host calls them in its error texts.
 
-use std::time::Duration;
-
-use adapters_http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, Redactor, Secret, default_user_agent};
+use adapters_http::{ClientOptions, Secret};
 
 use crate::product::Product;
 
@@ -11,7 +9,9 @@ use crate::product::Product;
 pub const DEFAULT_BITBUCKET_BASE_URL: &str = "https://api.bitbucket.org";
 
 /// Settings of [`crate::Atlassian`]. Every credential and base is optional here: what a product lacks makes its
-/// calls fail with [`crate::AtlassianError::MissingSetting`] (naming it by [`SettingNames`]). `Debug` never shows a secret.
+/// calls fail with [`crate::AtlassianError::MissingSetting`] (naming it by [`SettingNames`]). How calls are made
+/// (user agent, timeout, body cap, redaction) is the shared [`ClientOptions`], for the three products. `Debug` never
+/// shows a secret.
 #[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct AtlassianConfig {
@@ -32,19 +32,12 @@ pub struct AtlassianConfig {
     pub bitbucket_username: Option<String>,
     /// Bitbucket app password for `bitbucket_username` (secret).
     pub bitbucket_app_password: Option<Secret>,
-    /// `User-Agent` header.
-    pub user_agent: String,
-    /// Timeout of one request (connect, send, read the body).
-    pub timeout: Duration,
-    /// Largest response body accepted, in bytes.
-    pub max_body_bytes: u64,
     /// What the host calls each of these settings, for error texts and
     /// [`ProductClient::credential_label`](crate::ProductClient::credential_label) (default: the field names).
     pub setting_names: SettingNames,
-    /// Secrets to take out of every answer besides this client's own credential (always taken out): a host
-    /// gives every credential it holds, so another vendor's token quoted in a body never comes back
-    /// ([`adapters_http::Redactor`]). Default: none.
-    pub redact: Redactor,
+    /// User agent, timeout of one call, body cap (named by [`SettingNames::max_body_bytes`] when a body is too
+    /// large), and the secrets to take out of every answer besides the product's own credential.
+    pub client: ClientOptions,
 }
 
 impl AtlassianConfig {
@@ -104,24 +97,10 @@ impl AtlassianConfig {
         self
     }
 
-    /// This config with [`AtlassianConfig::user_agent`] set.
+    /// This config with [`AtlassianConfig::client`] set.
     #[must_use]
-    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.user_agent = user_agent.into();
-        self
-    }
-
-    /// This config with [`AtlassianConfig::timeout`] set.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::max_body_bytes`] set.
-    #[must_use]
-    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
-        self.max_body_bytes = max_body_bytes;
+    pub fn with_client(mut self, client: ClientOptions) -> Self {
+        self.client = client;
         self
     }
 
@@ -129,13 +108,6 @@ impl AtlassianConfig {
     #[must_use]
     pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
         self.setting_names = setting_names;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::redact`] set.
-    #[must_use]
-    pub fn with_redact(mut self, redact: Redactor) -> Self {
-        self.redact = redact;
         self
     }
 }
@@ -162,7 +134,7 @@ pub struct SettingNames {
     pub bitbucket_username: &'static str,
     /// Name of [`AtlassianConfig::bitbucket_app_password`].
     pub bitbucket_app_password: &'static str,
-    /// Name of [`AtlassianConfig::max_body_bytes`].
+    /// Name of [`ClientOptions::max_body_bytes`] (in [`AtlassianConfig::client`]).
     pub max_body_bytes: &'static str,
 }
 
@@ -270,11 +242,8 @@ impl Default for AtlassianConfig {
             api_token: None,
             bitbucket_username: None,
             bitbucket_app_password: None,
-            user_agent: default_user_agent(),
-            timeout: DEFAULT_TIMEOUT,
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            client: ClientOptions::default(),
             setting_names: SettingNames::default(),
-            redact: Redactor::default(),
         }
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! | item or module | concern |
 //! |---|---|
-//! | [`AtlassianConfig`], [`SettingNames`] | the setting names, site, base-URL overrides, credentials and limits |
+//! | [`AtlassianConfig`], [`SettingNames`] | the setting names, site, base-URL overrides, credentials, and the shared [`adapters_http::ClientOptions`] (user agent, timeout, body cap) |
 //! | [`site`] | the one Atlassian module for base URLs and Basic auth, shared by the three products |
 //! | [`jira`], [`confluence`], [`bitbucket`] | each product's path rules and identity |
 //! | [`Atlassian`], [`ProductClient`] | the three product clients; `get`, `send` |

@@ -11,22 +11,24 @@
 //!
 //! Errors name the settings by the host's [`SettingNames`](crate::config::SettingNames).
 
-use adapters_http::{Auth, Secret, Vendor};
+use adapters_http::{HttpOptions, Secret};
 use url::Url;
 
 use crate::config::AtlassianConfig;
 use crate::error::AtlassianError;
 use crate::product::Product;
 
-/// Where a product's requests go and how they authenticate, resolved from the settings.
+/// Where a product's requests go and how they authenticate, resolved from the settings: the product's options, as
+/// any vendor client's, and the Basic-auth user its credential goes with.
 #[derive(Debug, Clone)]
 pub struct Resolved {
-    /// Identity for error texts and the cache namespace: name, the base setting in force, the credential setting.
-    pub vendor: Vendor,
-    /// The base URL (not yet parsed; [`adapters_http::HttpClient::new`] checks it).
-    pub base: String,
-    /// The Basic credential.
-    pub auth: Auth,
+    /// The base URL (not yet parsed; [`adapters_http::HttpClient::new`] checks it); the credential, the Basic
+    /// password (API token or app password); the settings in force by the host's names (base: the site name or the
+    /// product's base-URL setting; credential: the API token or the app password; the body cap); and the config's
+    /// [`adapters_http::ClientOptions`]. `Debug` never shows the credential.
+    pub http: HttpOptions,
+    /// The Basic-auth user: the account e-mail, or the Bitbucket user name of an app password.
+    pub user: String,
 }
 
 /// Resolves `product`'s base URL and credential from `config`.
@@ -36,17 +38,16 @@ pub struct Resolved {
 /// not a host label.
 pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, AtlassianError> {
     let (base, base_setting) = base(product, config)?;
-    let (auth, credential_setting) = auth(product, config)?;
-    Ok(Resolved {
-        vendor: Vendor {
-            name: product.name(),
-            base_setting,
-            credential_setting,
-            max_body_setting: config.setting_names.max_body_bytes,
-        },
-        base,
-        auth,
-    })
+    let (user, secret, credential_setting) = credential(product, config)?;
+    let names = adapters_http::SettingNames::default()
+        .with_base(base_setting)
+        .with_credential(credential_setting)
+        .with_max_body(config.setting_names.max_body_bytes);
+    let http = HttpOptions::new(base)
+        .with_credential(Some(secret))
+        .with_setting_names(names)
+        .with_client(config.client.clone());
+    Ok(Resolved { http, user })
 }
 
 fn base(product: Product, config: &AtlassianConfig) -> Result<(String, &'static str), AtlassianError> {
@@ -98,7 +99,8 @@ fn site_host(site: &str, setting: &str) -> Result<String, AtlassianError> {
     Ok(format!("{}.atlassian.net", name.to_ascii_lowercase()))
 }
 
-fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static str), AtlassianError> {
+/// The Basic pair of `product` and the name of its secret's setting: `(user, secret, setting)`.
+fn credential(product: Product, config: &AtlassianConfig) -> Result<(String, Secret, &'static str), AtlassianError> {
     let names = &config.setting_names;
     let user = config.user_email.as_deref().map(str::trim).filter(|u| !u.is_empty());
     let token = config.api_token.as_ref().filter(|t| !t.expose().is_empty());
@@ -113,7 +115,9 @@ fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static st
             .as_ref()
             .filter(|p| !p.expose().is_empty());
         match (bb_user, bb_password) {
-            (Some(user), Some(password)) => return Ok((basic(user, password), names.bitbucket_app_password)),
+            (Some(user), Some(password)) => {
+                return Ok((user.to_owned(), password.clone(), names.bitbucket_app_password));
+            }
             (Some(_), None) | (None, Some(_)) => {
                 let missing = if bb_user.is_none() {
                     names.bitbucket_username
@@ -133,7 +137,7 @@ fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static st
         }
     }
     match (user, token) {
-        (Some(user), Some(token)) => Ok((basic(user, token), names.api_token)),
+        (Some(user), Some(token)) => Ok((user.to_owned(), token.clone(), names.api_token)),
         _ => {
             let mut settings = Vec::new();
             if user.is_none() {
@@ -159,13 +163,6 @@ fn auth(product: Product, config: &AtlassianConfig) -> Result<(Auth, &'static st
                 help,
             })
         }
-    }
-}
-
-fn basic(user: &str, secret: &Secret) -> Auth {
-    Auth::Basic {
-        user: user.to_owned(),
-        secret: secret.clone(),
     }
 }
 
@@ -262,7 +259,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_fields_by_default() {
-        let err = auth(Product::Jira, &AtlassianConfig::default())
+        let err = credential(Product::Jira, &AtlassianConfig::default())
             .unwrap_err()
             .to_string();
         assert!(err.contains("user_email and api_token not set"), "{err}");
@@ -320,25 +317,35 @@ mod tests {
             setting_names: NAMES,
             ..AtlassianConfig::default()
         };
-        let err = auth(Product::Jira, &config).unwrap_err();
+        let err = credential(Product::Jira, &config).unwrap_err();
         assert!(matches!(&err, AtlassianError::MissingSetting { settings, .. }
             if settings == &vec![ENV_USER_EMAIL, ENV_API_TOKEN]));
         config.user_email = Some("mia@example.com".into());
-        let err = auth(Product::Bitbucket, &config).unwrap_err().to_string();
+        let err = credential(Product::Bitbucket, &config).unwrap_err().to_string();
         assert!(
             err.contains("ATLASSIAN_API_TOKEN not set") && err.contains(ENV_BITBUCKET_APP_PASSWORD),
             "{err}"
         );
         config.api_token = Some(Secret::new("tok-SECRET"));
-        assert_eq!(auth(Product::Bitbucket, &config).unwrap().1, ENV_API_TOKEN);
+        assert_eq!(credential(Product::Bitbucket, &config).unwrap().2, ENV_API_TOKEN);
         config.bitbucket_username = Some("octocat".into());
-        let err = auth(Product::Bitbucket, &config).unwrap_err().to_string();
+        let err = credential(Product::Bitbucket, &config).unwrap_err().to_string();
         assert!(err.contains("ATLASSIAN_BITBUCKET_APP_PASSWORD not set"), "{err}");
         config.bitbucket_app_password = Some(Secret::new("app-SECRET"));
-        let (auth_bb, label) = auth(Product::Bitbucket, &config).unwrap();
-        assert_eq!(label, ENV_BITBUCKET_APP_PASSWORD);
-        assert!(matches!(auth_bb, Auth::Basic { ref user, .. } if user == "octocat"));
-        assert_eq!(auth(Product::Jira, &config).unwrap().1, ENV_API_TOKEN);
+        let (user, secret, label) = credential(Product::Bitbucket, &config).unwrap();
+        assert_eq!(
+            (user.as_str(), secret.expose(), label),
+            ("octocat", "app-SECRET", ENV_BITBUCKET_APP_PASSWORD)
+        );
+        assert_eq!(credential(Product::Jira, &config).unwrap().2, ENV_API_TOKEN);
+        let resolved = resolve(Product::Bitbucket, &config).unwrap();
+        assert_eq!(resolved.user, "octocat");
+        assert_eq!(resolved.http.api_base, "https://api.bitbucket.org");
+        let names = resolved.http.setting_names;
+        assert_eq!(
+            (names.base, names.credential, names.max_body),
+            ("BITBUCKET_BASE_URL", ENV_BITBUCKET_APP_PASSWORD, "HTTP_MAX_BODY_BYTES")
+        );
         assert!(!format!("{config:?}").contains("SECRET"));
     }
 }

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use adapters_atlassian::{Atlassian, AtlassianConfig, AtlassianError, Product, Request};
-use adapters_http::{HttpError, Secret, cache::CacheConfig, cache::HttpCache, status::StatusClass};
+use adapters_http::{ClientOptions, HttpError, Secret, cache::CacheConfig, cache::HttpCache, status::StatusClass};
 use http::Method;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::atlassian::JIRA_PAGE2_TOKEN;
@@ -26,7 +26,7 @@ fn config(uri: &str) -> AtlassianConfig {
         .with_bitbucket_base_url(uri.to_owned())
         .with_user_email(Some(EMAIL.to_owned()))
         .with_api_token(Some(Secret::new(TOKEN)))
-        .with_timeout(Duration::from_secs(10))
+        .with_client(ClientOptions::default().with_timeout(Duration::from_secs(10)))
 }
 
 fn fixture_json(name: &str) -> Value {

@@ -2,14 +2,16 @@
 
 use adapters_http::next_link;
 use adapters_http::{
-    Auth, HttpClient, HttpConfig, RedirectPolicy, Vendor, cache::CacheRequest, cache::CacheStatus, cache::HttpCache,
-    decode::Payload,
+    Auth, HttpClient, HttpConfig, cache::CacheRequest, cache::CacheStatus, cache::HttpCache, decode::Payload,
 };
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 
 use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR_NAME};
 use crate::error::CircleciError;
 use crate::path::{is_cacheable_path, strip_api_prefix};
+
+/// What the token setting must hold, in the text of a missing token.
+const TOKEN_EXPECTED: &str = "a CircleCI personal API token (User Settings → Personal API Tokens)";
 
 /// One `GET`: [`GetRequest::new`], then the `with_*` methods.
 #[non_exhaustive]
@@ -91,27 +93,16 @@ impl CircleciClient {
     ///
     /// Errors: [`CircleciError::Http`] with an invalid `api_base` or a token that cannot be sent in a
     /// header (never echoed). A missing token is not an error here: calls then fail with
-    /// [`CircleciError::MissingToken`].
+    /// [`adapters_http::HttpError::MissingCredential`].
     pub fn new(config: CircleciConfig, cache: Option<HttpCache>) -> Result<Self, CircleciError> {
         let mut default_headers = HeaderMap::new();
         default_headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
-        let auth = match config.token {
-            Some(token) => Auth::Header {
-                name: HeaderName::from_static(TOKEN_HEADER),
-                value: token,
-            },
-            None => Auth::None,
+        let send = |value| Auth::Header {
+            name: HeaderName::from_static(TOKEN_HEADER),
+            value,
         };
-        let vendor = Vendor::new(VENDOR_NAME, config.setting_names);
         let http = HttpClient::new(
-            HttpConfig::new(vendor, config.api_base)
-                .with_auth(auth)
-                .with_user_agent(config.user_agent)
-                .with_timeout(config.timeout)
-                .with_default_headers(default_headers)
-                .with_max_body_bytes(config.max_body_bytes)
-                .with_redirects(RedirectPolicy::default())
-                .with_redact(config.redact),
+            HttpConfig::from_options(VENDOR_NAME, config.http, send).with_default_headers(default_headers),
         )?;
         let http = match cache {
             Some(cache) => http.with_cache(cache),
@@ -125,18 +116,19 @@ impl CircleciClient {
         self.http.base().as_str()
     }
 
+    /// [`HttpClient::require_credential`] with what CircleCI's token must be.
+    pub(crate) fn require_token(&self) -> Result<(), CircleciError> {
+        Ok(self.http.require_credential(TOKEN_EXPECTED)?)
+    }
+
     /// `GET <base><path>?<query>`: the JSON body, through the cache unless the path has a `pipeline`, `workflow`
     /// or `job` segment.
     ///
-    /// Errors: [`CircleciError::MissingToken`] (nothing sent); [`CircleciError::Http`] with
+    /// Errors: [`CircleciError::Http`] with [`adapters_http::HttpError::MissingCredential`] (nothing sent),
     /// [`adapters_http::HttpError::InvalidPath`] / `ForeignHost` (nothing sent), `Status` (CircleCI's `message`
     /// kept; 404 is `Project not found` and the like; never cached), `InvalidJson`, `BodyTooLarge`, `Transport`.
     pub async fn get(&self, request: &GetRequest<'_>) -> Result<CircleciResponse, CircleciError> {
-        if !self.http.has_credential() {
-            return Err(CircleciError::MissingToken {
-                setting: self.http.vendor().credential_setting,
-            });
-        }
+        self.require_token()?;
         let path = strip_api_prefix(request.path);
         let path = if path.is_empty() || path == "/" { "/" } else { path };
         let url = self.http.url(path, request.query)?;

@@ -22,15 +22,11 @@ impl CircleciClient {
     /// ([`adapters_http::Redactor`]) except the `output_url`s, whose signatures [`CircleciClient::step_log`] needs:
     /// they are for fetching, never to be passed on.
     ///
-    /// Errors: [`CircleciError::MissingToken`] (nothing sent); [`CircleciError::Http`]: an empty or `.`/`..`
-    /// slug segment ([`HttpError::InvalidPath`], nothing sent), CircleCI's status and message (404 `Build not
-    /// found` and the like), a body that is not JSON, too large, transport.
+    /// Errors: [`CircleciError::Http`]: no token ([`HttpError::MissingCredential`], nothing sent), an empty or
+    /// `.`/`..` slug segment ([`HttpError::InvalidPath`], nothing sent), CircleCI's status and message (404 `Build
+    /// not found` and the like), a body that is not JSON, too large, transport.
     pub async fn job_details(&self, project_slug: &str, job_number: u64) -> Result<Value, CircleciError> {
-        if !self.http.has_credential() {
-            return Err(CircleciError::MissingToken {
-                setting: self.http.vendor().credential_setting,
-            });
-        }
+        self.require_token()?;
         let url = v1_job_url(self.http.base(), project_slug, job_number)?;
         let mut response = self.http.send_keeping_signed_urls(http::Method::GET, url).await?;
         let redactor = self.http.redactor();

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, Vendor, decode::Payload};
+use adapters_http::{Auth, HttpClient, HttpConfig, RetryPolicy, decode::Payload};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
@@ -12,6 +12,9 @@ use crate::get::{ACCEPT_GITHUB_JSON, GetRequest};
 use crate::pagination::{next_link_from_headers, next_page_from_headers};
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 use crate::retry::github_verdict;
+
+/// What the token setting must hold, in the text of a missing token.
+const TOKEN_EXPECTED: &str = "a GitHub token with `actions:read` (or `repo`) scope";
 
 /// One page of a list endpoint.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,39 +68,29 @@ impl fmt::Debug for GithubClient {
 impl GithubClient {
     /// Builds the client. Sends nothing.
     ///
-    /// Errors: [`GithubError::InvalidArgument`] naming the base-URL setting (`api_base` unless
-    /// [`GithubConfig::setting_names`] says otherwise) when it is not an absolute `http`/`https` URL, or the token
-    /// setting when the token cannot be sent in an
-    /// HTTP header (the value is never echoed); [`GithubError::InvalidArgument`] named
-    /// `user_agent` for an invalid user agent; [`GithubError::Transport`] when the TLS backend
+    /// Errors: [`GithubError::Http`] with [`adapters_http::HttpError::InvalidSetting`] naming the base-URL setting
+    /// ([`adapters_http::SettingNames::base`], `api_base` by default) when it is not an absolute `http`/`https`
+    /// URL, the token setting when the token cannot be sent in an HTTP header (the value is never echoed), or
+    /// `user_agent` for an invalid user agent; with [`adapters_http::HttpError::Transport`] when the TLS backend
     /// cannot be initialised.
     ///
     /// A missing token is not an error here: calls then fail with
-    /// [`GithubError::MissingToken`] without sending a request.
+    /// [`adapters_http::HttpError::MissingCredential`] without sending a request.
     pub fn new(config: GithubConfig) -> Result<Self, GithubError> {
         let mut default_headers = HeaderMap::new();
         default_headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT_GITHUB_JSON));
         default_headers.insert("x-github-api-version", HeaderValue::from_static(API_VERSION));
+        let credential = config.http.setting_names.credential;
         let http = HttpClient::new(
-            HttpConfig::new(Vendor::new(VENDOR_NAME, config.setting_names), config.api_base)
-                .with_auth(
-                    config
-                        .token
-                        .map_or(Auth::None, |token| Auth::Bearer(token.into_secret())),
-                )
-                .with_user_agent(config.user_agent)
-                .with_timeout(config.timeout)
+            HttpConfig::from_options(VENDOR_NAME, config.http, Auth::Bearer)
                 .with_default_headers(default_headers)
-                .with_max_body_bytes(config.max_body_bytes)
                 .with_retry(
                     RetryPolicy::default()
                         .with_classify(github_verdict)
                         .with_timer(config.retry_timer),
                 )
-                .with_redact(config.redact)
-                .with_login_check(crate::sso::sso_check(config.setting_names.credential)),
-        )
-        .map_err(GithubError::from_http)?;
+                .with_login_check(crate::sso::sso_check(credential)),
+        )?;
         Ok(Self { http })
     }
 
@@ -115,9 +108,9 @@ impl GithubClient {
     /// See <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository>
     /// and <https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow>.
     ///
-    /// Errors: [`GithubError::MissingToken`] (nothing sent), [`GithubError::InvalidArgument`]
-    /// (nothing sent), the upstream-status variants, [`GithubError::InvalidBody`],
-    /// [`GithubError::BodyTooLarge`], [`GithubError::Transport`].
+    /// Errors: [`GithubError::Http`] with [`adapters_http::HttpError::MissingCredential`] (nothing sent),
+    /// [`GithubError::InvalidArgument`] (nothing sent), the upstream-status variants, [`GithubError::BodyTooLarge`],
+    /// [`GithubError::Http`] with `InvalidJson`, `LoginFailed` or `Transport`.
     pub async fn list_workflow_runs(&self, params: &ListWorkflowRunsParams) -> Result<Page, GithubError> {
         self.require_token()?;
         let url = params.url(self.http.base())?;
@@ -147,19 +140,15 @@ impl GithubClient {
     /// GitHub header ([`adapters_http::HttpClient::get_handoff`]).
     /// See <https://docs.github.com/rest/using-the-rest-api/getting-started-with-the-rest-api>.
     ///
-    /// Errors: [`GithubError::MissingToken`] (nothing sent); [`GithubError::InvalidArgument`] (nothing sent) naming
-    /// `path` for an empty path, one leaving the base path, or an absolute URL on another host (refused before the
+    /// Errors: [`GithubError::Http`] with [`adapters_http::HttpError::MissingCredential`] (nothing sent);
+    /// [`GithubError::InvalidArgument`] (nothing sent) naming `path` for an empty path, one leaving the base path, or an absolute URL on another host (refused before the
     /// token is sent), or `perPage` / `page` (out of range, or given twice); then as
     /// [`GithubClient::list_workflow_runs`].
     pub async fn get(&self, request: &GetRequest<'_>) -> Result<Page, GithubError> {
         self.require_token()?;
-        let url = request.url(|path, query| self.http.url(path, query).map_err(GithubError::from_http))?;
-        let download = self
-            .http
-            .get_handoff_with(url, &request.media_type.headers())
-            .await
-            .map_err(GithubError::from_http)?;
-        let response = download.into_response().await.map_err(GithubError::from_http)?;
+        let url = request.url(|path, query| self.http.url(path, query).map_err(GithubError::from))?;
+        let download = self.http.get_handoff_with(url, &request.media_type.headers()).await?;
+        let response = download.into_response().await?;
         let mut page = self.page_of(response).await?;
         if request.media_type.is_text() {
             page.body = as_text(page.body);
@@ -167,14 +156,9 @@ impl GithubClient {
         Ok(page)
     }
 
+    /// [`adapters_http::HttpClient::require_credential`] with what GitHub's token must be.
     pub(crate) fn require_token(&self) -> Result<(), GithubError> {
-        if self.http.has_credential() {
-            Ok(())
-        } else {
-            Err(GithubError::MissingToken {
-                setting: self.http.vendor().credential_setting,
-            })
-        }
+        Ok(self.http.require_credential(TOKEN_EXPECTED)?)
     }
 
     /// Sends a GET, reads the body under the cap, and maps it to a [`Page`] or an error.
@@ -184,11 +168,7 @@ impl GithubClient {
 
     /// [`GithubClient::get_page`] with `headers` added to the request.
     async fn fetch(&self, url: Url, headers: &HeaderMap) -> Result<Page, GithubError> {
-        let response = self
-            .http
-            .send_with(Method::GET, url, None, headers)
-            .await
-            .map_err(GithubError::from_http)?;
+        let response = self.http.send_with(Method::GET, url, None, headers).await?;
         self.page_of(response).await
     }
 
@@ -204,10 +184,7 @@ impl GithubClient {
                 credential,
             ));
         }
-        let body = response
-            .parse_payload(self.http.vendor())
-            .await
-            .map_err(GithubError::from_http)?;
+        let body = response.parse_payload(self.http.vendor()).await?;
         let next_link = next_link_from_headers(&response.headers)
             .and_then(|link| adapters_http::next_link::resolve(&response.url, &link));
         let cursor = next_link.as_deref().is_some_and(is_cursor_link);
@@ -253,7 +230,13 @@ fn as_text(body: Payload) -> Payload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Token;
+    use adapters_http::{HttpError, HttpOptions, Secret};
+
+    use crate::config::DEFAULT_API_BASE;
+
+    fn config(api_base: &str, token: Option<&str>) -> GithubConfig {
+        GithubConfig::default().with_http(HttpOptions::new(api_base).with_credential(token.map(Secret::new)))
+    }
 
     #[test]
     fn cursors_are_told_apart() {
@@ -267,33 +250,23 @@ mod tests {
     #[test]
     fn base_validation() {
         for bad in ["", "api.github.com", "ftp://x", "mailto:a@b", "https://x/?a=1"] {
-            let config = GithubConfig {
-                api_base: bad.to_owned(),
-                ..GithubConfig::default()
-            };
             assert!(
                 matches!(
-                    GithubClient::new(config),
-                    Err(GithubError::InvalidArgument { ref name, .. }) if name == "api_base"
+                    GithubClient::new(config(bad, None)),
+                    Err(GithubError::Http(HttpError::InvalidSetting { ref setting, .. })) if setting == "api_base"
                 ),
                 "{bad}"
             );
         }
-        let config = GithubConfig {
-            api_base: "https://user:pw-secret@x/".to_owned(),
-            ..GithubConfig::default()
-        };
-        let err = GithubClient::new(config).err().map(|e| e.to_string());
+        let err = GithubClient::new(config("https://user:pw-secret@x/", None))
+            .err()
+            .map(|e| e.to_string());
         assert!(err.as_deref().is_some_and(|e| !e.contains("pw-secret")), "{err:?}");
     }
 
     #[test]
     fn bad_token_is_not_echoed() {
-        let config = GithubConfig {
-            token: Some(Token::new("ghp_secret\nvalue".to_owned())),
-            ..GithubConfig::default()
-        };
-        let err = GithubClient::new(config).err();
+        let err = GithubClient::new(config(DEFAULT_API_BASE, Some("ghp_secret\nvalue"))).err();
         let text = format!("{err:?} {}", err.as_ref().map(ToString::to_string).unwrap_or_default());
         assert!(text.contains("invalid token"), "{text}");
         assert!(!text.contains("ghp_secret"), "{text}");
@@ -301,11 +274,7 @@ mod tests {
 
     #[test]
     fn debug_hides_token() {
-        let config = GithubConfig {
-            token: Some(Token::new("ghp_secret".to_owned())),
-            ..GithubConfig::default()
-        };
-        let client = GithubClient::new(config).expect("client");
+        let client = GithubClient::new(config(DEFAULT_API_BASE, Some("ghp_secret"))).expect("client");
         let debug = format!("{client:?}");
         assert!(!debug.contains("ghp_secret"), "{debug}");
         assert_eq!(client.api_base(), "https://api.github.com/");

@@ -21,13 +21,6 @@ use crate::access::Access;
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GithubError {
-    /// No token is configured. Returned at call time before any request is sent.
-    #[error("{setting} is not set: set it to a GitHub token with `actions:read` (or `repo`) scope")]
-    MissingToken {
-        /// The token setting, by the host's name ([`crate::GithubConfig::setting_names`]).
-        setting: &'static str,
-    },
-
     /// HTTP 401: the token is invalid, expired or revoked.
     #[error("GitHub API 401 Unauthorized: {message} — check that {setting} is a valid, unexpired token")]
     Unauthorized {
@@ -90,7 +83,8 @@ pub enum GithubError {
         errors: Option<serde_json::Value>,
     },
 
-    /// The response body is larger than the cap ([`crate::GithubConfig::max_body_bytes`]); reading stopped there.
+    /// The response body is larger than the cap ([`adapters_http::ClientOptions::max_body_bytes`]); reading stopped
+    /// there.
     #[error(
         "the GitHub API response is larger than {limit_bytes} bytes (setting {setting}): lower perPage or raise {setting}"
     )]
@@ -101,65 +95,42 @@ pub enum GithubError {
         setting: &'static str,
     },
 
-    /// GitHub answered, but the answer says the login failed: `X-GitHub-SSO: required` (the token is not
-    /// authorized for the organization's SAML single sign-on; `cause` names the URL to authorize it at), or an
-    /// HTML login page where JSON was asked for. Nothing was cached.
-    #[error("the GitHub API did not accept the login: {cause}")]
-    LoginFailed {
-        /// HTTP status of the answer.
-        status: u16,
-        /// Why, what to do, and the token's setting.
-        cause: String,
-    },
-
-    /// A successful response whose body is not valid JSON.
-    #[error("GitHub API {status} returned a body that is not valid JSON: {detail}")]
-    InvalidBody {
-        /// HTTP status code.
-        status: u16,
-        /// The JSON parser's error (line and column).
-        detail: String,
-    },
-
-    /// The request could not be sent or the response could not be read (DNS, connect, TLS,
-    /// timeout, reset). `detail` never contains the token or the request URL.
-    #[error("could not reach the GitHub API: {detail} — check {setting} and the network, then try again")]
-    Transport {
-        /// What failed.
-        detail: String,
-        /// The base-URL setting, by the host's name.
-        setting: &'static str,
-    },
-
-    /// A parameter or setting is invalid; nothing was sent. `name` is the tool parameter
-    /// (`owner`, `repo`, `workflowId`, `perPage`, `page`) or setting (the base URL or token, by the host's name)
-    /// at fault.
+    /// A parameter is invalid; nothing was sent. `name` is the tool parameter at fault (`owner`, `repo`,
+    /// `workflowId`, `perPage`, `page`, `path`).
     #[error("invalid {name}: {detail}")]
     InvalidArgument {
-        /// Parameter or setting name.
+        /// Parameter name.
         name: String,
-        /// What is wrong with it (never the secret value itself).
+        /// What is wrong with it.
         detail: String,
     },
+
+    /// A failure of the shared HTTP layer, as it words it: no token set ([`HttpError::MissingCredential`], nothing
+    /// sent), an unusable setting ([`HttpError::InvalidSetting`]: the base URL, the token or the user agent, by the
+    /// host's names; the token is never echoed), an answer that says the login failed ([`HttpError::LoginFailed`]:
+    /// `X-GitHub-SSO: required` naming the URL to authorize the token at, or an HTML login page; never cached), a
+    /// 2xx body that is not valid JSON ([`HttpError::InvalidJson`]), or a request that could not be sent or read
+    /// ([`HttpError::Transport`]: DNS, connect, TLS, timeout, reset; never the token or the URL).
+    ///
+    /// `From<HttpError>` wraps every failure here except those GitHub words its own way: another status (the answer
+    /// of a handed-out download URL), a bad `path`, a body over the cap.
+    #[error(transparent)]
+    Http(HttpError),
 }
 
 impl GithubError {
     /// The upstream HTTP status when GitHub answered: 401, 403, 404, the status of
-    /// [`GithubError::Upstream`] / [`GithubError::InvalidBody`]. `None` for errors raised before or
-    /// without a response, and for [`GithubError::RateLimited`] (it can come from a 403 or a 429).
+    /// [`GithubError::Upstream`], and that of an [`GithubError::Http`] answer ([`HttpError::status`]). `None` for
+    /// errors raised before or without a response, and for [`GithubError::RateLimited`] (it can come from a 403 or
+    /// a 429).
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Unauthorized { .. } => Some(401),
             Self::Forbidden { .. } => Some(403),
             Self::NotFound { .. } => Some(404),
-            Self::Upstream { status, .. } | Self::InvalidBody { status, .. } | Self::LoginFailed { status, .. } => {
-                Some(*status)
-            }
-            Self::MissingToken { .. }
-            | Self::RateLimited { .. }
-            | Self::BodyTooLarge { .. }
-            | Self::Transport { .. }
-            | Self::InvalidArgument { .. } => None,
+            Self::Upstream { status, .. } => Some(*status),
+            Self::Http(err) => err.status(),
+            Self::RateLimited { .. } | Self::BodyTooLarge { .. } | Self::InvalidArgument { .. } => None,
         }
     }
 
@@ -180,7 +151,7 @@ impl GithubError {
             info
         };
         match self {
-            Self::MissingToken { .. } => ErrorInfo::new(ErrorCode::InvalidSetting),
+            Self::Http(err) => err.info(),
             Self::InvalidArgument { .. } => ErrorInfo::new(ErrorCode::InvalidArgument),
             Self::Unauthorized { .. } => ErrorInfo::new(ErrorCode::Unauthorized).with_status(Some(401)),
             Self::Forbidden { access, .. } if access.lacks_any() => with_access(ErrorCode::MissingPermission, access),
@@ -214,9 +185,6 @@ impl GithubError {
                 info
             }
             Self::BodyTooLarge { .. } => ErrorInfo::new(ErrorCode::TooLarge),
-            Self::LoginFailed { status, .. } => ErrorInfo::new(ErrorCode::LoginFailed).with_status(Some(*status)),
-            Self::InvalidBody { status, .. } => ErrorInfo::new(ErrorCode::InvalidBody).with_status(Some(*status)),
-            Self::Transport { .. } => ErrorInfo::new(ErrorCode::Unreachable),
         }
     }
 
@@ -253,11 +221,15 @@ impl GithubError {
             },
         }
     }
+}
 
-    /// Maps a shared-layer error onto the variants GitHub callers know (same texts as before the shared layer).
-    pub(crate) fn from_http(err: HttpError) -> Self {
+impl From<HttpError> for GithubError {
+    /// The shared layer's error, kept as [`GithubError::Http`] except where GitHub words the failure itself: another
+    /// status (the answer of a handed-out download URL, a write's redirect) is [`GithubError::Upstream`]; a `path`
+    /// that cannot be used or is on another host is [`GithubError::InvalidArgument`] naming `path`; a body over the
+    /// cap is [`GithubError::BodyTooLarge`] (its advice names `perPage`).
+    fn from(err: HttpError) -> Self {
         match err {
-            HttpError::InvalidSetting { setting, detail } => Self::InvalidArgument { name: setting, detail },
             HttpError::InvalidPath { path, detail } => Self::InvalidArgument {
                 name: "path".to_owned(),
                 detail: format!("`{path}` {detail}"),
@@ -272,8 +244,6 @@ impl GithubError {
                 retry_after_secs: status.retry_after_secs,
                 errors: status.field_errors.map(|errors| *errors),
             },
-            HttpError::InvalidJson { status, detail, .. } => Self::InvalidBody { status, detail },
-            HttpError::LoginFailed { status, cause, .. } => Self::LoginFailed { status, cause },
             // GitHub is only read (GET), so this never happens; kept as the upstream's answer.
             err @ HttpError::WriteRedirected { status, .. } => Self::Upstream {
                 status,
@@ -291,24 +261,7 @@ impl GithubError {
                 limit_bytes,
                 setting: vendor.max_body_setting,
             },
-            HttpError::Transport { detail, vendor } => Self::Transport {
-                detail,
-                setting: vendor.base_setting,
-            },
-            // A failure the shared layer gained after this mapping was written: its own text (which says what to
-            // do), as the upstream's answer when there was one, else as a failed call.
-            other => match other.status() {
-                Some(status) => Self::Upstream {
-                    status,
-                    message: other.to_string(),
-                    retry_after_secs: None,
-                    errors: None,
-                },
-                None => Self::Transport {
-                    detail: other.to_string(),
-                    setting: "the GitHub API base URL",
-                },
-            },
+            other => Self::Http(other),
         }
     }
 }

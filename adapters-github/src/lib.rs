@@ -26,7 +26,9 @@
 //! <https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api> and
 //! <https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api>.
 //!
-//! The token never appears in errors, `Debug` output or logs: it is held in a [`Token`].
+//! The client is configured with [`GithubConfig`], which embeds the shared [`adapters_http::HttpOptions`] (base URL,
+//! token, setting names, user agent, timeout, body cap). The token never appears in errors, `Debug` output or logs:
+//! it is held in an [`adapters_http::Secret`].
 //! Reads are retried by the shared HTTP layer's policy ([`adapters_http::RetryPolicy`]) with GitHub's rate-limit rules
 //! ([`github_verdict`]).
 
@@ -43,7 +45,7 @@ mod sso;
 
 pub use access::Access;
 pub use client::{GithubClient, Page};
-pub use config::{API_VERSION, DEFAULT_API_BASE, DEFAULT_TIMEOUT, GithubConfig, Token, VENDOR_NAME};
+pub use config::{API_VERSION, DEFAULT_API_BASE, GithubConfig, VENDOR_NAME};
 pub use error::GithubError;
 pub use get::{GetRequest, MediaType};
 pub use logs::JobRef;

@@ -42,11 +42,11 @@ impl GithubClient {
     pub async fn job_logs(&self, job: &JobRef) -> Result<Download, GithubError> {
         self.require_token()?;
         let url = job_url(self, job, true)?;
-        let download = self.http.get_handoff(url).await.map_err(GithubError::from_http)?;
+        let download = self.http.get_handoff(url).await?;
         if download.status().is_success() {
             return Ok(download);
         }
-        let response = download.into_response().await.map_err(GithubError::from_http)?;
+        let response = download.into_response().await?;
         let credential = self.http.vendor().credential_setting;
         Err(GithubError::from_response(
             response.status.as_u16(),
@@ -54,13 +54,6 @@ impl GithubClient {
             &response.body,
             credential,
         ))
-    }
-}
-
-impl From<adapters_http::HttpError> for GithubError {
-    /// The shared layer's error as GitHub callers know it (e.g. a log stream that broke off).
-    fn from(err: adapters_http::HttpError) -> Self {
-        Self::from_http(err)
     }
 }
 

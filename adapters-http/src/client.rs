@@ -90,7 +90,8 @@ impl HttpClient {
             setting: vendor.credential_setting.to_owned(),
             detail: "contains characters not allowed in an HTTP header (check for a stray newline)".to_owned(),
         })?;
-        let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| HttpError::InvalidSetting {
+        let client = &config.client;
+        let user_agent = HeaderValue::from_str(&client.user_agent).map_err(|_| HttpError::InvalidSetting {
             setting: "user_agent".to_owned(),
             detail: "contains characters not allowed in an HTTP header".to_owned(),
         })?;
@@ -98,10 +99,10 @@ impl HttpClient {
             reqwest::Client::builder()
                 .default_headers(headers)
                 .user_agent(user_agent.clone())
-                .timeout(config.timeout)
+                .timeout(client.timeout)
                 .redirect(policy)
                 .build()
-                .map_err(|e| HttpError::transport(vendor, e, config.timeout))
+                .map_err(|e| HttpError::transport(vendor, e, client.timeout))
         };
         let build = |policy: redirect::Policy| build_with(config.default_headers.clone(), policy);
         let http = build(redirect_policy(config.redirects))?;
@@ -115,19 +116,19 @@ impl HttpClient {
             base,
             auth,
             credential: config.auth.fingerprint(),
-            timeout: config.timeout,
-            max_body_bytes: config.max_body_bytes,
+            timeout: client.timeout,
+            max_body_bytes: client.max_body_bytes,
             error_message: config.error_message,
             cache: None,
             retry: config.retry,
             redactor: Redactor::builder()
                 .auth(vendor.credential_setting, &config.auth)
-                .redactor(&config.redact)
+                .redactor(&client.redact)
                 .signed_urls()
                 .build(),
             secrets: Redactor::builder()
                 .auth(vendor.credential_setting, &config.auth)
-                .redactor(&config.redact)
+                .redactor(&client.redact)
                 .build(),
             login_check: config.login_check,
             accept: config
@@ -159,6 +160,20 @@ impl HttpClient {
     /// True when a credential is configured.
     pub fn has_credential(&self) -> bool {
         self.auth.is_some()
+    }
+
+    /// The check before a call that needs the credential: `Ok` when one is configured, else
+    /// [`HttpError::MissingCredential`] naming the credential setting and `expected`, what to set it to (e.g.
+    /// `a CircleCI personal API token`). Sends nothing.
+    pub fn require_credential(&self, expected: &'static str) -> Result<(), HttpError> {
+        if self.has_credential() {
+            Ok(())
+        } else {
+            Err(HttpError::MissingCredential {
+                setting: self.vendor.credential_setting,
+                expected,
+            })
+        }
     }
 
     /// The body cap in force, in bytes.
@@ -333,8 +348,8 @@ impl HttpClient {
         Ok(response)
     }
 
-    /// What this client takes out of every answer (its own credential, [`HttpConfig::redact`]'s secrets and the
-    /// credentials of signed URLs), for texts a vendor adapter builds from anything else the upstream sent.
+    /// What this client takes out of every answer (its own credential, [`crate::ClientOptions::redact`]'s secrets
+    /// and the credentials of signed URLs), for texts a vendor adapter builds from anything else the upstream sent.
     pub fn redactor(&self) -> &Redactor {
         &self.redactor
     }

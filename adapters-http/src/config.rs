@@ -1,23 +1,13 @@
-//! [`HttpConfig`]: everything one upstream client needs, and the body-size cap's bounds.
-
-use std::time::Duration;
+//! [`HttpConfig`]: everything one upstream client needs: a host's [`HttpOptions`] and what the adapter adds.
 
 use http::HeaderMap;
 
 use crate::auth::Auth;
 use crate::login::LoginCheck;
-use crate::redact::Redactor;
+use crate::options::{ClientOptions, HttpOptions};
 use crate::retry::RetryPolicy;
+use crate::secret::Secret;
 use crate::vendor::Vendor;
-
-/// Default body cap: 32 MiB (33,554,432 bytes).
-pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
-/// Smallest body cap a host should accept: 1 KiB.
-pub const MIN_MAX_BODY_BYTES: u64 = 1024;
-/// Largest body cap a host should accept: 1 GiB.
-pub const MAX_MAX_BODY_BYTES: u64 = 1024 * 1024 * 1024;
-/// Default timeout of one call (every attempt's connect, send and body read, and the retry waits): 30 seconds.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Which redirects a client follows. Decided here, once, for every vendor.
 #[non_exhaustive]
@@ -40,7 +30,10 @@ impl Default for RedirectPolicy {
     }
 }
 
-/// Settings of one [`crate::HttpClient`]. `Debug` never shows a secret (see [`crate::Secret`]).
+/// Settings of one [`crate::HttpClient`]: the host's options (base, credential, [`ClientOptions`]) as the adapter
+/// resolved them, and what the adapter adds (the vendor's name, how the credential is sent, headers, redirects, retry
+/// and login rules). An adapter builds it with [`HttpConfig::from_options`]. `Debug` never shows a secret (see
+/// [`crate::Secret`]).
 #[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
@@ -51,16 +44,11 @@ pub struct HttpConfig {
     pub api_base: String,
     /// The credential sent with every request to the API base's origin.
     pub auth: Auth,
-    /// `User-Agent` header.
-    pub user_agent: String,
-    /// Timeout of one call: every attempt (connect, send, read the whole body) and every retry wait. Each attempt
-    /// gets the time left; see [`crate::RetryPolicy`].
-    pub timeout: Duration,
+    /// User agent, timeout, body cap, and the secrets to take out of answers besides [`HttpConfig::auth`]'s own,
+    /// which is always taken out (named by `vendor.credential_setting`).
+    pub client: ClientOptions,
     /// Headers sent with every request (e.g. `Accept`, `X-GitHub-Api-Version`).
     pub default_headers: HeaderMap,
-    /// Largest response body accepted, in bytes; a larger one fails with [`crate::HttpError::BodyTooLarge`]
-    /// without being buffered past the cap.
-    pub max_body_bytes: u64,
     /// Which redirects are followed.
     pub redirects: RedirectPolicy,
     /// Picks the vendor's error message out of a JSON error body (default: its `message` string). Whatever it
@@ -68,10 +56,6 @@ pub struct HttpConfig {
     pub error_message: fn(&serde_json::Value) -> Option<String>,
     /// Which `GET`/`HEAD` answers are retried, how often and how waits are spent (see [`crate::RetryPolicy`]).
     pub retry: RetryPolicy,
-    /// Secrets to take out of this upstream's answers besides [`HttpConfig::auth`]'s own, which is always taken
-    /// out (named by `vendor.credential_setting`): a host gives every credential it holds (the other vendors'
-    /// tokens, a store's keys), so none comes back through any vendor. Default: none.
-    pub redact: Redactor,
     /// The vendor's rule for answers that say the login failed (see [`crate::LoginCheck`]); such an answer is
     /// [`crate::HttpError::LoginFailed`], never cached. The HTML-login-page rule applies to every vendor besides.
     /// Default: none.
@@ -100,17 +84,10 @@ impl HttpConfig {
         self
     }
 
-    /// This config with [`HttpConfig::user_agent`] set.
+    /// This config with [`HttpConfig::client`] set.
     #[must_use]
-    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.user_agent = user_agent.into();
-        self
-    }
-
-    /// This config with [`HttpConfig::timeout`] set.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+    pub fn with_client(mut self, client: ClientOptions) -> Self {
+        self.client = client;
         self
     }
 
@@ -118,13 +95,6 @@ impl HttpConfig {
     #[must_use]
     pub fn with_default_headers(mut self, default_headers: HeaderMap) -> Self {
         self.default_headers = default_headers;
-        self
-    }
-
-    /// This config with [`HttpConfig::max_body_bytes`] set.
-    #[must_use]
-    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
-        self.max_body_bytes = max_body_bytes;
         self
     }
 
@@ -149,13 +119,6 @@ impl HttpConfig {
         self
     }
 
-    /// This config with [`HttpConfig::redact`] set.
-    #[must_use]
-    pub fn with_redact(mut self, redact: Redactor) -> Self {
-        self.redact = redact;
-        self
-    }
-
     /// This config with [`HttpConfig::login_check`] set.
     #[must_use]
     pub fn with_login_check(mut self, login_check: LoginCheck) -> Self {
@@ -165,31 +128,34 @@ impl HttpConfig {
 }
 
 impl HttpConfig {
-    /// A configuration for `vendor` at `api_base` with defaults: no auth, user agent
-    /// [`default_user_agent`], timeout 30 s, no default headers, body cap 32 MiB, same-origin redirects,
-    /// error message from the body's `message` string, the standard retry policy ([`RetryPolicy::default`]), no
-    /// further secrets to redact, no vendor login rule.
+    /// A configuration for `vendor` at `api_base` with defaults: no auth, [`ClientOptions::default`] (user agent
+    /// [`crate::default_user_agent`], timeout 30 s, body cap 32 MiB, no further secrets to redact), no default
+    /// headers, same-origin redirects, error message from the body's `message` string, the standard retry policy
+    /// ([`RetryPolicy::default`]), no vendor login rule.
     pub fn new(vendor: Vendor, api_base: impl Into<String>) -> Self {
         Self {
             vendor,
             api_base: api_base.into(),
             auth: Auth::None,
-            user_agent: default_user_agent(),
-            timeout: DEFAULT_TIMEOUT,
+            client: ClientOptions::default(),
             default_headers: HeaderMap::new(),
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             redirects: RedirectPolicy::default(),
             error_message: message_field,
             retry: RetryPolicy::default(),
-            redact: Redactor::default(),
             login_check: LoginCheck::default(),
         }
     }
-}
 
-/// `mcp-devtools/<version>`.
-pub fn default_user_agent() -> String {
-    format!("mcp-devtools/{}", env!("CARGO_PKG_VERSION"))
+    /// The configuration of the upstream called `name` (e.g. `GitHub`) from a host's `options`: its base, its
+    /// [`ClientOptions`], its setting names in [`HttpConfig::vendor`], and its credential sent as `send` makes it
+    /// (e.g. `Auth::Bearer`; no credential: [`Auth::None`]); the other settings as [`HttpConfig::new`] has them.
+    pub fn from_options(name: &'static str, options: HttpOptions, send: impl FnOnce(Secret) -> Auth) -> Self {
+        Self {
+            auth: options.credential.map_or(Auth::None, send),
+            client: options.client,
+            ..Self::new(Vendor::new(name, options.setting_names), options.api_base)
+        }
+    }
 }
 
 /// The `message` string of a JSON object body (GitHub, CircleCI and Bitbucket error bodies).

@@ -20,6 +20,16 @@ pub enum HttpError {
         detail: String,
     },
 
+    /// A call needs the credential and none is set ([`crate::HttpOptions::credential`]); nothing was sent. Raised by
+    /// [`crate::HttpClient::require_credential`].
+    #[error("{setting} is not set: set it to {expected}")]
+    MissingCredential {
+        /// The credential setting, by the host's name ([`crate::SettingNames::credential`]), e.g. `GITHUB_TOKEN`.
+        setting: &'static str,
+        /// What to set it to, as the vendor says it, e.g. ``a GitHub token with `actions:read` (or `repo`) scope``.
+        expected: &'static str,
+    },
+
     /// The request path cannot be used; nothing was sent.
     #[error("invalid path `{path}`: {detail}")]
     InvalidPath {

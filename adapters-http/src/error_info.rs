@@ -220,7 +220,7 @@ impl HttpError {
     pub fn info(&self) -> ErrorInfo {
         let code = match self {
             Self::Status(status) => return status.info(),
-            Self::InvalidSetting { .. } => ErrorCode::InvalidSetting,
+            Self::InvalidSetting { .. } | Self::MissingCredential { .. } => ErrorCode::InvalidSetting,
             Self::InvalidPath { .. } | Self::ForeignHost { .. } => ErrorCode::InvalidArgument,
             Self::WriteRedirected { .. } | Self::RefusedHandoff { .. } => ErrorCode::RedirectNotFollowed,
             Self::LoginFailed { .. } => ErrorCode::LoginFailed,

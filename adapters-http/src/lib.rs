@@ -14,7 +14,8 @@
 //! | [`Redactor`] | every configured secret, in every form a vendor may echo, taken out of each answer |
 //! | [`Vendor`] | the upstream's name and setting names, for error texts and cache keys |
 //! | [`Auth`] | none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
-//! | [`HttpConfig`] | the client's settings, the body-size cap's bounds, [`RedirectPolicy`] |
+//! | [`HttpOptions`], [`ClientOptions`] | what a host sets for a vendor client (base URL, credential, setting names; user agent, timeout, body cap, redaction), embedded by every adapter's config; the body-size cap's bounds |
+//! | [`HttpConfig`] | the client's settings: the host's options as the adapter resolved them, plus the vendor's own (auth form, headers, [`RedirectPolicy`], retry, login rule) |
 //! | [`target`] | API base URL parsing and request URLs (path + query, percent-encoded exactly once by `url`) |
 //! | [`body`](mod@body) | reading a response body as a stream (decompressed: gzip, br, zstd), stopping past the cap |
 //! | [`decode`] | [`decode::Payload`]: a body as the vendor sent it: JSON of any depth, text per its charset, or bytes |
@@ -23,7 +24,7 @@
 //! | [`next_link`] | the next page's URL from each vendor's form of "next" (links, tokens, start indexes) |
 //! | [`retry_after`] | `Retry-After` / `Retry-After-Ms` read as a wait |
 //! | [`LoginCheck`] | answers that say the login failed (vendor headers, HTML login pages) are errors, never cached |
-//! | [`HttpError`] | everything this layer reports |
+//! | [`HttpError`] | everything this layer reports, a missing credential included ([`HttpClient::require_credential`]) |
 //! | [`error_info`] | [`error_info::ErrorInfo`]: a failure's code and details for a program (`_meta` of an error result) |
 //! | [`RetryPolicy`] | the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
 //! | [`HttpClient`] | one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
@@ -39,7 +40,7 @@
 //!
 //! No secret ever appears in an error, a `Debug` output or a log line, even when the upstream echoes it: every
 //! answer's body and header values go through the client's [`Redactor`] (its own credential, plus any the host
-//! adds in [`HttpConfig::redact`]) as soon as they are read.
+//! adds in [`ClientOptions::redact`]) as soon as they are read.
 
 mod auth;
 pub mod body;
@@ -51,6 +52,7 @@ mod error;
 pub mod error_info;
 mod login;
 pub mod next_link;
+mod options;
 mod redact;
 mod response;
 mod retry;
@@ -62,12 +64,13 @@ mod vendor;
 
 pub use auth::Auth;
 pub use client::{Download, Fetched, HttpClient};
-pub use config::{
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, HttpConfig, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES, RedirectPolicy,
-    default_user_agent,
-};
+pub use config::{HttpConfig, RedirectPolicy};
 pub use error::{HttpError, transport_detail};
 pub use login::{LoginCheck, html_login_page};
+pub use options::{
+    ClientOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, HttpOptions, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
+    default_user_agent,
+};
 pub use redact::{MIN_SECRET_BYTES, RedactStream, Redactor, RedactorBuilder};
 pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{

@@ -14,9 +14,9 @@ pub struct Vendor {
     pub max_body_setting: &'static str,
 }
 
-/// What a host calls the settings of one upstream, for the error texts of [`Vendor`]. [`Default`]: the field names of
-/// an adapter's config (`api_base`, `token`, `max_body_bytes`); the bundled server gives its environment-variable
-/// names (`GITHUB_API_BASE`, …). Library crates never hold a host's setting names.
+/// What a host calls the settings of one upstream ([`crate::HttpOptions`]), for the error texts of [`Vendor`].
+/// [`Default`]: `api_base`, `token`, `max_body_bytes`; the bundled server gives its environment-variable names
+/// (`GITHUB_API_BASE`, …). Library crates never hold a host's setting names.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SettingNames {

@@ -90,15 +90,18 @@ impl App {
         spawn_sweeper(store.clone(), config.artifact_store.sweep_interval);
         // Every credential held, taken out of every vendor's answers (adapters-http `redact`).
         let redact = config.redactor();
-        let github =
-            GithubClient::new(config.github.clone().with_redact(redact.clone())).map_err(|err| unusable("GitHub", err));
+        let mut github = config.github.clone();
+        github.http.client.redact = redact.clone();
+        let github = GithubClient::new(github).map_err(|err| unusable("GitHub", err));
         let mut http_cache = HttpCache::new(config.http_cache);
         if let Some(redis) = &config.http_cache_redis {
             http_cache = http_cache.with_redis(redis)?;
         }
-        let circleci = config.circleci.clone().with_redact(redact.clone());
+        let mut circleci = config.circleci.clone();
+        circleci.http.client.redact = redact.clone();
         let circleci = CircleciClient::new(circleci, Some(http_cache.clone())).map_err(|err| unusable("CircleCI", err));
-        let atlassian = config.atlassian.clone().with_redact(redact);
+        let mut atlassian = config.atlassian.clone();
+        atlassian.client.redact = redact;
         let atlassian = Atlassian::new(&atlassian, Some(http_cache.clone()));
         let policy = config
             .policy_file

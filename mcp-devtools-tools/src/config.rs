@@ -266,8 +266,8 @@ mod tests {
     #[test]
     fn the_redactor_holds_every_configured_credential() {
         let mut config = ToolsConfig::default();
-        config.github.token = Some(adapters_github::Token::new("ghp_configured-0001".to_owned()));
-        config.circleci.token = Some(Secret::new("circle-configured-0002"));
+        config.github.http.credential = Some(Secret::new("ghp_configured-0001"));
+        config.circleci.http.credential = Some(Secret::new("circle-configured-0002"));
         config.atlassian.user_email = Some("mia@example.com".to_owned());
         config.atlassian.api_token = Some(Secret::new("ATATT-configured-0003"));
         config.atlassian.bitbucket_username = Some("bb".to_owned());

@@ -12,7 +12,7 @@ use crate::vendor::Vendor;
 pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
 
 /// The upstream identity a call of `vendor` acts as: `{vendor, credentialLabel, authority}` — the name of the
-/// credential setting (the adapter config's `setting_names.credential`, never its value; `null` when unset or no
+/// credential setting (the adapter config's `http.setting_names.credential`, never its value; `null` when unset or no
 /// upstream) and the upstream `host[:port]`.
 pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
     let (credential, authority) = match crate::vendors::entry(vendor) {

@@ -31,7 +31,7 @@ use crate::tools::Catalog;
 /// use rmcp::model::CallToolRequestParams;
 ///
 /// let mut config = ToolsConfig::default();
-/// config.github.token = Some(adapters_github::Token::new("ghp_example".to_owned()));
+/// config.github.http.credential = Some(adapters_http::Secret::new("ghp_example"));
 /// let server = DevtoolsServer::new(Arc::new(App::new(config).await?));
 /// let args = serde_json::json!({"owner": "octo-org", "repo": "octo-repo", "jq": ".total_count"});
 /// let request = CallToolRequestParams::new("github_list_workflow_runs")

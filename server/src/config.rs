@@ -14,8 +14,10 @@ use std::time::Duration;
 
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
-use adapters_github::{GithubConfig, Token};
-use adapters_http::{Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig};
+use adapters_github::GithubConfig;
+use adapters_http::{
+    ClientOptions, HttpOptions, Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig,
+};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::{ArtifactBackend, ToolsConfig, toolsets, toolsets::SelectionNames};
 use mcp_envelope::SizeBound;
@@ -189,30 +191,31 @@ impl Settings {
             adapters_http::DEFAULT_MAX_BODY_BYTES,
             adapters_http::MIN_MAX_BODY_BYTES..=adapters_http::MAX_MAX_BODY_BYTES,
         );
-        let names = |base, credential| {
-            SettingNames::default()
-                .with_base(base)
-                .with_credential(credential)
-                .with_max_body(HTTP_MAX_BODY_BYTES)
+        let client = ClientOptions::default()
+            .with_timeout(timeout)
+            .with_max_body_bytes(max_body_bytes);
+        // One upstream: its base (`default` unless set), its token, both named by their settings.
+        let upstream = |base: &'static str, default: &str, credential: &'static str| {
+            HttpOptions::new(r.text(base).unwrap_or_else(|| default.to_owned()))
+                .with_credential(r.text(credential).map(Secret::new))
+                .with_setting_names(
+                    SettingNames::default()
+                        .with_base(base)
+                        .with_credential(credential)
+                        .with_max_body(HTTP_MAX_BODY_BYTES),
+                )
+                .with_client(client.clone())
         };
-        let github = GithubConfig::default()
-            .with_token(r.text(GITHUB_TOKEN).map(Token::new))
-            .with_api_base(
-                r.text(GITHUB_API_BASE)
-                    .unwrap_or_else(|| adapters_github::DEFAULT_API_BASE.to_owned()),
-            )
-            .with_timeout(timeout)
-            .with_max_body_bytes(max_body_bytes)
-            .with_setting_names(names(GITHUB_API_BASE, GITHUB_TOKEN));
-        let circleci = CircleciConfig::default()
-            .with_token(r.text(CIRCLECI_TOKEN).map(Secret::new))
-            .with_api_base(
-                r.text(CIRCLECI_API_BASE)
-                    .unwrap_or_else(|| adapters_circleci::DEFAULT_API_BASE.to_owned()),
-            )
-            .with_timeout(timeout)
-            .with_max_body_bytes(max_body_bytes)
-            .with_setting_names(names(CIRCLECI_API_BASE, CIRCLECI_TOKEN));
+        let github = GithubConfig::default().with_http(upstream(
+            GITHUB_API_BASE,
+            adapters_github::DEFAULT_API_BASE,
+            GITHUB_TOKEN,
+        ));
+        let circleci = CircleciConfig::default().with_http(upstream(
+            CIRCLECI_API_BASE,
+            adapters_circleci::DEFAULT_API_BASE,
+            CIRCLECI_TOKEN,
+        ));
         let atlassian = AtlassianConfig::default()
             .with_site_name(r.text(ATLASSIAN_SITE_NAME))
             .with_jira_base_url(r.text(JIRA_BASE_URL))
@@ -225,8 +228,7 @@ impl Settings {
             .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
             .with_bitbucket_username(r.text(ATLASSIAN_BITBUCKET_USERNAME))
             .with_bitbucket_app_password(r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new))
-            .with_timeout(timeout)
-            .with_max_body_bytes(max_body_bytes)
+            .with_client(client)
             .with_setting_names(
                 adapters_atlassian::SettingNames::default()
                     .with_site_name(ATLASSIAN_SITE_NAME)
@@ -510,7 +512,7 @@ mod tests {
         assert!(!s.tools.structured_output);
         assert_eq!(s.tools.max_bytes.bytes(), 262_144);
         assert!(matches!(s.tools.artifact_backend, ArtifactBackend::Fs(_)));
-        assert!(s.tools.github.token.is_none());
+        assert!(s.tools.github.http.credential.is_none());
         assert!(warnings.is_empty());
     }
 
@@ -653,10 +655,10 @@ mod tests {
     #[test]
     fn circleci_and_http_cache_settings() {
         let (s, warnings) = settings(&[]);
-        assert_eq!(s.tools.circleci.api_base, "https://circleci.com/api/v2");
-        assert!(s.tools.circleci.token.is_none());
+        assert_eq!(s.tools.circleci.http.api_base, "https://circleci.com/api/v2");
+        assert!(s.tools.circleci.http.credential.is_none());
         assert_eq!(s.tools.http_cache, CacheConfig::default());
-        assert_eq!(s.tools.github.max_body_bytes, 32 * 1024 * 1024);
+        assert_eq!(s.tools.github.http.client.max_body_bytes, 32 * 1024 * 1024);
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[
             (CIRCLECI_TOKEN, " cci-secret "),
@@ -665,12 +667,18 @@ mod tests {
             (HTTP_CACHE_DEFAULT_TTL, "99999"),
             (HTTP_MAX_BODY_BYTES, "4096"),
         ]);
-        assert_eq!(s.tools.circleci.token.as_ref().map(Secret::expose), Some("cci-secret"));
-        assert_eq!(s.tools.circleci.api_base, "http://127.0.0.1:9/api/v2");
+        assert_eq!(
+            s.tools.circleci.http.credential.as_ref().map(Secret::expose),
+            Some("cci-secret")
+        );
+        assert_eq!(s.tools.circleci.http.api_base, "http://127.0.0.1:9/api/v2");
         assert!(!s.tools.http_cache.enabled);
         assert_eq!(s.tools.http_cache.default_ttl, Duration::from_secs(3600));
         assert_eq!(
-            (s.tools.circleci.max_body_bytes, s.tools.github.max_body_bytes),
+            (
+                s.tools.circleci.http.client.max_body_bytes,
+                s.tools.github.http.client.max_body_bytes
+            ),
             (4096, 4096)
         );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
@@ -702,7 +710,7 @@ mod tests {
             s.tools.atlassian.api_token.as_ref().map(Secret::expose),
             Some("atl-secret")
         );
-        assert_eq!(s.tools.atlassian.timeout, Duration::from_secs(7));
+        assert_eq!(s.tools.atlassian.client.timeout, Duration::from_secs(7));
         let debug = format!("{s:?}");
         assert!(!debug.contains("atl-secret") && !debug.contains("bb-secret"));
         for name in [ATLASSIAN_API_TOKEN, ATLASSIAN_BITBUCKET_APP_PASSWORD] {

@@ -6,7 +6,7 @@ use crate::support;
 use std::time::Duration;
 
 use adapters_circleci::{CircleciClient, CircleciConfig, CircleciError, GetRequest};
-use adapters_http::{HttpError, Secret, SettingNames};
+use adapters_http::{ClientOptions, HttpError, HttpOptions, Secret, SettingNames};
 use recorded_upstream::fixture;
 use support::{TOKEN, client_with, get};
 use wiremock::matchers::{header, method, path, query_param};
@@ -85,7 +85,19 @@ async fn missing_token_sends_nothing_and_names_the_setting() {
         .await
         .expect_err("no token");
     // The library names its own field; a host gives its setting names in `setting_names` (next test).
-    assert_eq!(err, CircleciError::MissingToken { setting: "token" });
+    assert!(
+        matches!(
+            err,
+            CircleciError::Http(HttpError::MissingCredential { setting: "token", .. })
+        ),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "token is not set: set it to a CircleCI personal API token (User Settings → Personal API Tokens)"
+    );
+    assert_eq!((err.info().code.as_str(), err.status()), ("invalid_setting", None));
+    let err = client.job_details("gh/o/r", 1).await.expect_err("no token");
     assert!(err.to_string().starts_with("token is not set"), "{err}");
     server.verify().await;
 }
@@ -121,17 +133,21 @@ async fn a_body_over_the_cap_is_a_clear_error() {
         .mount(&server)
         .await;
     let client = CircleciClient::new(
-        CircleciConfig::default()
-            .with_api_base(format!("{}/api/v2", server.uri()))
-            .with_token(Some(Secret::new(TOKEN)))
-            .with_timeout(Duration::from_secs(10))
-            .with_max_body_bytes(1024)
-            .with_setting_names(
-                SettingNames::default()
-                    .with_base("CIRCLECI_API_BASE")
-                    .with_credential("CIRCLECI_TOKEN")
-                    .with_max_body("HTTP_MAX_BODY_BYTES"),
-            ),
+        CircleciConfig::default().with_http(
+            HttpOptions::new(format!("{}/api/v2", server.uri()))
+                .with_credential(Some(Secret::new(TOKEN)))
+                .with_setting_names(
+                    SettingNames::default()
+                        .with_base("CIRCLECI_API_BASE")
+                        .with_credential("CIRCLECI_TOKEN")
+                        .with_max_body("HTTP_MAX_BODY_BYTES"),
+                )
+                .with_client(
+                    ClientOptions::default()
+                        .with_timeout(Duration::from_secs(10))
+                        .with_max_body_bytes(1024),
+                ),
+        ),
         None,
     )
     .expect("client");
@@ -148,8 +164,8 @@ async fn a_body_over_the_cap_is_a_clear_error() {
 
 #[test]
 fn debug_never_shows_the_token() {
-    let client =
-        CircleciClient::new(CircleciConfig::default().with_token(Some(Secret::new(TOKEN))), None).expect("client");
+    let http = HttpOptions::new(adapters_circleci::DEFAULT_API_BASE).with_credential(Some(Secret::new(TOKEN)));
+    let client = CircleciClient::new(CircleciConfig::default().with_http(http), None).expect("client");
     let debug = format!("{client:?}");
     assert!(!debug.contains(TOKEN), "{debug}");
     assert_eq!(client.api_base(), "https://circleci.com/api/v2");

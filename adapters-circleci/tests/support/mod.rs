@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use adapters_circleci::{CircleciClient, CircleciConfig, CircleciResponse, GetRequest};
-use adapters_http::{Secret, cache::CacheConfig, cache::HttpCache};
+use adapters_http::{ClientOptions, HttpOptions, Secret, cache::CacheConfig, cache::HttpCache};
 use wiremock::MockServer;
 
 /// The token every test client sends.
@@ -40,10 +40,11 @@ pub fn cache(clock: &TestClock) -> HttpCache {
 
 /// A client for `server` (base `<uri>/api/v2`) with `token`, using `cache`.
 pub fn client_with(server: &MockServer, token: Option<&str>, cache: Option<HttpCache>) -> CircleciClient {
-    let config = CircleciConfig::default()
-        .with_api_base(format!("{}/api/v2", server.uri()))
-        .with_token(token.map(Secret::new))
-        .with_timeout(Duration::from_secs(10));
+    let config = CircleciConfig::default().with_http(
+        HttpOptions::new(format!("{}/api/v2", server.uri()))
+            .with_credential(token.map(Secret::new))
+            .with_client(ClientOptions::default().with_timeout(Duration::from_secs(10))),
+    );
     CircleciClient::new(config, cache).expect("client")
 }
 

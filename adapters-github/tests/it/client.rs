@@ -5,23 +5,19 @@ use crate::support;
 use std::time::Duration;
 
 use adapters_github::{
-    GithubClient, GithubConfig, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Token,
-    WorkflowId,
+    GithubClient, GithubConfig, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, WorkflowId,
 };
-use adapters_http::{RetryTimer, SettingNames};
+use adapters_http::{ClientOptions, HttpError, HttpOptions, RetryTimer, Secret, SettingNames};
 use support::{Fixture, response};
 use wiremock::matchers::{header, method, path, query_param, query_param_is_missing};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const TOKEN: &str = "ghp_TESTSECRETtoken1234567890";
 
-fn config(server: &MockServer) -> GithubConfig {
-    GithubConfig::default()
-        .with_api_base(server.uri())
-        .with_token(Some(Token::new(TOKEN.to_owned())))
-        .with_user_agent("mcp-devtools-test/1.0".to_owned())
-        .with_timeout(Duration::from_secs(10))
-        .with_retry_timer(RetryTimer::simulated())
+/// The server as the API base, the token, the host's setting names, a test user agent, a 10 s timeout.
+fn options(server: &MockServer) -> HttpOptions {
+    HttpOptions::new(server.uri())
+        .with_credential(Some(Secret::new(TOKEN)))
         // The host's names for the settings errors point at (the bundled server's); the default is the field names.
         .with_setting_names(
             SettingNames::default()
@@ -29,10 +25,27 @@ fn config(server: &MockServer) -> GithubConfig {
                 .with_credential("GITHUB_TOKEN")
                 .with_max_body("HTTP_MAX_BODY_BYTES"),
         )
+        .with_client(limits())
+}
+
+fn limits() -> ClientOptions {
+    ClientOptions::default()
+        .with_user_agent("mcp-devtools-test/1.0")
+        .with_timeout(Duration::from_secs(10))
+}
+
+/// A client of `http`, with the simulated retry timer.
+fn client_of(http: HttpOptions) -> GithubClient {
+    GithubClient::new(
+        GithubConfig::default()
+            .with_http(http)
+            .with_retry_timer(RetryTimer::simulated()),
+    )
+    .expect("client")
 }
 
 fn client(server: &MockServer) -> GithubClient {
-    GithubClient::new(config(server)).expect("client")
+    client_of(options(server))
 }
 
 fn runs(owner: &str, repo: &str) -> ListWorkflowRunsParams {
@@ -389,28 +402,31 @@ async fn missing_token_sends_no_request() {
         .expect(0)
         .mount(&server)
         .await;
-    let c = GithubClient::new(config(&server).with_token(None)).expect("client");
+    let c = client_of(options(&server).with_credential(None));
     let err = c
         .list_workflow_runs(&runs("octo-org", "octo-repo"))
         .await
         .expect_err("missing token");
-    assert_eq!(
-        err,
-        GithubError::MissingToken {
-            setting: "GITHUB_TOKEN"
-        }
+    assert!(
+        matches!(
+            err,
+            GithubError::Http(HttpError::MissingCredential {
+                setting: "GITHUB_TOKEN",
+                ..
+            })
+        ),
+        "{err:?}"
     );
     assert_eq!(err.status(), None);
+    assert_eq!(err.info().code.as_str(), "invalid_setting");
     assert_eq!(
         err.to_string(),
         "GITHUB_TOKEN is not set: set it to a GitHub token with `actions:read` (or `repo`) scope"
     );
     let err = c.list_workflow_jobs(&jobs(1)).await.expect_err("missing");
     assert_eq!(
-        err,
-        GithubError::MissingToken {
-            setting: "GITHUB_TOKEN"
-        }
+        err.to_string(),
+        "GITHUB_TOKEN is not set: set it to a GitHub token with `actions:read` (or `repo`) scope"
     );
     server.verify().await;
 }
@@ -471,9 +487,7 @@ async fn default_user_agent_is_sent() {
         .mount(&server)
         .await;
     let c = GithubClient::new(
-        GithubConfig::default()
-            .with_api_base(server.uri())
-            .with_token(Some(Token::new(TOKEN.to_owned()))),
+        GithubConfig::default().with_http(HttpOptions::new(server.uri()).with_credential(Some(Secret::new(TOKEN)))),
     )
     .expect("client");
     c.list_workflow_runs(&runs("o", "r")).await.expect("ua matched");
@@ -560,7 +574,8 @@ async fn invalid_json_on_2xx_is_invalid_body() {
         .await
         .expect_err("invalid body");
     assert!(
-        matches!(&err, GithubError::InvalidBody { status: 200, detail } if detail.contains("line 1")),
+        matches!(&err, GithubError::Http(HttpError::InvalidJson { status: 200, detail, .. })
+            if detail.contains("line 1")),
         "{err:?}"
     );
     assert_eq!(err.status(), Some(200));
@@ -578,17 +593,18 @@ async fn transport_error_has_no_secret() {
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     drop(listener);
     let c = GithubClient::new(
-        GithubConfig::default()
-            .with_api_base(base)
-            .with_token(Some(Token::new(TOKEN.to_owned())))
-            .with_timeout(Duration::from_secs(5)),
+        GithubConfig::default().with_http(
+            HttpOptions::new(base)
+                .with_credential(Some(Secret::new(TOKEN)))
+                .with_client(ClientOptions::default().with_timeout(Duration::from_secs(5))),
+        ),
     )
     .expect("client");
     let err = c
         .list_workflow_runs(&runs("o", "r"))
         .await
         .expect_err("connection refused");
-    assert!(matches!(err, GithubError::Transport { .. }), "{err:?}");
+    assert!(matches!(err, GithubError::Http(HttpError::Transport { .. })), "{err:?}");
     assert!(err.to_string().starts_with("could not reach the GitHub API: "), "{err}");
     assert_no_secret(&err);
 }
@@ -600,7 +616,7 @@ async fn timeout_is_a_transport_error() {
         .respond_with(response("actions-runs-empty").set_delay(Duration::from_secs(3)))
         .mount(&server)
         .await;
-    let c = GithubClient::new(config(&server).with_timeout(Duration::from_millis(200))).expect("client");
+    let c = client_of(options(&server).with_client(limits().with_timeout(Duration::from_millis(200))));
     let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("timeout");
     assert_eq!(
         err.to_string(),
@@ -618,7 +634,7 @@ async fn enterprise_base_path_is_kept() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = GithubClient::new(config(&server).with_api_base(format!("{}/api/v3/", server.uri()))).expect("client");
+    let c = client_of(options(&server).with_api_base(format!("{}/api/v3/", server.uri())));
     c.list_workflow_jobs(&jobs(7)).await.expect("page");
 }
 
@@ -644,7 +660,7 @@ async fn body_over_the_cap_is_body_too_large() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = GithubClient::new(config(&server).with_max_body_bytes(4096)).expect("client");
+    let c = client_of(options(&server).with_client(limits().with_max_body_bytes(4096)));
     let err = c.list_workflow_runs(&runs("o", "r")).await.expect_err("too large");
     assert_eq!(
         err,

@@ -2,8 +2,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use adapters_github::{GithubClient, GithubConfig, GithubError, ListWorkflowRunsParams, Token};
-use adapters_http::RetryTimer;
+use adapters_github::{GithubClient, GithubConfig, GithubError, ListWorkflowRunsParams};
+use adapters_http::{ClientOptions, HttpOptions, RetryTimer, Secret};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -30,9 +30,11 @@ async fn runs_after(
     let timer = RetryTimer::simulated();
     let client = GithubClient::new(
         GithubConfig::default()
-            .with_api_base(server.uri())
-            .with_token(Some(Token::new(TOKEN.to_owned())))
-            .with_timeout(Duration::from_secs(30))
+            .with_http(
+                HttpOptions::new(server.uri())
+                    .with_credential(Some(Secret::new(TOKEN)))
+                    .with_client(ClientOptions::default().with_timeout(Duration::from_secs(30))),
+            )
             .with_retry_timer(timer.clone()),
     )
     .expect("client");

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use adapters_http::{
-    Auth, HttpClient, HttpConfig, HttpError, Secret, Vendor, cache::CacheConfig, cache::CacheRequest, cache::HttpCache,
-    status::StatusClass,
+    Auth, ClientOptions, HttpClient, HttpConfig, HttpError, HttpOptions, Secret, SettingNames, Vendor,
+    cache::CacheConfig, cache::CacheRequest, cache::HttpCache, status::StatusClass,
 };
 use http::{HeaderName, Method};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -33,7 +33,11 @@ fn config(vendor: Vendor, base: &str) -> HttpConfig {
             name: HeaderName::from_static("x-token"),
             value: Secret::new(SECRET),
         })
-        .with_timeout(Duration::from_secs(10))
+        .with_client(options())
+}
+
+fn options() -> ClientOptions {
+    ClientOptions::default().with_timeout(Duration::from_secs(10))
 }
 
 fn fixed_clock() -> adapters_http::cache::Clock {
@@ -78,7 +82,8 @@ async fn chunked_server(chunks: usize, chunk: usize) -> String {
 #[tokio::test]
 async fn a_streamed_body_past_the_cap_stops_with_a_clear_error() {
     let base = chunked_server(64, 1024).await;
-    let client = HttpClient::new(config(VENDOR, &base).with_max_body_bytes(10 * 1024)).expect("client");
+    let client =
+        HttpClient::new(config(VENDOR, &base).with_client(options().with_max_body_bytes(10 * 1024))).expect("client");
     let url = client.url("/big", &[] as &[(&str, &str)]).expect("url");
     let err = client.send(Method::GET, url, None).await.expect_err("too large");
     assert_eq!(
@@ -94,7 +99,8 @@ async fn a_streamed_body_past_the_cap_stops_with_a_clear_error() {
 #[tokio::test]
 async fn a_streamed_body_under_the_cap_is_read_whole() {
     let base = chunked_server(4, 1024).await;
-    let client = HttpClient::new(config(VENDOR, &base).with_max_body_bytes(4096)).expect("client");
+    let client =
+        HttpClient::new(config(VENDOR, &base).with_client(options().with_max_body_bytes(4096))).expect("client");
     let url = client.url("/ok", &[] as &[(&str, &str)]).expect("url");
     let response = client.send(Method::GET, url, None).await.expect("body");
     assert_eq!(response.body.len(), 4096);
@@ -163,6 +169,38 @@ async fn a_url_on_another_origin_is_refused_before_sending() {
     let err = client.send(Method::GET, url, None).await.expect_err("refused");
     assert!(matches!(err, HttpError::ForeignHost { .. }), "{err:?}");
     elsewhere.verify().await;
+}
+
+#[test]
+fn options_become_the_config_and_a_missing_credential_is_named() {
+    let names = SettingNames::default()
+        .with_base("TEST_API_BASE")
+        .with_credential("TEST_TOKEN")
+        .with_max_body("TEST_MAX_BODY_BYTES");
+    let options = HttpOptions::new("http://127.0.0.1:9/api")
+        .with_setting_names(names)
+        .with_client(options().with_max_body_bytes(4096));
+    let send = |secret| Auth::Header {
+        name: HeaderName::from_static("x-token"),
+        value: secret,
+    };
+    let config = HttpConfig::from_options("Test", options.clone(), send);
+    assert_eq!(config.vendor, VENDOR);
+    assert_eq!(
+        (config.api_base.as_str(), config.auth.is_none()),
+        ("http://127.0.0.1:9/api", true)
+    );
+    assert_eq!(config.client.max_body_bytes, 4096);
+    let client = HttpClient::new(config).expect("client");
+    let err = client.require_credential("a test token").expect_err("no credential");
+    assert_eq!(err.to_string(), "TEST_TOKEN is not set: set it to a test token");
+    assert_eq!(err.info().code.as_str(), "invalid_setting");
+    assert_eq!(err.status(), None);
+
+    let options = options.with_credential(Some(Secret::new(SECRET)));
+    let client = HttpClient::new(HttpConfig::from_options("Test", options, send)).expect("client");
+    assert!(client.require_credential("a test token").is_ok());
+    assert!(!format!("{client:?}").contains(SECRET));
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use adapters_http::{Auth, HttpClient, HttpConfig, HttpError, Secret, Vendor};
+use adapters_http::{Auth, ClientOptions, HttpClient, HttpConfig, HttpError, Secret, Vendor};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -26,8 +26,11 @@ fn client(base: &str, auth: Auth) -> HttpClient {
         HttpConfig::new(VENDOR, base)
             .with_auth(auth)
             .with_default_headers(default_headers)
-            .with_timeout(Duration::from_secs(10))
-            .with_max_body_bytes(4096),
+            .with_client(
+                ClientOptions::default()
+                    .with_timeout(Duration::from_secs(10))
+                    .with_max_body_bytes(4096),
+            ),
     )
     .expect("client")
 }

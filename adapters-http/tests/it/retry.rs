@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use adapters_http::{HttpClient, HttpConfig, HttpError, RetryPolicy, RetryTimer, Vendor, status::StatusClass};
+use adapters_http::{
+    ClientOptions, HttpClient, HttpConfig, HttpError, RetryPolicy, RetryTimer, Vendor, status::StatusClass,
+};
 use http::Method;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -18,7 +20,7 @@ const VENDOR: Vendor = Vendor {
 fn client(server: &MockServer, timeout: Duration, timer: &RetryTimer) -> HttpClient {
     HttpClient::new(
         HttpConfig::new(VENDOR, server.uri())
-            .with_timeout(timeout)
+            .with_client(ClientOptions::default().with_timeout(timeout))
             .with_retry(RetryPolicy::default().with_timer(timer.clone())),
     )
     .expect("client")
@@ -223,7 +225,7 @@ async fn transport_failures_are_not_retried() {
     let timer = RetryTimer::simulated();
     let c = HttpClient::new(
         HttpConfig::new(VENDOR, base)
-            .with_timeout(SECS(5))
+            .with_client(ClientOptions::default().with_timeout(SECS(5)))
             .with_retry(RetryPolicy::default().with_timer(timer.clone())),
     )
     .expect("client");

@@ -15,7 +15,7 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::{GetRequest, GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams, MediaType};
 use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
-use adapters_http::{HttpConfig, RetryPolicy, SettingNames, Vendor};
+use adapters_http::{ClientOptions, HttpConfig, HttpOptions, RetryPolicy, Secret, SettingNames, Vendor};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::ToolsConfig;
 use mcp_devtools_tools::logs::{Grep, Options};
@@ -70,9 +70,12 @@ fn every_config_is_built_from_outside_with_its_builder() {
         Vendor::new("Example", SettingNames::default()),
         "https://api.example.com",
     )
-    .with_timeout(Duration::from_secs(5))
+    .with_client(ClientOptions::default().with_timeout(Duration::from_secs(5)))
     .with_retry(RetryPolicy::default().with_max_attempts(1));
-    assert_eq!((client.timeout, client.retry.max_attempts), (Duration::from_secs(5), 1));
+    assert_eq!(
+        (client.client.timeout, client.retry.max_attempts),
+        (Duration::from_secs(5), 1)
+    );
     let cache = CacheConfig::default().with_enabled(false).with_max_entries(10);
     assert_eq!((cache.enabled, cache.max_entries), (false, 10));
     let redis = RedisCacheConfig::new("redis://127.0.0.1:6379/0")
@@ -87,12 +90,19 @@ fn every_config_is_built_from_outside_with_its_builder() {
         )
     );
 
-    let github = GithubConfig::default()
-        .with_api_base("http://127.0.0.1:9")
-        .with_max_body_bytes(1 << 20);
+    let github = GithubConfig::default().with_http(
+        HttpOptions::new("http://127.0.0.1:9")
+            .with_credential(Some(Secret::new("ghp_example")))
+            .with_setting_names(SettingNames::default().with_credential("GITHUB_TOKEN"))
+            .with_client(ClientOptions::default().with_max_body_bytes(1 << 20)),
+    );
     assert_eq!(
-        (github.api_base.as_str(), github.max_body_bytes),
-        ("http://127.0.0.1:9", 1 << 20)
+        (
+            github.http.api_base.as_str(),
+            github.http.setting_names.credential,
+            github.http.client.max_body_bytes
+        ),
+        ("http://127.0.0.1:9", "GITHUB_TOKEN", 1 << 20)
     );
     let runs = ListWorkflowRunsParams::new("octo-org", "octo-repo").with_branch(Some("main".to_owned()));
     assert_eq!(
@@ -110,8 +120,11 @@ fn every_config_is_built_from_outside_with_its_builder() {
         (get.path, get.query.len(), get.per_page, get.page, get.media_type),
         ("/repos/o/r/pulls", 1, None, Some(2), MediaType::Diff)
     );
-    let circleci = CircleciConfig::default().with_timeout(Duration::from_secs(3));
-    assert_eq!(circleci.timeout, Duration::from_secs(3));
+    let circleci = CircleciConfig::default().with_http(
+        HttpOptions::new(adapters_circleci::DEFAULT_API_BASE)
+            .with_client(ClientOptions::default().with_timeout(Duration::from_secs(3))),
+    );
+    assert_eq!(circleci.http.client.timeout, Duration::from_secs(3));
     let circleci_get = adapters_circleci::GetRequest::new("/me", "alice")
         .with_query(&query)
         .with_fresh(true);
@@ -126,8 +139,12 @@ fn every_config_is_built_from_outside_with_its_builder() {
     );
     let atlassian = AtlassianConfig::default()
         .with_site_name(Some("example".to_owned()))
-        .with_setting_names(adapters_atlassian::SettingNames::default().with_site_name("ATLASSIAN_SITE_NAME"));
-    assert_eq!(atlassian.setting_names.site_name, "ATLASSIAN_SITE_NAME");
+        .with_setting_names(adapters_atlassian::SettingNames::default().with_site_name("ATLASSIAN_SITE_NAME"))
+        .with_client(ClientOptions::default().with_user_agent("my-agent/1.0"));
+    assert_eq!(
+        (atlassian.setting_names.site_name, atlassian.client.user_agent.as_str()),
+        ("ATLASSIAN_SITE_NAME", "my-agent/1.0")
+    );
 
     let tools = ToolsConfig::default()
         .with_structured_output(true)
@@ -173,7 +190,7 @@ const LIBRARY_CRATES: [&str; 11] = [
 
 /// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters
 /// too: GitHub's and CircleCI's `GetRequest`; `Options`: the job-log scanner's), and the enums among their settings.
-const CONFIGS: [&str; 27] = [
+const CONFIGS: [&str; 29] = [
     "StoreConfig",
     "StoreLimits",
     "Quota",
@@ -184,6 +201,8 @@ const CONFIGS: [&str; 27] = [
     "ConnectionLimits",
     "FairShare",
     "HttpConfig",
+    "HttpOptions",
+    "ClientOptions",
     "RetryPolicy",
     "CacheConfig",
     "RedisCacheConfig",

@@ -75,6 +75,13 @@ pub(crate) fn entry(vendor: Vendor) -> Option<&'static VendorEntry> {
     registry().iter().find(|entry| entry.vendor == vendor)
 }
 
+/// The enterprise identity of a vendor whose adapter takes [`adapters_http::HttpOptions`] (one base, one
+/// credential): the credential setting's name when it is set, and the base's `host[:port]`.
+pub(crate) fn http_identity(http: &adapters_http::HttpOptions) -> (Option<&'static str>, Option<String>) {
+    let credential = http.credential.as_ref().map(|_| http.setting_names.credential);
+    (credential, authority(&http.api_base))
+}
+
 /// `host[:port]` of a base URL; `None` when it does not parse.
 pub(crate) fn authority(base: &str) -> Option<String> {
     let url = url::Url::parse(base).ok()?;

@@ -109,7 +109,10 @@ pub(super) async fn call(app: &App, principal: &Principal, args: WithView<Circle
         }
         Err(err) => {
             record_upstream_status(err.status());
-            if let adapters_circleci::CircleciError::MissingToken { setting } = &err {
+            if let adapters_circleci::CircleciError::Http(adapters_http::HttpError::MissingCredential {
+                setting, ..
+            }) = &err
+            {
                 tracing::info!(tool = NAME, "no request sent: set {setting}");
             } else {
                 tracing::info!(tool = NAME, status = err.status(), "upstream call failed");

@@ -27,18 +27,15 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::circleci_tools,
     order: &[get::NAME, logs::NAME],
-    secrets: |config, secrets| match &config.circleci.token {
-        Some(token) => secrets.secret(config.circleci.setting_names.credential, token.expose()),
-        None => secrets,
+    secrets: |config, secrets| {
+        let http = &config.circleci.http;
+        match &http.credential {
+            Some(token) => secrets.secret(http.setting_names.credential, token.expose()),
+            None => secrets,
+        }
     },
-    configured: |config| config.circleci.token.is_some(),
-    identity: |app| {
-        let circleci = &app.config.circleci;
-        (
-            circleci.token.as_ref().map(|_| circleci.setting_names.credential),
-            super::authority(&circleci.api_base),
-        )
-    },
+    configured: |config| config.circleci.http.credential.is_some(),
+    identity: |app| super::http_identity(&app.config.circleci.http),
 };
 
 /// What `data` is for `circleci_get` (the `outputSchema`'s `data.description`).

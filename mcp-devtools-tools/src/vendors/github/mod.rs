@@ -38,20 +38,17 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
         get::NAME,
         logs::NAME,
     ],
-    secrets: |config, secrets| match &config.github.token {
-        // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
-        // actions/checkout configures), which a job log may print.
-        Some(token) => secrets.basic(config.github.setting_names.credential, "x-access-token", token.expose()),
-        None => secrets,
+    secrets: |config, secrets| {
+        let http = &config.github.http;
+        match &http.credential {
+            // Also as git sends it over HTTP (`AUTHORIZATION: basic base64(x-access-token:TOKEN)`, the header
+            // actions/checkout configures), which a job log may print.
+            Some(token) => secrets.basic(http.setting_names.credential, "x-access-token", token.expose()),
+            None => secrets,
+        }
     },
-    configured: |config| config.github.token.is_some(),
-    identity: |app| {
-        let github = &app.config.github;
-        (
-            github.token.as_ref().map(|_| github.setting_names.credential),
-            super::authority(&github.api_base),
-        )
-    },
+    configured: |config| config.github.http.credential.is_some(),
+    identity: |app| super::http_identity(&app.config.github.http),
 };
 
 /// What `data` is for the list tools (the `outputSchema`'s `data.description`, shown by code-mode harnesses).

@@ -193,7 +193,9 @@ pub(super) async fn finish<M: Serialize + Send + 'static>(
         }
         Err(err) => {
             crate::tools::record_upstream_status(err.status());
-            if let adapters_github::GithubError::MissingToken { setting } = &err {
+            if let adapters_github::GithubError::Http(adapters_http::HttpError::MissingCredential { setting, .. }) =
+                &err
+            {
                 tracing::info!(tool, "no request sent: set {setting}");
             } else {
                 tracing::info!(tool, status = err.status(), "upstream call failed");

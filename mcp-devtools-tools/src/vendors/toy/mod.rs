@@ -133,8 +133,8 @@ mod tests {
             .mount(&upstream)
             .await;
         let mut config = ToolsConfig::default();
-        config.github.api_base = upstream.uri();
-        config.github.token = Some(adapters_github::Token::new("ghp_toytest000000000001".to_owned()));
+        config.github.http.api_base = upstream.uri();
+        config.github.http.credential = Some(adapters_http::Secret::new("ghp_toytest000000000001"));
         let server = server(config).await;
         let request = call("github_get", json!({"path": "/repos/octo-org/octo-repo/issues/1"}));
         let result = server.call_tool_as(&Principal::named("alice"), request).await.unwrap();
