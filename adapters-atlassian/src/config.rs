@@ -40,77 +40,18 @@ pub struct AtlassianConfig {
     pub client: ClientOptions,
 }
 
-impl AtlassianConfig {
-    /// This config with [`AtlassianConfig::site_name`] set.
-    #[must_use]
-    pub fn with_site_name(mut self, site_name: Option<String>) -> Self {
-        self.site_name = site_name;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::jira_base_url`] set.
-    #[must_use]
-    pub fn with_jira_base_url(mut self, jira_base_url: Option<String>) -> Self {
-        self.jira_base_url = jira_base_url;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::confluence_base_url`] set.
-    #[must_use]
-    pub fn with_confluence_base_url(mut self, confluence_base_url: Option<String>) -> Self {
-        self.confluence_base_url = confluence_base_url;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::bitbucket_base_url`] set.
-    #[must_use]
-    pub fn with_bitbucket_base_url(mut self, bitbucket_base_url: impl Into<String>) -> Self {
-        self.bitbucket_base_url = bitbucket_base_url.into();
-        self
-    }
-
-    /// This config with [`AtlassianConfig::user_email`] set.
-    #[must_use]
-    pub fn with_user_email(mut self, user_email: Option<String>) -> Self {
-        self.user_email = user_email;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::api_token`] set.
-    #[must_use]
-    pub fn with_api_token(mut self, api_token: Option<Secret>) -> Self {
-        self.api_token = api_token;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::bitbucket_username`] set.
-    #[must_use]
-    pub fn with_bitbucket_username(mut self, bitbucket_username: Option<String>) -> Self {
-        self.bitbucket_username = bitbucket_username;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::bitbucket_app_password`] set.
-    #[must_use]
-    pub fn with_bitbucket_app_password(mut self, bitbucket_app_password: Option<Secret>) -> Self {
-        self.bitbucket_app_password = bitbucket_app_password;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::client`] set.
-    #[must_use]
-    pub fn with_client(mut self, client: ClientOptions) -> Self {
-        self.client = client;
-        self
-    }
-
-    /// This config with [`AtlassianConfig::setting_names`] set.
-    #[must_use]
-    pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
-        self.setting_names = setting_names;
-        self
-    }
-}
+adapters_http::setters!(AtlassianConfig {
+    with_site_name(site_name: Option<String>);
+    with_jira_base_url(jira_base_url: Option<String>);
+    with_confluence_base_url(confluence_base_url: Option<String>);
+    with_bitbucket_base_url(bitbucket_base_url: impl Into<String>) via into;
+    with_user_email(user_email: Option<String>);
+    with_api_token(api_token: Option<Secret>);
+    with_bitbucket_username(bitbucket_username: Option<String>);
+    with_bitbucket_app_password(bitbucket_app_password: Option<Secret>);
+    with_client(client: ClientOptions);
+    with_setting_names(setting_names: SettingNames);
+});
 
 /// The names a host gives the settings of [`AtlassianConfig`], used in error texts ("`api_token` not set") and as
 /// the credential label. [`Default`]: the field names of [`AtlassianConfig`]; the bundled server gives its
@@ -138,70 +79,17 @@ pub struct SettingNames {
     pub max_body_bytes: &'static str,
 }
 
-impl SettingNames {
-    /// This set of names with [`SettingNames::site_name`] set.
-    #[must_use]
-    pub fn with_site_name(mut self, site_name: &'static str) -> Self {
-        self.site_name = site_name;
-        self
-    }
-
-    /// This set of names with [`SettingNames::jira_base_url`] set.
-    #[must_use]
-    pub fn with_jira_base_url(mut self, jira_base_url: &'static str) -> Self {
-        self.jira_base_url = jira_base_url;
-        self
-    }
-
-    /// This set of names with [`SettingNames::confluence_base_url`] set.
-    #[must_use]
-    pub fn with_confluence_base_url(mut self, confluence_base_url: &'static str) -> Self {
-        self.confluence_base_url = confluence_base_url;
-        self
-    }
-
-    /// This set of names with [`SettingNames::bitbucket_base_url`] set.
-    #[must_use]
-    pub fn with_bitbucket_base_url(mut self, bitbucket_base_url: &'static str) -> Self {
-        self.bitbucket_base_url = bitbucket_base_url;
-        self
-    }
-
-    /// This set of names with [`SettingNames::user_email`] set.
-    #[must_use]
-    pub fn with_user_email(mut self, user_email: &'static str) -> Self {
-        self.user_email = user_email;
-        self
-    }
-
-    /// This set of names with [`SettingNames::api_token`] set.
-    #[must_use]
-    pub fn with_api_token(mut self, api_token: &'static str) -> Self {
-        self.api_token = api_token;
-        self
-    }
-
-    /// This set of names with [`SettingNames::bitbucket_username`] set.
-    #[must_use]
-    pub fn with_bitbucket_username(mut self, bitbucket_username: &'static str) -> Self {
-        self.bitbucket_username = bitbucket_username;
-        self
-    }
-
-    /// This set of names with [`SettingNames::bitbucket_app_password`] set.
-    #[must_use]
-    pub fn with_bitbucket_app_password(mut self, bitbucket_app_password: &'static str) -> Self {
-        self.bitbucket_app_password = bitbucket_app_password;
-        self
-    }
-
-    /// This set of names with [`SettingNames::max_body_bytes`] set.
-    #[must_use]
-    pub fn with_max_body_bytes(mut self, max_body_bytes: &'static str) -> Self {
-        self.max_body_bytes = max_body_bytes;
-        self
-    }
-}
+adapters_http::setters!(SettingNames {
+    with_site_name(site_name: &'static str);
+    with_jira_base_url(jira_base_url: &'static str);
+    with_confluence_base_url(confluence_base_url: &'static str);
+    with_bitbucket_base_url(bitbucket_base_url: &'static str);
+    with_user_email(user_email: &'static str);
+    with_api_token(api_token: &'static str);
+    with_bitbucket_username(bitbucket_username: &'static str);
+    with_bitbucket_app_password(bitbucket_app_password: &'static str);
+    with_max_body_bytes(max_body_bytes: &'static str);
+});
 
 impl Default for SettingNames {
     fn default() -> Self {

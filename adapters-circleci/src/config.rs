@@ -25,14 +25,9 @@ pub struct CircleciConfig {
     pub http: HttpOptions,
 }
 
-impl CircleciConfig {
-    /// This config with [`CircleciConfig::http`] set.
-    #[must_use]
-    pub fn with_http(mut self, http: HttpOptions) -> Self {
-        self.http = http;
-        self
-    }
-}
+adapters_http::setters!(CircleciConfig {
+    with_http(http: HttpOptions);
+});
 
 impl Default for CircleciConfig {
     fn default() -> Self {

@@ -36,21 +36,10 @@ pub struct GithubConfig {
     pub retry_timer: RetryTimer,
 }
 
-impl GithubConfig {
-    /// This config with [`GithubConfig::http`] set.
-    #[must_use]
-    pub fn with_http(mut self, http: HttpOptions) -> Self {
-        self.http = http;
-        self
-    }
-
-    /// This config with [`GithubConfig::retry_timer`] set.
-    #[must_use]
-    pub fn with_retry_timer(mut self, retry_timer: RetryTimer) -> Self {
-        self.retry_timer = retry_timer;
-        self
-    }
-}
+adapters_http::setters!(GithubConfig {
+    with_http(http: HttpOptions);
+    with_retry_timer(retry_timer: RetryTimer);
+});
 
 impl Default for GithubConfig {
     fn default() -> Self {

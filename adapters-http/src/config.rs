@@ -62,70 +62,17 @@ pub struct HttpConfig {
     pub login_check: LoginCheck,
 }
 
-impl HttpConfig {
-    /// This config with [`HttpConfig::vendor`] set.
-    #[must_use]
-    pub fn with_vendor(mut self, vendor: Vendor) -> Self {
-        self.vendor = vendor;
-        self
-    }
-
-    /// This config with [`HttpConfig::api_base`] set.
-    #[must_use]
-    pub fn with_api_base(mut self, api_base: impl Into<String>) -> Self {
-        self.api_base = api_base.into();
-        self
-    }
-
-    /// This config with [`HttpConfig::auth`] set.
-    #[must_use]
-    pub fn with_auth(mut self, auth: Auth) -> Self {
-        self.auth = auth;
-        self
-    }
-
-    /// This config with [`HttpConfig::client`] set.
-    #[must_use]
-    pub fn with_client(mut self, client: ClientOptions) -> Self {
-        self.client = client;
-        self
-    }
-
-    /// This config with [`HttpConfig::default_headers`] set.
-    #[must_use]
-    pub fn with_default_headers(mut self, default_headers: HeaderMap) -> Self {
-        self.default_headers = default_headers;
-        self
-    }
-
-    /// This config with [`HttpConfig::redirects`] set.
-    #[must_use]
-    pub fn with_redirects(mut self, redirects: RedirectPolicy) -> Self {
-        self.redirects = redirects;
-        self
-    }
-
-    /// This config with [`HttpConfig::error_message`] set.
-    #[must_use]
-    pub fn with_error_message(mut self, error_message: fn(&serde_json::Value) -> Option<String>) -> Self {
-        self.error_message = error_message;
-        self
-    }
-
-    /// This config with [`HttpConfig::retry`] set.
-    #[must_use]
-    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    /// This config with [`HttpConfig::login_check`] set.
-    #[must_use]
-    pub fn with_login_check(mut self, login_check: LoginCheck) -> Self {
-        self.login_check = login_check;
-        self
-    }
-}
+crate::setters!(HttpConfig {
+    with_vendor(vendor: Vendor);
+    with_api_base(api_base: impl Into<String>) via into;
+    with_auth(auth: Auth);
+    with_client(client: ClientOptions);
+    with_default_headers(default_headers: HeaderMap);
+    with_redirects(redirects: RedirectPolicy);
+    with_error_message(error_message: fn(&serde_json::Value) -> Option<String>);
+    with_retry(retry: RetryPolicy);
+    with_login_check(login_check: LoginCheck);
+});
 
 impl HttpConfig {
     /// A configuration for `vendor` at `api_base` with defaults: no auth, [`ClientOptions::default`] (user agent

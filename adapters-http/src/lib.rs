@@ -58,6 +58,7 @@ mod response;
 mod retry;
 pub mod retry_after;
 mod secret;
+mod setters;
 pub mod status;
 pub mod target;
 mod vendor;

@@ -47,35 +47,12 @@ pub struct ClientOptions {
     pub redact: Redactor,
 }
 
-impl ClientOptions {
-    /// These options with [`ClientOptions::user_agent`] set.
-    #[must_use]
-    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.user_agent = user_agent.into();
-        self
-    }
-
-    /// These options with [`ClientOptions::timeout`] set.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// These options with [`ClientOptions::max_body_bytes`] set, in bytes.
-    #[must_use]
-    pub fn with_max_body_bytes(mut self, max_body_bytes: u64) -> Self {
-        self.max_body_bytes = max_body_bytes;
-        self
-    }
-
-    /// These options with [`ClientOptions::redact`] set.
-    #[must_use]
-    pub fn with_redact(mut self, redact: Redactor) -> Self {
-        self.redact = redact;
-        self
-    }
-}
+crate::setters!(ClientOptions {
+    with_user_agent(user_agent: impl Into<String>) via into;
+    with_timeout(timeout: Duration);
+    with_max_body_bytes(max_body_bytes: u64);
+    with_redact(redact: Redactor);
+});
 
 impl Default for ClientOptions {
     fn default() -> Self {
@@ -124,35 +101,14 @@ impl HttpOptions {
             client: ClientOptions::default(),
         }
     }
-
-    /// These options with [`HttpOptions::api_base`] set.
-    #[must_use]
-    pub fn with_api_base(mut self, api_base: impl Into<String>) -> Self {
-        self.api_base = api_base.into();
-        self
-    }
-
-    /// These options with [`HttpOptions::credential`] set.
-    #[must_use]
-    pub fn with_credential(mut self, credential: Option<Secret>) -> Self {
-        self.credential = credential;
-        self
-    }
-
-    /// These options with [`HttpOptions::setting_names`] set.
-    #[must_use]
-    pub fn with_setting_names(mut self, setting_names: SettingNames) -> Self {
-        self.setting_names = setting_names;
-        self
-    }
-
-    /// These options with [`HttpOptions::client`] set.
-    #[must_use]
-    pub fn with_client(mut self, client: ClientOptions) -> Self {
-        self.client = client;
-        self
-    }
 }
+
+crate::setters!(HttpOptions {
+    with_api_base(api_base: impl Into<String>) via into;
+    with_credential(credential: Option<Secret>);
+    with_setting_names(setting_names: SettingNames);
+    with_client(client: ClientOptions);
+});
 
 #[cfg(test)]
 mod tests {
