@@ -47,21 +47,9 @@ const FAILED_JOBS: &str = r#"[.jobs[] | select(.conclusion == "failure")
   | {name, html_url, failed_steps: [.steps[] | select(.conclusion == "failure") | .name]}]"#;
 
 fn main() -> ExitCode {
-    // `jq` runs in a limited worker process: a copy of this program started with `--jq-worker`.
-    if let Some(code) = mcp_projection::worker::run_if_requested() {
-        return code;
-    }
-    let options = Options::parse();
-    let outcome = mcp_devtools_server::runtime()
-        .map_err(anyhow::Error::from)
-        .and_then(|runtime| runtime.block_on(run(options)));
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("code_mode: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    mcp_devtools_examples::harness::main("code_mode", || async {
+        run(Options::parse()).await.map(|()| ExitCode::SUCCESS)
+    })
 }
 
 /// One progress line on stderr.

@@ -39,20 +39,7 @@ reason = "agents read Jira; people write it"
 "#;
 
 fn main() -> ExitCode {
-    // `jq` runs in a limited worker process: a copy of this program started with `--jq-worker`.
-    if let Some(code) = mcp_projection::worker::run_if_requested() {
-        return code;
-    }
-    let outcome = mcp_devtools_server::runtime()
-        .map_err(anyhow::Error::from)
-        .and_then(|runtime| runtime.block_on(run()));
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("embedded_agent: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    mcp_devtools_examples::harness::main("embedded_agent", || async { run().await.map(|()| ExitCode::SUCCESS) })
 }
 
 async fn run() -> anyhow::Result<()> {

@@ -23,22 +23,13 @@ struct Options {
 }
 
 fn main() -> ExitCode {
-    // `jq` runs in a limited worker process: a copy of this program started with `--jq-worker`.
-    if let Some(code) = mcp_projection::worker::run_if_requested() {
-        return code;
-    }
-    let options = Options::parse();
-    let outcome = mcp_devtools_server::runtime()
-        .map_err(anyhow::Error::from)
-        .and_then(|runtime| runtime.block_on(run(options)));
-    match outcome {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(err) => {
-            eprintln!("gen_types: {err:#}");
+    mcp_devtools_examples::harness::main("gen_types", || async {
+        Ok(if run(Options::parse()).await? {
+            ExitCode::SUCCESS
+        } else {
             ExitCode::FAILURE
-        }
-    }
+        })
+    })
 }
 
 /// The repository's root (this package's parent folder).

@@ -3,7 +3,9 @@
 //! with `artifact_read`), and measure the text blocks a model would have read instead.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
@@ -14,6 +16,25 @@ use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
+
+/// The `main` of an example program: answers as a `jq` worker when this process was started as one (`jq` runs in a
+/// limited copy of the program, [`mcp_projection::worker::run_if_requested`]), else runs `program` on the server's
+/// runtime ([`mcp_devtools_server::runtime`]); an error is printed as `<name>: <error and its causes>` and exits 1.
+pub fn main<F>(name: &str, program: impl FnOnce() -> F) -> ExitCode
+where
+    F: Future<Output = anyhow::Result<ExitCode>>,
+{
+    if let Some(code) = mcp_projection::worker::run_if_requested() {
+        return code;
+    }
+    let outcome = mcp_devtools_server::runtime()
+        .map_err(anyhow::Error::from)
+        .and_then(|runtime| runtime.block_on(program()));
+    outcome.unwrap_or_else(|err| {
+        eprintln!("{name}: {err:#}");
+        ExitCode::FAILURE
+    })
+}
 
 /// A connected MCP client session with the server.
 pub type Client = RunningService<RoleClient, ()>;
