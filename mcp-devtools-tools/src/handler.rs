@@ -57,7 +57,7 @@ pub struct DevtoolsServer {
 }
 
 impl DevtoolsServer {
-    /// The server over the shared `app`, with its dispatch table built from `app`'s configuration. No principal is set:
+    /// The server over the shared `app`, with its catalogue built from `app`'s configuration. No principal is set:
     /// over streamable HTTP each call's principal comes from the request (the auth middleware puts a [`Principal`]
     /// in the HTTP request's extensions; a call without one is refused); set one with
     /// [`DevtoolsServer::with_principal`] for stdio.

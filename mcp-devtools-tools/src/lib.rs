@@ -15,7 +15,8 @@
 //! - [`App`]: the store, vendor clients, policy and result path built from it.
 //! - [`DevtoolsServer`]: the `ServerHandler` and the in-process call.
 //! - [`logs`]: CI job logs as data, filtered as they stream in (`github_get_job_logs`, `circleci_get_job_logs`).
-//! - [`tools`]: the catalogue and the dispatch table; [`args`]: argument limits; [`toolsets`]: the selection;
+//! - [`vendors`]: one folder per vendor, its tools as `#[tool]` methods, and the registry; [`tools`]: what they
+//!   share and the catalogue; [`args`]: argument limits; [`toolsets`]: the selection;
 //!   [`gate`]: enterprise `_meta`; [`Vendor`]: the policy's vendor type.
 //!
 //! The root is the one path to the items of its private modules; [`Principal`] is `mcp_policy::Principal` (also

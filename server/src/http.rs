@@ -157,7 +157,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth, deploy: &De
     let config = config(deploy);
     let drain = Drain::default();
     let in_flight = drain.in_flight.clone();
-    // Built once: every session clones it, sharing the dispatch table and the tools/list entries.
+    // Built once: every session clones it, sharing the catalogue (the router and the tools/list entries).
     let server = DevtoolsServer::new(app).with_in_flight(in_flight);
     let new_handler = move || server.clone();
     mcp_serve::http::serve(
