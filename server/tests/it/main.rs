@@ -7,29 +7,15 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod artifact_quota;
-mod atlassian_tools;
 mod bad_arguments;
-mod circleci_tool;
 mod codemode_harness;
 mod deployment;
-mod embedding;
-mod error_codes;
 mod fault_matrix;
-mod free_paths;
-mod github_get;
-mod github_tools;
-mod header_forms;
 mod http_limits;
 mod http_oauth;
-mod job_logs;
 mod jq_isolation;
-mod jq_semantics;
-mod next_links;
-mod oversized;
 mod peer_reports;
 mod protocol_stdio;
-mod redaction;
 mod replicas;
 mod sdk_clients;
 mod toolsets;
