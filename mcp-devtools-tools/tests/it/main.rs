@@ -13,6 +13,7 @@ mod common;
 
 mod artifact_quota;
 mod atlassian_tools;
+mod bad_arguments;
 mod circleci_tool;
 mod embedding;
 mod error_codes;
@@ -25,3 +26,5 @@ mod jq_semantics;
 mod next_links;
 mod oversized;
 mod redaction;
+mod toolsets;
+mod upstream_bodies;
