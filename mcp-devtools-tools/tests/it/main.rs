@@ -26,5 +26,6 @@ mod jq_semantics;
 mod next_links;
 mod oversized;
 mod redaction;
+mod secret_props;
 mod toolsets;
 mod upstream_bodies;
