@@ -1,7 +1,11 @@
-//! The whole-chain and in-process tests of the server, one test binary (linked once): one module per area, the
-//! shared helpers in `../common`. Three suites keep their own binary: `faults` and `http_soak` measure latency
-//! medians and p99s that other tests running in the same process would skew, and `secret_props` installs a
-//! process-wide `trace` subscriber that would capture (and slow) every other in-process test.
+//! The whole-chain tests of the server, one test binary (linked once): one module per area, the shared helpers in
+//! `../common`. They test what the binary adds to the tools: the process, its settings and flags, the transports
+//! (stdio framing, streamable HTTP, OAuth, sessions), the SDK clients, replicas, faults and the wire snapshots. What
+//! a tool answers is tested in-process next to the tools (`mcp-devtools-tools/tests/it`).
+//!
+//! `faults` and `http_soak` measure latency medians and p99s that other tests running in the same process would
+//! skew: nextest (`scripts/test`) runs every test in a process of its own; under plain `cargo test`, run them alone
+//! (`cargo test -p mcp-devtools-server --test it faults:: -- --test-threads=1`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../common/mod.rs"]
@@ -11,8 +15,10 @@ mod bad_arguments;
 mod codemode_harness;
 mod deployment;
 mod fault_matrix;
+mod faults;
 mod http_limits;
 mod http_oauth;
+mod http_soak;
 mod jq_isolation;
 mod peer_reports;
 mod protocol_stdio;
