@@ -4,8 +4,8 @@
 //! a tool answers is tested in-process next to the tools (`mcp-devtools-tools/tests/it`).
 //!
 //! `faults` and `http_soak` measure latency medians and p99s that other tests running in the same process would
-//! skew: nextest (`scripts/test`) runs every test in a process of its own; under plain `cargo test`, run them alone
-//! (`cargo test -p mcp-devtools-server --test it faults:: -- --test-threads=1`).
+//! skew: nextest (`scripts/test`) runs every test in a process of its own; under plain `cargo test`, run them without
+//! the other modules (`cargo test -p mcp-devtools-server --test it faults::`, `... http_soak::`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../common/mod.rs"]
