@@ -1,4 +1,4 @@
-//! The fault scenarios, shared by the fault suite (`tests/faults.rs`, few calls, assertions) and the
+//! The fault scenarios, shared by the fault suite (`tests/it/faults.rs`, few calls, assertions) and the
 //! faults bench (`benches/faults.rs`, more calls, the BENCHMARKS.md table).
 //!
 //! Whole chain: rmcp streamable-HTTP clients → `mcp-devtools --http` children → the recorded upstream on 127.0.0.1,

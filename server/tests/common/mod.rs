@@ -2,6 +2,7 @@
 //! upstream serving the recorded fixtures.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod faults;
 pub mod http;
 pub mod oauth;
 pub mod raw;

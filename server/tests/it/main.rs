@@ -1,35 +1,27 @@
-//! The whole-chain and in-process tests of the server, one test binary (linked once): one module per area, the
-//! shared helpers in `../common`. Three suites keep their own binary: `faults` and `http_soak` measure latency
-//! medians and p99s that other tests running in the same process would skew, and `secret_props` installs a
-//! process-wide `trace` subscriber that would capture (and slow) every other in-process test.
+//! The whole-chain tests of the server, one test binary (linked once): one module per area, the shared helpers in
+//! `../common`. They test what the binary adds to the tools: the process, its settings and flags, the transports
+//! (stdio framing, streamable HTTP, OAuth, sessions), the SDK clients, replicas, faults and the wire snapshots. What
+//! a tool answers is tested in-process next to the tools (`mcp-devtools-tools/tests/it`).
+//!
+//! `faults` and `http_soak` measure latency medians and p99s that other tests running in the same process would
+//! skew: nextest (`scripts/test`) runs every test in a process of its own; under plain `cargo test`, run them without
+//! the other modules (`cargo test -p mcp-devtools-server --test it faults::`, `... http_soak::`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../common/mod.rs"]
 mod common;
 
-mod artifact_quota;
-mod atlassian_tools;
 mod bad_arguments;
-mod circleci_tool;
 mod codemode_harness;
 mod deployment;
-mod embedding;
-mod error_codes;
 mod fault_matrix;
-mod free_paths;
-mod github_get;
-mod github_tools;
-mod header_forms;
+mod faults;
 mod http_limits;
 mod http_oauth;
-mod job_logs;
+mod http_soak;
 mod jq_isolation;
-mod jq_semantics;
-mod next_links;
-mod oversized;
 mod peer_reports;
 mod protocol_stdio;
-mod redaction;
 mod replicas;
 mod sdk_clients;
 mod toolsets;

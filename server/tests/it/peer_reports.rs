@@ -1,8 +1,9 @@
 //! Issue 43, point 6, "our own hunt": faults reported against peer projects (MCP servers for CI and issue
 //! trackers, MCP SDKs, HTTP clients) whose *kind* our product could share, each driven through the whole chain —
 //! rmcp client → `mcp-devtools` binary → adapter → a local fake upstream on 127.0.0.1 (wiremock, or a raw TCP fake
-//! where wiremock cannot misbehave enough). Where an existing whole-chain test already proves a kind, it is named
-//! instead of a new one.
+//! where wiremock cannot misbehave enough). Where an existing test already proves a kind, it is named instead of a
+//! new one: in this binary by its module, in the tools' in-process tests (`mcp-devtools-tools/tests/it`) as
+//! `mcp-devtools-tools: module::test`.
 //!
 //! | report | kind | test |
 //! |---|---|---|
@@ -26,11 +27,11 @@
 //! | [getsentry/sentry-mcp#589](https://github.com/getsentry/sentry-mcp/issues/589) | a stdio server prints something else than JSON-RPC on stdout ("Unexpected token … is not valid JSON") | [`stdout_carries_only_json_rpc_even_at_trace_level`] |
 //! | [renovatebot/renovate#45241](https://github.com/renovatebot/renovate/pull/45241) | GitHub's cursor lists (Dependabot alerts: `Link: <…?after=…>; rel="next"`, no page number) read as one page, the rest silently dropped | [`a_cursor_list_continues_with_next_link`] |
 //! | [modelcontextprotocol/python-sdk#2349](https://github.com/modelcontextprotocol/python-sdk/issues/2349) | streamable HTTP answers `406` to `Accept: text/event-stream` alone (what Claude.ai's proxy sends), to `*/*` and to no `Accept` (also modelcontextprotocol/csharp-sdk#429) | [`accept_is_read_as_media_ranges_not_as_two_literal_strings`] |
-//! | [atlassian-api/atlassian-python-api#331](https://github.com/atlassian-api/atlassian-python-api/issues/331) | a write redirected (there from `http` to `https`) becomes a `GET` and "succeeds" without writing | `upstream_bodies::writes_never_become_reads` (301/302/303 on a write: an error naming the `Location`, nothing re-sent; a scheme change is another origin, refused for reads too) |
+//! | [atlassian-api/atlassian-python-api#331](https://github.com/atlassian-api/atlassian-python-api/issues/331) | a write redirected (there from `http` to `https`) becomes a `GET` and "succeeds" without writing | `mcp-devtools-tools: upstream_bodies::writes_never_become_reads` (301/302/303 on a write: an error naming the `Location`, nothing re-sent; a scheme change is another origin, refused for reads too) |
 //! | [hahwul/gori#1103](https://github.com/hahwul/gori/pull/1103) | `notifications/cancelled` noted but the work goes on (the upstream traffic of an abandoned call) | `protocol_stdio::a_cancelled_call_drops_its_upstream_request_and_the_next_call_works` |
 //! | [chrisdoc/hevy-mcp#790](https://github.com/chrisdoc/hevy-mcp/issues/790) | the tool hangs after the upstream sent `200` and its headers, because only the request phase (not the body read) is bounded | `fault_matrix::fault_matrix` (rows "stall mid-body", "timeout before headers") |
-//! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
-//! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
+//! | [epam/ai-dial-core#1586](https://github.com/epam/ai-dial-core/issues/1586) | a `Content-Encoding: gzip` body parsed without being decoded | `mcp-devtools-tools: upstream_bodies::compressed_bodies_are_decoded_and_capped_by_their_decoded_size` |
+//! | [github-community-projects/issue-metrics#779](https://github.com/github-community-projects/issue-metrics/issues/779) | GitHub's secondary rate limit (a `403`) reported as a permission problem | `mcp-devtools-tools: github_tools::upstream_errors_are_clear_error_results` (repos `rate-limited`, `abuse`) |
 //!
 //! Five kinds failed as the product stood, and were fixed (each test fails with its fix reverted): the lone
 //! surrogate (`adapters_http::decode`), the HTML error page (`adapters_http::status`), GitHub's `422` `errors` list

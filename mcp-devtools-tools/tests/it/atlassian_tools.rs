@@ -1,4 +1,4 @@
-//! The 15 Atlassian tools through the whole chain: rmcp client → `mcp-devtools` binary → wiremock serving the
+//! The 15 Atlassian tools in-process: rmcp client (over an in-memory pipe) → the tools → wiremock serving the
 //! Jira, Confluence and Bitbucket fixtures (`recorded_upstream::atlassian`). Path rules, redirects and encoding
 //! are covered on the adapter (`adapters-atlassian/tests/client.rs`); here: the results, the contract of reads
 //! versus writes, errors, oversized pages, cache clearing by writes, missing settings.
@@ -7,37 +7,28 @@
 use crate::common;
 
 use base64::Engine;
-use common::{assert_valid, call, connect, fixture_json, server_env, text};
+use common::{Client, assert_valid, call, connect, fixture_json, text};
+use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::atlassian::{JIRA_PAGE2_TOKEN, LARGE_SEARCH_ISSUES, created_issue};
-use rmcp::RoleClient;
 use rmcp::model::{CallToolResult, Tool};
-use rmcp::service::RunningService;
 use serde_json::{Value, json};
 
 const EMAIL: &str = "mia@example.com";
 const TOKEN: &str = "ATATT-whole-chain-SECRET";
 
-type Client = RunningService<RoleClient, ()>;
-
-fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+/// GitHub's settings of `common::github_config`, and Jira, Confluence (`/wiki`) and Bitbucket on `upstream` with
+/// [`EMAIL`]'s [`TOKEN`]; structured output on.
+fn config(upstream: &RecordedUpstream) -> ToolsConfig {
     let uri = upstream.uri();
-    let wiki = format!("{uri}/wiki");
-    let mut pairs = vec![
-        ("MCP_STRUCTURED_OUTPUT", "true"),
-        ("JIRA_BASE_URL", uri.as_str()),
-        ("CONFLUENCE_BASE_URL", wiki.as_str()),
-        ("BITBUCKET_BASE_URL", uri.as_str()),
-        ("ATLASSIAN_USER_EMAIL", EMAIL),
-        ("ATLASSIAN_API_TOKEN", TOKEN),
-    ];
-    pairs.extend_from_slice(extra);
-    server_env(&uri, &pairs)
+    common::github_config(&uri)
+        .with_structured_output(true)
+        .with_atlassian(common::atlassian(&uri, EMAIL, TOKEN))
 }
 
-async fn start(extra: &[(&str, &str)]) -> (RecordedUpstream, Client) {
+async fn start() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::atlassian().await.unwrap();
-    let client = connect(env(&upstream, extra)).await;
+    let client = connect(config(&upstream)).await;
     (upstream, client)
 }
 
@@ -73,7 +64,7 @@ async fn requests(upstream: &RecordedUpstream, verb: &str, path: &str) -> usize 
 
 #[tokio::test]
 async fn fifteen_tools_reads_with_a_schema_writes_text_only() {
-    let (_upstream, client) = start(&[]).await;
+    let (_upstream, client) = start().await;
     let tools = client.list_all_tools().await.unwrap();
     let mut seen = 0;
     for product in ["jira", "conf", "bb"] {
@@ -107,7 +98,7 @@ async fn fifteen_tools_reads_with_a_schema_writes_text_only() {
 
 #[tokio::test]
 async fn jira_search_pages_continue_with_next_page_token() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     let jira = tool(&client, "jira_get").await;
     let args = json!({"path": "/rest/api/3/search/jql", "outputFormat": "json",
                       "queryParams": {"jql": "project = EX ORDER BY created DESC", "maxResults": "2"}});
@@ -149,7 +140,7 @@ async fn jira_search_pages_continue_with_next_page_token() {
 
 #[tokio::test]
 async fn jira_issue_with_adf_and_its_errors() {
-    let (_upstream, client) = start(&[]).await;
+    let (_upstream, client) = start().await;
     let issue = structured(&call(&client, "jira_get", json!({"path": "/rest/api/3/issue/ED-1"})).await);
     assert_eq!(issue["data"], fixture_json("jira/issue"));
     assert_eq!(
@@ -176,7 +167,7 @@ async fn jira_issue_with_adf_and_its_errors() {
 
 #[tokio::test]
 async fn confluence_pages_next_link_and_storage_body() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     let conf = tool(&client, "conf_get").await;
     let pages = structured(
         &call(
@@ -218,7 +209,7 @@ async fn confluence_pages_next_link_and_storage_body() {
 
 #[tokio::test]
 async fn bitbucket_repositories_pull_requests_and_the_text_diff() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     let bb = tool(&client, "bb_get").await;
     let repos = structured(&call(&client, "bb_get", json!({"path": "/repositories/octo-org"})).await);
     assert_valid(&bb, &repos);
@@ -262,7 +253,7 @@ async fn bitbucket_repositories_pull_requests_and_the_text_diff() {
 
 #[tokio::test]
 async fn a_large_jira_page_over_the_bound_goes_to_an_artifact() {
-    let (_upstream, client) = start(&[]).await;
+    let (_upstream, client) = start().await;
     let jira = tool(&client, "jira_get").await;
     let result = call(
         &client,
@@ -309,7 +300,7 @@ async fn a_large_jira_page_over_the_bound_goes_to_an_artifact() {
 
 #[tokio::test]
 async fn writes_are_text_only_and_204_gives_an_empty_object() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     let created = call(
         &client,
         "jira_post",
@@ -377,7 +368,7 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
 
 #[tokio::test]
 async fn a_write_clears_that_vendors_cached_reads() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     for _ in 0..2 {
         structured(&call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await);
         structured(&call(&client, "bb_get", json!({"path": "/repositories/octo-org"})).await);
@@ -408,15 +399,14 @@ async fn a_write_clears_that_vendors_cached_reads() {
 async fn a_missing_setting_fails_only_that_tool_naming_it_and_sends_nothing() {
     let upstream = RecordedUpstream::atlassian().await.unwrap();
     let uri = upstream.uri();
-    let client = connect(server_env(
-        &uri,
-        &[
-            ("MCP_STRUCTURED_OUTPUT", "true"),
-            ("BITBUCKET_BASE_URL", uri.as_str()),
-            ("ATLASSIAN_USER_EMAIL", EMAIL),
-            ("ATLASSIAN_API_TOKEN", TOKEN),
-        ],
-    ))
+    let atlassian = common::atlassian(&uri, EMAIL, TOKEN)
+        .with_jira_base_url(None)
+        .with_confluence_base_url(None);
+    let client = connect(
+        common::github_config(&uri)
+            .with_structured_output(true)
+            .with_atlassian(atlassian),
+    )
     .await;
     let jira = call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await;
     assert_error(&jira, "Jira is not configured: ATLASSIAN_SITE_NAME not set");
@@ -431,14 +421,11 @@ async fn a_missing_setting_fails_only_that_tool_naming_it_and_sends_nothing() {
     structured(&bb);
     client.cancel().await.unwrap();
 
-    let client = connect(server_env(
-        &uri,
-        &[
-            ("BITBUCKET_BASE_URL", uri.as_str()),
-            ("ATLASSIAN_BITBUCKET_USERNAME", "octocat"),
-        ],
-    ))
-    .await;
+    let atlassian = adapters_atlassian::AtlassianConfig::default()
+        .with_bitbucket_base_url(uri.as_str())
+        .with_bitbucket_username(Some("octocat".to_owned()))
+        .with_setting_names(common::atlassian_names());
+    let client = connect(common::github_config(&uri).with_atlassian(atlassian)).await;
     let bb = call(&client, "bb_get", json!({"path": "/repositories/octo-org"})).await;
     assert_error(&bb, "ATLASSIAN_BITBUCKET_APP_PASSWORD not set");
     assert_eq!(upstream.server().received_requests().await.unwrap().len(), 1);
@@ -447,7 +434,7 @@ async fn a_missing_setting_fails_only_that_tool_naming_it_and_sends_nothing() {
 
 #[tokio::test]
 async fn bad_arguments_are_clear_errors() {
-    let (upstream, client) = start(&[]).await;
+    let (upstream, client) = start().await;
     let cases = [
         ("jira_get", json!({}), "path"),
         ("jira_get", json!({"path": "/x", "body": {}}), "body"),

@@ -4,10 +4,11 @@
 //! catalogue is not rebuilt per session).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+use crate::common;
+
+use mcp_devtools_tools::{DevtoolsServer, Principal, ToolsConfig};
 use recorded_upstream::RecordedUpstream;
 use rmcp::model::{CallToolRequestParams, ErrorCode};
 use serde_json::{Value, json};
@@ -23,19 +24,11 @@ effect = "deny"
 reason = "Interns use GitHub only"
 "#;
 
-/// A server over the recorded upstream with `extra` settings on top (names as in the environment).
-async fn server(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> DevtoolsServer {
-    let mut map: HashMap<String, String> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    map.insert("MCP_STRUCTURED_OUTPUT".into(), "true".into());
-    map.insert("STREAMING_ARTIFACT_STORE".into(), "memory".into());
-    for (name, value) in extra {
-        map.insert((*name).to_owned(), (*value).to_owned());
-    }
-    let (mut settings, warnings) = Settings::from_lookup(|name| map.get(name).cloned());
-    assert!(warnings.is_empty(), "{warnings:?}");
-    // `jq` runs in a worker process: this test program is not one, so it names the server binary.
-    settings.tools.jq.program = mcp_projection::WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-devtools").into());
-    DevtoolsServer::new(Arc::new(App::new(settings.tools).await.unwrap()))
+/// The tools over the recorded upstream (`common::all_config`: structured output on, artifacts in memory, `jq` in
+/// the example worker's processes), with the config `more` makes. No principal of its own: every call names one.
+async fn server(upstream: &RecordedUpstream, more: impl FnOnce(ToolsConfig) -> ToolsConfig) -> DevtoolsServer {
+    let config = more(common::all_config(upstream));
+    DevtoolsServer::new(Arc::new(mcp_devtools_tools::App::new(config).await.unwrap()))
 }
 
 fn request(tool: &str, args: Value) -> CallToolRequestParams {
@@ -52,13 +45,9 @@ async fn a_call_in_process_takes_the_servers_whole_path() {
     let dir = tempfile::tempdir().unwrap();
     let policy = dir.path().join("policy.toml");
     std::fs::write(&policy, POLICY).unwrap();
-    let server = server(
-        &upstream,
-        &[
-            ("MCP_POLICY_FILE", policy.to_str().unwrap()),
-            ("MCP_ENTERPRISE_MODE", "true"),
-        ],
-    )
+    let server = server(&upstream, |config| {
+        config.with_policy_file(Some(policy.clone())).with_enterprise_mode(true)
+    })
     .await;
     let intern = Principal::named("intern-7");
 
@@ -117,7 +106,8 @@ async fn a_call_in_process_takes_the_servers_whole_path() {
 #[tokio::test]
 async fn a_tool_left_out_by_the_selection_is_refused_naming_the_setting() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream, &[("MCP_TOOLSETS", "github")]).await;
+    let selection = mcp_devtools_tools::toolsets::parse(Some("github"), false).unwrap();
+    let server = server(&upstream, |config| config.with_selection(selection)).await;
     let names: Vec<String> = server.tools().iter().map(|tool| tool.name.to_string()).collect();
     assert_eq!(
         names,
@@ -140,7 +130,7 @@ async fn a_tool_left_out_by_the_selection_is_refused_naming_the_setting() {
 #[tokio::test]
 async fn the_dispatch_table_is_built_once_and_shared_by_every_session() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream, &[]).await;
+    let server = server(&upstream, |config| config).await;
     let session = server.clone().with_principal(Principal::named("b"));
     let (first, second) = (server.tools(), session.tools());
     assert_eq!(first.len(), 22);

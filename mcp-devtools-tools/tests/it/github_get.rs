@@ -1,4 +1,4 @@
-//! `github_get` through the whole chain with the rmcp client: the four reads a triage needs (a commit's pull
+//! `github_get` with the rmcp client (in-process, over an in-memory pipe): the four reads a triage needs (a commit's pull
 //! requests, check runs and detail, a run's artifacts) with their structured values validated against the
 //! advertised `outputSchema`; `nextPage` from `Link`; a diff as a JSON string; `jq` over a paged list; GitHub's
 //! headers sent; an absolute URL on another host refused with nothing sent; bad arguments refused before sending.
@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{assert_valid, call, connect, fixture_json, server_env, text};
+use common::{assert_valid, call, connect, fixture_json, github_config, text};
 use recorded_upstream::RecordedUpstream;
 use serde_json::{Value, json};
 
@@ -16,7 +16,7 @@ const REPO: &str = "/repos/octo-org/octo-repo";
 #[tokio::test]
 async fn the_four_triage_reads_give_the_recorded_answers() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let listed = client.list_all_tools().await.unwrap();
     let tool = listed
         .iter()
@@ -74,7 +74,7 @@ async fn the_four_triage_reads_give_the_recorded_answers() {
 #[tokio::test]
 async fn pages_come_from_link_and_jq_projects_a_page() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let runs = format!("{REPO}/actions/runs");
     let result = call(
         &client,
@@ -121,7 +121,7 @@ async fn pages_come_from_link_and_jq_projects_a_page() {
 #[tokio::test]
 async fn a_diff_or_a_patch_is_a_string() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let path = format!("{REPO}/commits/{SHA}");
     let result = call(&client, "github_get", json!({"path": path, "mediaType": "diff"})).await;
     let diff = String::from_utf8(recorded_upstream::fixture("github/commit.diff").unwrap().body.to_vec()).unwrap();
@@ -156,9 +156,9 @@ async fn a_diff_or_a_patch_is_a_string() {
 #[tokio::test]
 async fn another_host_and_bad_arguments_are_refused_before_anything_is_sent() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     // Same port, another host name: a different origin, so the token must not go there.
-    let port = reqwest::Url::parse(&upstream.uri()).unwrap().port().unwrap();
+    let port = url::Url::parse(&upstream.uri()).unwrap().port().unwrap();
     let cases: [(Value, &str); 7] = [
         (
             json!({"path": format!("http://localhost:{port}{REPO}/commits/{SHA}/pulls")}),
@@ -198,10 +198,11 @@ async fn another_host_and_bad_arguments_are_refused_before_anything_is_sent() {
 #[tokio::test]
 async fn read_only_keeps_it_and_toolsets_select_it() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let names = |env: &[(&str, &str)]| {
-        let env = server_env(&upstream.uri(), env);
+    let names = |toolsets: Option<&str>, read_only: bool| {
+        let selection = mcp_devtools_tools::toolsets::parse(toolsets, read_only).unwrap();
+        let config = github_config(&upstream.uri()).with_selection(selection);
         async move {
-            let client = connect(env).await;
+            let client = connect(config).await;
             let names: Vec<String> = client
                 .list_all_tools()
                 .await
@@ -213,27 +214,15 @@ async fn read_only_keeps_it_and_toolsets_select_it() {
             names
         }
     };
-    assert!(
-        names(&[("MCP_READ_ONLY", "true")])
-            .await
-            .contains(&"github_get".to_string())
-    );
-    assert!(
-        names(&[("MCP_TOOLSETS", "github")])
-            .await
-            .contains(&"github_get".to_string())
-    );
-    assert!(
-        !names(&[("MCP_TOOLSETS", "jira")])
-            .await
-            .contains(&"github_get".to_string())
-    );
+    assert!(names(None, true).await.contains(&"github_get".to_string()));
+    assert!(names(Some("github"), false).await.contains(&"github_get".to_string()));
+    assert!(!names(Some("jira"), false).await.contains(&"github_get".to_string()));
 }
 
 #[tokio::test]
 async fn an_artifact_zip_after_its_redirect_is_a_binary_artifact_fetched_without_the_token() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let listed = client.list_all_tools().await.unwrap();
     let tool = listed.iter().find(|t| t.name == "github_get").unwrap();
     // The archive of the first artifact of github/run-artifacts: GitHub answers 302 to a signed URL on another host.

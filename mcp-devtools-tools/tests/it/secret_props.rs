@@ -2,15 +2,17 @@
 //! configured secrets inside, in any of the forms a vendor may echo (as is, JSON-escaped, percent-encoded, the
 //! `Basic` base64 of `user:secret`), no result of any vendor's tool and no log line holds one of them. In process
 //! (`DevtoolsServer::call_tool_as`, the server's whole call path) against a wiremock upstream, every log line of every
-//! crate captured at `trace`.
+//! crate captured at `trace` (`common::capture_log`: process-wide, which nextest's one process per test keeps to
+//! this test).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
+use crate::common;
+
+use adapters_http::cache::redis::RedisCacheConfig;
 use base64::Engine as _;
-use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+use mcp_devtools_tools::{DevtoolsServer, Principal};
 use proptest::prelude::*;
 use recorded_upstream::wiremock::matchers::any as any_request;
 use recorded_upstream::wiremock::{Mock, MockServer, ResponseTemplate};
@@ -95,32 +97,12 @@ struct World {
     runtime: tokio::runtime::Runtime,
     upstream: MockServer,
     server: DevtoolsServer,
-    log: Arc<Mutex<Vec<u8>>>,
-}
-
-#[derive(Clone)]
-struct Log(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Log {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 fn world() -> &'static World {
     static WORLD: OnceLock<World> = OnceLock::new();
     WORLD.get_or_init(|| {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let writer = Log(log.clone());
-        tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .init();
+        common::capture_log();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -130,35 +112,21 @@ fn world() -> &'static World {
             let upstream = MockServer::start().await;
             let uri = upstream.uri();
             let redis = format!("redis://:{REDIS_PASSWORD}@127.0.0.1:1/0");
-            let map: HashMap<&str, String> = [
-                ("MCP_STRUCTURED_OUTPUT", "true".to_owned()),
-                ("STREAMING_ARTIFACT_STORE", "memory".to_owned()),
-                ("GITHUB_API_BASE", uri.clone()),
-                ("GITHUB_TOKEN", GITHUB_TOKEN.to_owned()),
-                ("CIRCLECI_API_BASE", uri.clone()),
-                ("CIRCLECI_TOKEN", CIRCLECI_TOKEN.to_owned()),
-                ("JIRA_BASE_URL", uri.clone()),
-                ("CONFLUENCE_BASE_URL", format!("{uri}/wiki")),
-                ("BITBUCKET_BASE_URL", uri.clone()),
-                ("ATLASSIAN_USER_EMAIL", EMAIL.to_owned()),
-                ("ATLASSIAN_API_TOKEN", ATLASSIAN_TOKEN.to_owned()),
-                ("ATLASSIAN_BITBUCKET_USERNAME", BB_USER.to_owned()),
-                ("ATLASSIAN_BITBUCKET_APP_PASSWORD", BB_PASSWORD.to_owned()),
-                ("HTTP_CACHE_REDIS_URL", redis),
-            ]
-            .into_iter()
-            .collect();
-            let (mut settings, warnings) = Settings::from_lookup(|name| map.get(name).cloned());
-            assert!(warnings.is_empty(), "{warnings:?}");
-            settings.tools.jq.program = mcp_projection::WorkerProgram::Path(env!("CARGO_BIN_EXE_mcp-devtools").into());
-            let app = App::new(settings.tools).await.unwrap();
-            (upstream, DevtoolsServer::new(Arc::new(app)))
+            let atlassian = common::atlassian(&uri, EMAIL, ATLASSIAN_TOKEN)
+                .with_bitbucket_username(Some(BB_USER.to_owned()))
+                .with_bitbucket_app_password(Some(adapters_http::Secret::new(BB_PASSWORD)));
+            let config = common::unconfigured()
+                .with_structured_output(true)
+                .with_github(common::github(&uri, Some(GITHUB_TOKEN)))
+                .with_circleci(common::circleci(&uri, Some(CIRCLECI_TOKEN)))
+                .with_atlassian(atlassian)
+                .with_http_cache_redis(Some(RedisCacheConfig::new(redis)));
+            (upstream, common::server(config).await)
         });
         World {
             runtime,
             upstream,
             server,
-            log,
         }
     })
 }
@@ -232,7 +200,7 @@ proptest! {
             prop_assert!(!text.contains(&secret), "{name}: {secret:?} in the text {text}");
             prop_assert!(!structured.contains(&secret), "{name}: {secret:?} in {structured}");
         }
-        let log = String::from_utf8_lossy(&world.log.lock().unwrap()).into_owned();
+        let log = common::log();
         for secret in forbidden() {
             prop_assert!(!log.contains(&secret), "{secret:?} in the log");
         }

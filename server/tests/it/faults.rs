@@ -14,13 +14,9 @@
 //! scenarios print why and pass, unless `MCP_DEVTOOLS_REQUIRE_SERVICES=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-#[path = "common/faults.rs"]
-mod faults;
-
 use std::time::Duration;
 
-use faults::{Phase, SAVE_TIMEOUT_SECS, Service, ms};
+use crate::common::faults::{self, Phase, SAVE_TIMEOUT_SECS, Service, ms};
 
 /// Calls per measured phase.
 const CALLS: usize = 48;

@@ -1,5 +1,5 @@
 //! Issue 43, point 4: errors that say what to do next, as `_meta.code` (and its details) a program can branch on,
-//! through the whole chain (rmcp client → `mcp-devtools` binary → a local upstream answering as the vendors
+//! in-process (rmcp client over an in-memory pipe → the tools → a local upstream answering as the vendors
 //! document): GitHub's 422 `errors[]` kept, the permission or scope a 403 lacks named from
 //! `X-Accepted-GitHub-Permissions` / `X-Accepted-OAuth-Scopes`, rate limits with the time to wait (GitHub, CircleCI,
 //! Jira), Jira's field errors, and a missing job log (404/410) explained by the job's state and attempts, with the
@@ -8,14 +8,12 @@
 
 use crate::common;
 
-use common::{call, connect_to_all, text};
+use common::{Client, call, connect_to_all, text};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
-
-type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
 /// The error result's `_meta`, checked to be an error without `structuredContent`.
 fn meta(result: &CallToolResult) -> Value {
@@ -26,7 +24,7 @@ fn meta(result: &CallToolResult) -> Value {
 
 async fn setup() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let client = connect_to_all(&upstream, &[]).await;
+    let client = connect_to_all(&upstream).await;
     (upstream, client)
 }
 

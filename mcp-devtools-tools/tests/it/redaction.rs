@@ -1,15 +1,16 @@
-//! Issue 43, point 1: one redaction for every byte that comes in, through the whole chain (rmcp client →
-//! `mcp-devtools` binary → the recorded upstream and its downloads host). A job log that prints our own tokens (as
-//! a script echoing its environment does), a signed URL quoted in a log, a blob host's error quoting the presigned
-//! URL's signature and session token, and CircleCI step output cutting a token across two messages: none of it
-//! reaches the result (text, `structuredContent`, the log artifact) or the server's log; `[redacted NAME]` and
-//! `[redacted]` stand in their place.
+//! Issue 43, point 1: one redaction for every byte that comes in, in-process (rmcp client over an in-memory pipe →
+//! the tools → the recorded upstream and its downloads host). A job log that prints our own tokens (as a script
+//! echoing its environment does), a signed URL quoted in a log, a blob host's error quoting the presigned URL's
+//! signature and session token, and CircleCI step output cutting a token across two messages: none of it reaches
+//! the result (text, `structuredContent`, the log artifact) or the log (every line of this process, captured at
+//! `trace`); `[redacted NAME]` and `[redacted]` stand in their place.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
 use base64::Engine as _;
-use common::{call, connect_logged, server_env};
+use common::{call, connect};
+use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path, path_regex};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -45,17 +46,14 @@ fn git_basic() -> String {
     base64::engine::general_purpose::STANDARD.encode(format!("x-access-token:{GITHUB_TOKEN}"))
 }
 
-fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+/// GitHub and CircleCI (`/api/v2`) on `upstream` with their tokens; structured output on. Starts capturing the log.
+fn config(upstream: &RecordedUpstream) -> ToolsConfig {
+    common::capture_log();
     let circleci = format!("{}/api/v2", upstream.uri());
-    let mut pairs = vec![
-        ("MCP_STRUCTURED_OUTPUT", "true"),
-        ("GITHUB_TOKEN", GITHUB_TOKEN),
-        ("CIRCLECI_TOKEN", CIRCLECI_TOKEN),
-        ("CIRCLECI_API_BASE", circleci.as_str()),
-        ("RUST_LOG", "debug"),
-    ];
-    pairs.extend_from_slice(extra);
-    server_env(&upstream.uri(), &pairs)
+    common::unconfigured()
+        .with_structured_output(true)
+        .with_github(common::github(&upstream.uri(), Some(GITHUB_TOKEN)))
+        .with_circleci(common::circleci(&circleci, Some(CIRCLECI_TOKEN)))
 }
 
 /// The whole result as the client received it: every content block, `structuredContent`, `_meta`.
@@ -124,7 +122,7 @@ async fn github_upstream(log: ResponseTemplate) -> RecordedUpstream {
     upstream
 }
 
-async fn read_artifact(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>, id: &Value) -> Vec<u8> {
+async fn read_artifact(client: &common::Client, id: &Value) -> Vec<u8> {
     let mut read = Vec::new();
     loop {
         let chunk = call(
@@ -149,7 +147,7 @@ async fn read_artifact(client: &rmcp::service::RunningService<rmcp::RoleClient, 
 async fn a_job_log_that_prints_our_tokens_and_signed_urls_comes_out_redacted() {
     let log = ResponseTemplate::new(200).set_body_raw(leaky_log(), "text/plain; charset=utf-8");
     let upstream = github_upstream(log).await;
-    let (client, server_log) = connect_logged(env(&upstream, &[("MCP_STRUCTURED_MAX_BYTES", "16384")])).await;
+    let client = connect(common::with_max_bytes(config(&upstream), 16384)).await;
     let args = json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "tailLines": 8});
     let result = call(&client, "github_get_job_logs", args).await;
     assert_ne!(result.is_error, Some(true), "{}", wire(&result));
@@ -189,9 +187,9 @@ async fn a_job_log_that_prints_our_tokens_and_signed_urls_comes_out_redacted() {
     assert!(wire(&result).contains("[redacted GITHUB_TOKEN]"), "{}", wire(&result));
 
     client.cancel().await.unwrap();
-    let logged = String::from_utf8_lossy(&server_log.lock().await).into_owned();
-    assert!(logged.contains("upstream"), "the server logged at debug level");
-    assert_clean("the server's log", &logged);
+    let logged = common::log();
+    assert!(logged.contains("upstream"), "the tools logged at debug level");
+    assert_clean("the log", &logged);
 }
 
 #[tokio::test]
@@ -213,7 +211,7 @@ async fn a_blob_hosts_error_quoting_the_presigned_url_is_redacted() {
             format!("https://b.s3.amazonaws.com/k?X-Amz-Signature={AMZ_SIG}"),
         );
     let upstream = github_upstream(log).await;
-    let (client, server_log) = connect_logged(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     for (tool, args) in [
         (
             "github_get_job_logs",
@@ -233,7 +231,7 @@ async fn a_blob_hosts_error_quoting_the_presigned_url_is_redacted() {
         );
     }
     client.cancel().await.unwrap();
-    assert_clean("the server's log", &String::from_utf8_lossy(&server_log.lock().await));
+    assert_clean("the log", &common::log());
 }
 
 #[tokio::test]
@@ -254,7 +252,7 @@ async fn circleci_step_output_cutting_a_token_across_messages_is_redacted() {
         .with_priority(1)
         .mount(upstream.downloads())
         .await;
-    let (client, server_log) = connect_logged(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let args = json!({"projectSlug": "gh/CircleCI-Public/api-preview-docs", "jobNumber": 102, "tailLines": 8,
                       "jq": "[.jobs[0].steps[5].lines[].text]"});
     let result = call(&client, "circleci_get_job_logs", args).await;
@@ -273,5 +271,5 @@ async fn circleci_step_output_cutting_a_token_across_messages_is_redacted() {
         ])
     );
     client.cancel().await.unwrap();
-    assert_clean("the server's log", &String::from_utf8_lossy(&server_log.lock().await));
+    assert_clean("the log", &common::log());
 }

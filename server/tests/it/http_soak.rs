@@ -6,14 +6,14 @@
 //! its open file descriptors do not grow.
 //!
 //! In CI it runs about 25 s in all (CI is at its 30-minute budget): 8 s unloaded, 8 s loaded. A longer run:
-//! `MCP_SOAK_SECONDS=900 cargo test -p mcp-devtools-server --test http_soak` (15 minutes of load).
+//! `MCP_SOAK_SECONDS=900 cargo test -p mcp-devtools-server --test it http_soak::` (15 minutes of load).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::common;
 
 use common::http::{HttpServer, tokens_file};
 use serde_json::{Value, json};

@@ -1,15 +1,16 @@
-//! Whole chain with the rmcp client: `tools/list`, both GitHub tools on every fixture, projection, errors, and the
-//! structured value validated against each tool's `outputSchema` (draft-07 and 2020-12).
+//! The GitHub list tools with the rmcp client (in-process, over an in-memory pipe): `tools/list`, both GitHub tools
+//! on every fixture, projection, errors, and the structured value validated against each tool's `outputSchema`
+//! (draft-07 and 2020-12).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
-use common::{assert_valid, call, connect, fixture_json, repo_args, server_env, text};
+use common::{assert_valid, call, connect, fixture_json, github_config, repo_args, text};
 use recorded_upstream::RecordedUpstream;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 
-async fn tools(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>) -> Vec<Tool> {
+async fn tools(client: &common::Client) -> Vec<Tool> {
     client.list_all_tools().await.unwrap()
 }
 
@@ -20,7 +21,7 @@ fn tool<'a>(tools: &'a [Tool], name: &str) -> &'a Tool {
 #[tokio::test]
 async fn tools_list_advertises_schemas_only_with_the_switch_on() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let on = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let on = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let listed = tools(&on).await;
     let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
@@ -43,7 +44,7 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
     }
     on.cancel().await.unwrap();
 
-    let off = connect(server_env(&upstream.uri(), &[])).await;
+    let off = connect(github_config(&upstream.uri())).await;
     assert!(tools(&off).await.iter().all(|t| t.output_schema.is_none()));
     off.cancel().await.unwrap();
 }
@@ -51,7 +52,7 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
 #[tokio::test]
 async fn every_github_fixture_gives_a_valid_structured_result() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let listed = tools(&client).await;
     let runs = tool(&listed, "github_list_workflow_runs");
     let jobs = tool(&listed, "github_list_workflow_jobs");
@@ -105,7 +106,7 @@ async fn every_github_fixture_gives_a_valid_structured_result() {
 #[tokio::test]
 async fn json_text_parses_to_structured_content_and_numbers_stay_exact() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     // 11.8 KB: under the 40,000-byte text limit, so the text is complete.
     let args = repo_args("octo-repo", json!({"workflowId": "ci.yml", "outputFormat": "json"}));
     let result = call(&client, "github_list_workflow_runs", args).await;
@@ -142,7 +143,7 @@ async fn json_text_parses_to_structured_content_and_numbers_stay_exact() {
 #[tokio::test]
 async fn projection_results_and_errors() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let listed = tools(&client).await;
     let runs = tool(&listed, "github_list_workflow_runs");
     let ok_cases = [
@@ -188,7 +189,7 @@ async fn projection_results_and_errors() {
 #[tokio::test]
 async fn upstream_errors_are_clear_error_results() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let cases = [
         ("octo-org", "missing", "404"),
         ("rate-limited", "octo-repo", "rate limit"),
@@ -209,7 +210,8 @@ async fn upstream_errors_are_clear_error_results() {
     }
     client.cancel().await.unwrap();
 
-    let bad = connect(server_env(&upstream.uri(), &[("GITHUB_TOKEN", "bad-token")])).await;
+    let bad = github_config(&upstream.uri()).with_github(common::github(&upstream.uri(), Some("bad-token")));
+    let bad = connect(bad).await;
     let result = call(&bad, "github_list_workflow_runs", repo_args("octo-repo", json!({}))).await;
     assert_eq!(result.is_error, Some(true));
     assert!(text(&result).contains("Bad credentials"), "{}", text(&result));
@@ -220,7 +222,7 @@ async fn upstream_errors_are_clear_error_results() {
 #[tokio::test]
 async fn bad_arguments_name_the_argument_and_send_nothing() {
     let upstream = RecordedUpstream::start().await;
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let cases = [
         ("github_list_workflow_runs", json!({"repo": "r"}), "owner"),
         (
@@ -275,11 +277,7 @@ async fn bad_arguments_name_the_argument_and_send_nothing() {
 #[tokio::test]
 async fn missing_token_fails_at_call_time_without_a_request() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let env = server_env(&upstream.uri(), &[])
-        .into_iter()
-        .filter(|(k, _)| k != "GITHUB_TOKEN")
-        .collect();
-    let client = connect(env).await;
+    let client = connect(github_config(&upstream.uri()).with_github(common::github(&upstream.uri(), None))).await;
     let result = call(&client, "github_list_workflow_runs", repo_args("octo-repo", json!({}))).await;
     assert_eq!(result.is_error, Some(true));
     assert!(text(&result).contains("GITHUB_TOKEN"), "{}", text(&result));
@@ -291,7 +289,8 @@ async fn missing_token_fails_at_call_time_without_a_request() {
 async fn a_malformed_base_url_fails_only_that_vendors_tools_without_echoing_it() {
     let upstream = RecordedUpstream::start().await;
     let bad_base = "not a url?token=ghp_in_the_base";
-    let client = connect(server_env(&upstream.uri(), &[("GITHUB_API_BASE", bad_base)])).await;
+    let client =
+        connect(github_config(&upstream.uri()).with_github(common::github(bad_base, Some(common::GITHUB_TOKEN)))).await;
     let result = call(&client, "github_list_workflow_runs", repo_args("octo-repo", json!({}))).await;
     assert_eq!(result.is_error, Some(true));
     let message = text(&result);

@@ -1,20 +1,20 @@
-//! Artifact quotas through the whole chain (CONTRACT §5): when the oversized value does not fit the caller's
+//! Artifact quotas in-process (CONTRACT §5; rmcp client over an in-memory pipe): when the oversized value does not fit the caller's
 //! artifact quota, the call still succeeds, `data` is `null` and `incomplete.artifactId` is `null`; the same call
 //! under the default quota gets an id that reads back.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
-use common::{assert_valid, call, connect, repo_args, server_env, text};
+use common::{assert_valid, call, connect, github_config, repo_args, text};
+use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use serde_json::{Value, json};
 
-/// Calls the 48 KB runs page with a 16 KiB bound and `extra` settings; returns `incomplete.artifactId`.
-async fn oversized_artifact_id(extra: &[(&str, &str)]) -> Value {
+/// Calls the 48 KB runs page with a 16 KiB bound and the config `more` makes; returns `incomplete.artifactId`.
+async fn oversized_artifact_id(more: impl FnOnce(ToolsConfig) -> ToolsConfig) -> Value {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let mut env = vec![("MCP_STRUCTURED_OUTPUT", "true"), ("MCP_STRUCTURED_MAX_BYTES", "16384")];
-    env.extend_from_slice(extra);
-    let client = connect(server_env(&upstream.uri(), &env)).await;
+    let config = common::with_max_bytes(github_config(&upstream.uri()).with_structured_output(true), 16384);
+    let client = connect(more(config)).await;
     let tools = client.list_all_tools().await.unwrap();
     let runs_tool = tools.iter().find(|t| t.name == "github_list_workflow_runs").unwrap();
 
@@ -36,10 +36,10 @@ async fn oversized_artifact_id(extra: &[(&str, &str)]) -> Value {
 
 #[tokio::test]
 async fn over_the_principal_quota_the_result_carries_a_null_artifact_id() {
-    let id = oversized_artifact_id(&[("STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "1024")]).await;
+    let id = oversized_artifact_id(|config| common::with_max_principal_bytes(config, 1024)).await;
     assert_eq!(id, Value::Null);
-    let id = oversized_artifact_id(&[("STREAMING_ARTIFACT_MAX_STORE_BYTES", "1024")]).await;
+    let id = oversized_artifact_id(|config| common::with_max_store_bytes(config, 1024)).await;
     assert_eq!(id, Value::Null);
-    let id = oversized_artifact_id(&[]).await;
+    let id = oversized_artifact_id(|config| config).await;
     assert!(id.is_string(), "under the default quota the value is saved: {id}");
 }

@@ -1,4 +1,4 @@
-//! `github_get_job_logs` and `circleci_get_job_logs` through the whole chain: rmcp client → `mcp-devtools` binary →
+//! `github_get_job_logs` and `circleci_get_job_logs` in-process: rmcp client (over an in-memory pipe) → the tools →
 //! the recorded upstream, whose logs come from another origin (the downloads server) behind GitHub's `302` or
 //! CircleCI's `output_url`s. That origin answers `403` to a credential and fails the test when it sees one
 //! (`recorded_upstream::logs`); the tests also read what it received.
@@ -7,7 +7,8 @@
 use crate::common;
 
 use base64::Engine as _;
-use common::{assert_valid, call, connect, server_env, text};
+use common::{assert_valid, call, connect, text};
+use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Value, json};
@@ -19,19 +20,16 @@ const RUN: u64 = 2_802_600_146;
 const JOB: u64 = 28_026_001_462;
 const SECRET: &str = "ghp_job_logs_SECRET";
 
-fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+/// GitHub and CircleCI (`/api/v2`) on `upstream`, both with the token [`SECRET`]; structured output on.
+fn config(upstream: &RecordedUpstream) -> ToolsConfig {
     let circleci = format!("{}/api/v2", upstream.uri());
-    let mut pairs = vec![
-        ("MCP_STRUCTURED_OUTPUT", "true"),
-        ("GITHUB_TOKEN", SECRET),
-        ("CIRCLECI_TOKEN", SECRET),
-        ("CIRCLECI_API_BASE", circleci.as_str()),
-    ];
-    pairs.extend_from_slice(extra);
-    server_env(&upstream.uri(), &pairs)
+    common::unconfigured()
+        .with_structured_output(true)
+        .with_github(common::github(&upstream.uri(), Some(SECRET)))
+        .with_circleci(common::circleci(&circleci, Some(SECRET)))
 }
 
-async fn tool(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>, name: &str) -> Tool {
+async fn tool(client: &common::Client, name: &str) -> Tool {
     let tools = client.list_all_tools().await.unwrap();
     tools.into_iter().find(|t| t.name == name).expect("tool listed")
 }
@@ -78,7 +76,7 @@ async fn assert_no_credential_left(upstream: &RecordedUpstream) {
 #[tokio::test]
 async fn a_runs_failed_job_shows_the_failed_steps_last_lines() {
     let upstream = upstream().await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let schema = tool(&client, GITHUB).await;
     let result = call(
         &client,
@@ -126,7 +124,7 @@ async fn a_runs_failed_job_shows_the_failed_steps_last_lines() {
 #[tokio::test]
 async fn grep_with_context_by_job_name_and_by_job_id() {
     let upstream = upstream().await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let schema = tool(&client, GITHUB).await;
     let by_name = json!({"owner": "octo-org", "repo": "octo-repo", "runId": RUN, "jobName": "test (Python 3.9)",
                          "grep": "^AssertionError|^FAILED", "context": 1});
@@ -164,7 +162,7 @@ async fn grep_with_context_by_job_name_and_by_job_id() {
 #[tokio::test]
 async fn bad_arguments_and_unknown_jobs_say_what_to_do() {
     let upstream = upstream().await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     for (args, includes) in [
         (json!({"owner": "octo-org", "repo": "octo-repo"}), "give jobId"),
         (
@@ -196,7 +194,7 @@ async fn bad_arguments_and_unknown_jobs_say_what_to_do() {
 #[tokio::test]
 async fn over_the_bound_the_whole_log_is_a_text_artifact_byte_for_byte() {
     let upstream = upstream().await;
-    let client = connect(env(&upstream, &[("MCP_STRUCTURED_MAX_BYTES", "16384")])).await;
+    let client = connect(common::with_max_bytes(config(&upstream), 16384)).await;
     let schema = tool(&client, GITHUB).await;
     let args = json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "failedOnly": false, "tailLines": 0, "raw": true});
     let result = call(&client, GITHUB, args).await;
@@ -245,7 +243,7 @@ async fn over_the_bound_the_whole_log_is_a_text_artifact_byte_for_byte() {
 #[tokio::test]
 async fn circleci_step_output_is_read_without_the_token() {
     let upstream = upstream().await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let schema = tool(&client, CIRCLECI).await;
     let args = json!({"projectSlug": "gh/CircleCI-Public/api-preview-docs", "jobNumber": 102, "tailLines": 2});
     let sc = structured(&call(&client, CIRCLECI, args).await);

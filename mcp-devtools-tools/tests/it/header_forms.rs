@@ -1,4 +1,4 @@
-//! Issue 43, point 2, through the whole chain (rmcp client → `mcp-devtools` binary → a local upstream): headers in
+//! Issue 43, point 2, in-process (rmcp client over an in-memory pipe → the tools → a local upstream): headers in
 //! the forms their RFCs allow besides the common one. A `Link` whose `rel` holds several relation types, in
 //! capitals, after other parameters (RFC 8288 §3.3: a space-separated, case-insensitive list); `Retry-After` as an
 //! asctime date (RFC 9110 §5.6.7, the obsolete form a recipient must read); `Content-Type` with whitespace before
@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 #[tokio::test]
 async fn link_retry_after_and_content_type_in_their_other_forms() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let client = connect_to_all(&upstream, &[]).await;
+    let client = connect_to_all(&upstream).await;
     let json_body = |body: Value| {
         ResponseTemplate::new(200)
             .insert_header("content-type", "application/json; charset=utf-8")

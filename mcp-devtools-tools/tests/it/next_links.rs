@@ -2,22 +2,20 @@
 //! cursor that no page number can hold, CircleCI's `next_page_token`, Jira's `nextPageToken` and `startAt`,
 //! Confluence's relative `_links.next`) reaches the program as the envelope's `nextLink`, computed from the
 //! unprojected answer (a `jq` that drops the vendor's token does not lose it), and passing it back as `path` gives
-//! the next page, through the whole chain (rmcp client → `mcp-devtools` binary → the recorded upstream).
+//! the next page, in-process (rmcp client over an in-memory pipe → the tools → the recorded upstream).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
-use common::{assert_valid, call, connect_to_all, listed_tool as schema_of, structured};
+use common::{Client, assert_valid, call, connect_to_all, listed_tool as schema_of, structured};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path, query_param, query_param_is_missing};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
 use serde_json::{Value, json};
 
-type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
-
 async fn setup() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let client = connect_to_all(&upstream, &[]).await;
+    let client = connect_to_all(&upstream).await;
     (upstream, client)
 }
 

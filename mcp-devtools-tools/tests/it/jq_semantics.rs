@@ -1,4 +1,4 @@
-//! Issue 43, point 7, through the whole chain (rmcp client → `mcp-devtools` binary and its jq worker → the recorded
+//! Issue 43, point 7, in-process (rmcp client over an in-memory pipe → the tools and their jq worker → the recorded
 //! upstream): builtins at their edges answer as jq 1.8 does, in one `jq` of a real call. The expected value is what
 //! libjq printed for the same program (`clients/python/jq_oracle.py`'s jq); the full differential, every builtin of
 //! the manual over edge inputs, is `mcp-envelope`'s `jq_builtins` test.
@@ -18,7 +18,7 @@ const PROGRAM: &str = r#"[(-1 * 0 | tojson), (9007199254740993 % 2), ("a\u0000b"
 #[tokio::test]
 async fn builtins_at_their_edges_answer_as_jq_does() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let client = connect_to_all(&upstream, &[]).await;
+    let client = connect_to_all(&upstream).await;
     let result = call(
         &client,
         "github_get",

@@ -1,15 +1,13 @@
-//! `circleci_get` through the whole chain: rmcp client → `mcp-devtools` binary → wiremock serving the CircleCI
-//! fixtures, with request counts checked by wiremock expectations. The clock-driven cache rules (expiry, age)
-//! are tested on the adapter with an injected clock (`adapters-circleci/tests/it/cache.rs`); principals, which stdio
-//! cannot vary, are tested here in-process through the embedding entry (`DevtoolsServer::call_tool_as`).
+//! `circleci_get` in-process (rmcp client over an in-memory pipe) → wiremock serving the CircleCI fixtures, with
+//! request counts checked by wiremock expectations. The clock-driven cache rules (expiry, age) are tested on the
+//! adapter with an injected clock (`adapters-circleci/tests/it/cache.rs`); principals are varied through the
+//! embedding entry (`DevtoolsServer::call_tool_as`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 
-use std::collections::HashMap;
-
-use common::{assert_valid, call, connect, fixture_json, server_env, text};
-use mcp_devtools_server::{App, DevtoolsServer, Principal, Settings};
+use common::{assert_valid, call, connect, fixture_json, text};
+use mcp_devtools_tools::{Principal, ToolsConfig};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{header, method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -19,15 +17,16 @@ use serde_json::{Value, json};
 const TOOL: &str = "circleci_get";
 const TOKEN: &str = "cci-test-token";
 
-fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+/// GitHub's settings of `common::github_config`, and CircleCI at `<uri>/api/v2` with `token`; structured output on.
+fn config_with(upstream: &RecordedUpstream, token: Option<&str>) -> ToolsConfig {
     let base = format!("{}/api/v2", upstream.uri());
-    let mut pairs = vec![
-        ("MCP_STRUCTURED_OUTPUT", "true"),
-        ("CIRCLECI_TOKEN", TOKEN),
-        ("CIRCLECI_API_BASE", base.as_str()),
-    ];
-    pairs.extend_from_slice(extra);
-    server_env(&upstream.uri(), &pairs)
+    common::github_config(&upstream.uri())
+        .with_structured_output(true)
+        .with_circleci(common::circleci(&base, token))
+}
+
+fn config(upstream: &RecordedUpstream) -> ToolsConfig {
+    config_with(upstream, Some(TOKEN))
 }
 
 async fn mount(upstream: &RecordedUpstream, route: &str, response: ResponseTemplate, times: u64) {
@@ -57,7 +56,7 @@ fn assert_error(result: &CallToolResult, includes: &str) {
     assert!(!text.contains(TOKEN), "{text}");
 }
 
-async fn circleci_tool(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>) -> Tool {
+async fn circleci_tool(client: &common::Client) -> Tool {
     let tools = client.list_all_tools().await.unwrap();
     let tool = tools
         .into_iter()
@@ -71,7 +70,7 @@ async fn circleci_tool(client: &rmcp::service::RunningService<rmcp::RoleClient, 
 async fn second_identical_call_is_a_hit_and_upstream_is_asked_once() {
     let upstream = RecordedUpstream::start().await;
     mount(&upstream, "/api/v2/me", fixture("circleci/me"), 1).await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let tool = circleci_tool(&client).await;
 
     let first = structured(&call(&client, TOOL, json!({"path": "/me"})).await);
@@ -96,7 +95,7 @@ async fn second_identical_call_is_a_hit_and_upstream_is_asked_once() {
 async fn fresh_bypasses_the_cache_and_replaces_the_entry() {
     let upstream = RecordedUpstream::start().await;
     mount(&upstream, "/api/v2/me", fixture("circleci/me"), 2).await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     call(&client, TOOL, json!({"path": "/me"})).await;
     let fresh = structured(&call(&client, TOOL, json!({"path": "/me", "fresh": true})).await);
     assert_eq!(fresh["cache"]["hit"], json!(false));
@@ -126,7 +125,7 @@ async fn no_store_and_state_paths_are_never_cached() {
     for (route, name) in routes {
         mount(&upstream, route, fixture(name), 2).await;
     }
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     for route in ["/api/v2/me", routes[0].0, routes[1].0, routes[2].0] {
         for _ in 0..2 {
             let result = structured(&call(&client, TOOL, json!({"path": route})).await);
@@ -149,7 +148,7 @@ async fn a_404_is_an_error_result_not_cached_and_a_later_200_is_a_miss() {
         .mount(upstream.server())
         .await;
     mount(&upstream, "/api/v2/project/gh/o/r", fixture("circleci/me"), 1).await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let err = call(&client, TOOL, json!({"path": "/project/gh/o/r"})).await;
     assert_error(&err, "CircleCI API 404 Not Found: Project not found");
     let ok = structured(&call(&client, TOOL, json!({"path": "/project/gh/o/r"})).await);
@@ -169,7 +168,7 @@ async fn jq_projects_data_and_query_params_reach_upstream_encoded_once() {
         .expect(1)
         .mount(upstream.server())
         .await;
-    let client = connect(env(&upstream, &[])).await;
+    let client = connect(config(&upstream)).await;
     let tool = circleci_tool(&client).await;
     let result = call(
         &client,
@@ -189,7 +188,7 @@ async fn jq_projects_data_and_query_params_reach_upstream_encoded_once() {
 #[tokio::test]
 async fn oversized_results_keep_cache_meta_and_go_to_an_artifact() {
     let upstream = RecordedUpstream::circleci().await.unwrap();
-    let client = connect(env(&upstream, &[("MCP_STRUCTURED_MAX_BYTES", "16384")])).await;
+    let client = connect(common::with_max_bytes(config(&upstream), 16384)).await;
     let tool = circleci_tool(&client).await;
     let value = structured(&call(&client, TOOL, json!({"path": "/project/gh/octo-org/busy/pipeline"})).await);
     assert_valid(&tool, &value);
@@ -210,14 +209,14 @@ async fn missing_token_bad_path_and_body_cap_are_clear_errors_with_nothing_or_li
         1,
     )
     .await;
-    let no_token = connect(env(&upstream, &[("CIRCLECI_TOKEN", "")])).await;
+    let no_token = connect(config_with(&upstream, None)).await;
     assert_error(
         &call(&no_token, TOOL, json!({"path": "/me"})).await,
         "CIRCLECI_TOKEN is not set",
     );
     no_token.cancel().await.unwrap();
 
-    let capped = connect(env(&upstream, &[("HTTP_MAX_BODY_BYTES", "1024")])).await;
+    let capped = connect(common::with_max_body(config(&upstream), 1024)).await;
     assert_error(
         &call(&capped, TOOL, json!({"path": "/project/gh/o/r/pipeline"})).await,
         "larger than 1024 bytes (setting HTTP_MAX_BODY_BYTES)",
@@ -243,14 +242,10 @@ async fn two_principals_never_share_an_entry() {
     let upstream = RecordedUpstream::start().await;
     mount(&upstream, "/api/v2/me", fixture("circleci/me"), 2).await;
     let base = format!("{}/api/v2", upstream.uri());
-    let map: HashMap<&str, &str> = HashMap::from([
-        ("MCP_STRUCTURED_OUTPUT", "true"),
-        ("STREAMING_ARTIFACT_STORE", "memory"),
-        ("CIRCLECI_TOKEN", TOKEN),
-        ("CIRCLECI_API_BASE", base.as_str()),
-    ]);
-    let (settings, _) = Settings::from_lookup(|name| map.get(name).map(|v| v.to_string()));
-    let server = DevtoolsServer::new(std::sync::Arc::new(App::new(settings.tools).await.unwrap()));
+    let config = common::unconfigured()
+        .with_structured_output(true)
+        .with_circleci(common::circleci(&base, Some(TOKEN)));
+    let server = common::server(config).await;
     let hit = async |principal: &Principal| {
         let request =
             CallToolRequestParams::new(TOOL).with_arguments(json!({"path": "/me"}).as_object().cloned().unwrap());

@@ -5,7 +5,8 @@
 use crate::common;
 
 use base64::Engine;
-use common::{assert_valid, call, connect, fixture_json, repo_args, server_env, text};
+use common::{assert_valid, call, connect, fixture_json, github_config, repo_args, text};
+use mcp_devtools_tools::{ArtifactBackend, ToolsConfig};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
@@ -41,16 +42,10 @@ async fn over_the_bound_goes_to_an_artifact_that_reads_back_exactly() {
     let expected = serde_json::to_vec(&json!({"data": body, "nextPage": 2})).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let dir_path = dir.path().to_str().unwrap().to_string();
-    let client = connect(server_env(
-        &upstream.uri(),
-        &[
-            ("MCP_STRUCTURED_OUTPUT", "true"),
-            ("MCP_STRUCTURED_MAX_BYTES", "16384"),
-            ("STREAMING_ARTIFACT_STORE", "fs"),
-            ("STREAMING_ARTIFACT_DIR", &dir_path),
-        ],
-    ))
-    .await;
+    let config = github_config(&upstream.uri())
+        .with_structured_output(true)
+        .with_artifact_backend(ArtifactBackend::Fs(dir.path().to_owned()));
+    let client = connect(common::with_max_bytes(config, 16384)).await;
     let tools = client.list_all_tools().await.unwrap();
     let runs_tool = tools.iter().find(|t| t.name == "github_list_workflow_runs").unwrap();
     let chunk_tool = tools.iter().find(|t| t.name == "artifact_read").unwrap();
@@ -138,7 +133,7 @@ async fn over_the_bound_goes_to_an_artifact_that_reads_back_exactly() {
     assert_eq!(text(&traversal), text(&unknown), "malformed ids look like unknown ones");
     client.cancel().await.unwrap();
 
-    let wide = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let wide = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let inline = call(&wide, "github_list_workflow_runs", repo_args("octo-repo", json!({}))).await;
     assert_eq!(
         serde_json::to_vec(&inline.structured_content.unwrap()).unwrap(),
@@ -148,12 +143,11 @@ async fn over_the_bound_goes_to_an_artifact_that_reads_back_exactly() {
 }
 
 /// The truncated text (pretty JSON of the 48 KB page, over the 40,000-byte text limit) of an oversized result: the
-/// result's `outputFormat: "json"` call with `extra` settings, and its `incomplete.artifactId`.
-async fn oversized_text(extra: &[(&str, &str)]) -> (String, Value) {
+/// result's `outputFormat: "json"` call with the config `more` makes, and its `incomplete.artifactId`.
+async fn oversized_text(more: impl FnOnce(ToolsConfig) -> ToolsConfig) -> (String, Value) {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let mut env = vec![("MCP_STRUCTURED_OUTPUT", "true"), ("MCP_STRUCTURED_MAX_BYTES", "16384")];
-    env.extend_from_slice(extra);
-    let client = connect(server_env(&upstream.uri(), &env)).await;
+    let config = common::with_max_bytes(github_config(&upstream.uri()).with_structured_output(true), 16384);
+    let client = connect(more(config)).await;
     let args = repo_args("octo-repo", json!({"outputFormat": "json"}));
     let result = call(&client, "github_list_workflow_runs", args).await;
     client.cancel().await.unwrap();
@@ -166,7 +160,7 @@ async fn oversized_text(extra: &[(&str, &str)]) -> (String, Value) {
 /// artifact and how to read it back, or that saving failed; never "in structuredContent", where `data` is `null`.
 #[tokio::test]
 async fn the_truncated_text_of_an_oversized_result_names_its_artifact() {
-    let (text, id) = oversized_text(&[]).await;
+    let (text, id) = oversized_text(|config| config).await;
     let id = id.as_str().expect("an artifact id");
     assert!(
         text.len() <= 40_000 && text.len() > 39_000,
@@ -185,7 +179,7 @@ async fn the_truncated_text_of_an_oversized_result_names_its_artifact() {
     );
     assert!(!text.contains("in structuredContent"), "{marker}");
 
-    let (text, id) = oversized_text(&[("STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "1024")]).await;
+    let (text, id) = oversized_text(|config| common::with_max_principal_bytes(config, 1024)).await;
     assert_eq!(id, Value::Null, "over the quota: not saved");
     let marker = &text[text.find("\n\n[... ").unwrap()..];
     assert!(marker.contains("could not be saved as an artifact"), "{marker}");
@@ -195,7 +189,7 @@ async fn the_truncated_text_of_an_oversized_result_names_its_artifact() {
 #[tokio::test]
 async fn projection_keeps_a_large_page_inline() {
     let upstream = RecordedUpstream::github().await.unwrap();
-    let client = connect(server_env(&upstream.uri(), &[("MCP_STRUCTURED_OUTPUT", "true")])).await;
+    let client = connect(github_config(&upstream.uri()).with_structured_output(true)).await;
     let plain = call(
         &client,
         "github_list_workflow_runs",

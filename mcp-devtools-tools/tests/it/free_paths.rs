@@ -7,16 +7,14 @@
 
 use crate::common;
 
-use common::{call, connect, server_env, text};
+use common::{all_config, call, connect, text};
 use recorded_upstream::RecordedUpstream;
 use serde_json::json;
 
 #[tokio::test]
 async fn dot_segments_in_any_encoding_and_other_products_prefixes_are_refused_before_sending() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let pairs: Vec<(String, String)> = upstream.env().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let client = connect(server_env(&upstream.uri(), &pairs)).await;
+    let client = connect(all_config(&upstream).with_structured_output(false)).await;
     let refused = [
         (
             "conf_get",
