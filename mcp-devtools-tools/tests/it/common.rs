@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
-use adapters_github::{GithubConfig, Token};
+use adapters_github::GithubConfig;
+use adapters_http::HttpOptions;
 use adapters_http::{Secret, SettingNames};
 use mcp_devtools_tools::toolsets::SelectionNames;
 use mcp_devtools_tools::{App, ArtifactBackend, DevtoolsServer, Principal, ToolsConfig};
@@ -86,18 +87,20 @@ pub fn atlassian_names() -> adapters_atlassian::SettingNames {
 
 /// GitHub at `base` with `token` (`None`: not set).
 pub fn github(base: &str, token: Option<&str>) -> GithubConfig {
-    GithubConfig::default()
-        .with_api_base(base)
-        .with_token(token.map(|token| Token::new(token.to_owned())))
-        .with_setting_names(names("GITHUB_API_BASE", "GITHUB_TOKEN"))
+    GithubConfig::default().with_http(
+        HttpOptions::new(base)
+            .with_credential(token.map(Secret::new))
+            .with_setting_names(names("GITHUB_API_BASE", "GITHUB_TOKEN")),
+    )
 }
 
 /// CircleCI at `base` (e.g. `<uri>/api/v2`) with `token` (`None`: not set).
 pub fn circleci(base: &str, token: Option<&str>) -> CircleciConfig {
-    CircleciConfig::default()
-        .with_api_base(base)
-        .with_token(token.map(Secret::new))
-        .with_setting_names(names("CIRCLECI_API_BASE", "CIRCLECI_TOKEN"))
+    CircleciConfig::default().with_http(
+        HttpOptions::new(base)
+            .with_credential(token.map(Secret::new))
+            .with_setting_names(names("CIRCLECI_API_BASE", "CIRCLECI_TOKEN")),
+    )
 }
 
 /// Jira and Bitbucket at `uri`, Confluence at `<uri>/wiki`, with the API token `token` of `email`.
@@ -120,12 +123,8 @@ pub fn unconfigured() -> ToolsConfig {
             toolsets: "MCP_TOOLSETS",
             read_only: "MCP_READ_ONLY",
         });
-    config.github = config
-        .github
-        .with_setting_names(names("GITHUB_API_BASE", "GITHUB_TOKEN"));
-    config.circleci = config
-        .circleci
-        .with_setting_names(names("CIRCLECI_API_BASE", "CIRCLECI_TOKEN"));
+    config.github.http.setting_names = names("GITHUB_API_BASE", "GITHUB_TOKEN");
+    config.circleci.http.setting_names = names("CIRCLECI_API_BASE", "CIRCLECI_TOKEN");
     config.atlassian = config.atlassian.with_setting_names(atlassian_names());
     config.jq = config.jq.with_program(WorkerProgram::Path(jq_worker()));
     config
@@ -142,10 +141,10 @@ pub fn all_config(upstream: &RecordedUpstream) -> ToolsConfig {
     let mut config = unconfigured().with_structured_output(true);
     for (name, value) in upstream.env() {
         match name {
-            "GITHUB_API_BASE" => config.github = config.github.with_api_base(value),
-            "GITHUB_TOKEN" => config.github = config.github.with_token(Some(Token::new(value))),
-            "CIRCLECI_API_BASE" => config.circleci = config.circleci.with_api_base(value),
-            "CIRCLECI_TOKEN" => config.circleci = config.circleci.with_token(Some(Secret::new(value))),
+            "GITHUB_API_BASE" => config.github.http.api_base = value,
+            "GITHUB_TOKEN" => config.github.http.credential = Some(Secret::new(value)),
+            "CIRCLECI_API_BASE" => config.circleci.http.api_base = value,
+            "CIRCLECI_TOKEN" => config.circleci.http.credential = Some(Secret::new(value)),
             "JIRA_BASE_URL" => config.atlassian = config.atlassian.with_jira_base_url(Some(value)),
             "CONFLUENCE_BASE_URL" => config.atlassian = config.atlassian.with_confluence_base_url(Some(value)),
             "BITBUCKET_BASE_URL" => config.atlassian = config.atlassian.with_bitbucket_base_url(value),
@@ -159,9 +158,9 @@ pub fn all_config(upstream: &RecordedUpstream) -> ToolsConfig {
 
 /// `config` with every vendor's upstream body cap at `bytes` (the bundled server's `HTTP_MAX_BODY_BYTES`).
 pub fn with_max_body(mut config: ToolsConfig, bytes: u64) -> ToolsConfig {
-    config.github = config.github.with_max_body_bytes(bytes);
-    config.circleci = config.circleci.with_max_body_bytes(bytes);
-    config.atlassian = config.atlassian.with_max_body_bytes(bytes);
+    config.github.http.client.max_body_bytes = bytes;
+    config.circleci.http.client.max_body_bytes = bytes;
+    config.atlassian.client.max_body_bytes = bytes;
     config
 }
 
