@@ -10,6 +10,8 @@
 //! `recorded-upstream` binary serves [`RecordedUpstream::all`] and prints [`RecordedUpstream::env`].
 
 pub mod atlassian;
+#[cfg(feature = "check")]
+pub mod check;
 pub mod circleci;
 mod fixture;
 pub mod github;

@@ -23,7 +23,9 @@ use recorded_upstream::RecordedUpstream;
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::Value;
+
+pub use recorded_upstream::check::{assert_valid, fixture_json, is_rfc3339_millis_utc, repo_args, structured, text};
 
 /// An rmcp client session with the tools.
 pub type Client = RunningService<RoleClient, ()>;
@@ -225,61 +227,6 @@ pub async fn listed_tool(client: &Client, name: &str) -> Tool {
         .into_iter()
         .find(|t| t.name == name)
         .unwrap_or_else(|| panic!("{name} is listed"))
-}
-
-/// The `structuredContent` of a successful result (panics with the text of an error).
-pub fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
-}
-
-/// The text of content[0].
-pub fn text(result: &CallToolResult) -> String {
-    let value = serde_json::to_value(&result.content[0]).unwrap();
-    value["text"].as_str().expect("content[0] is text").to_string()
-}
-
-/// Validates `instance` against `tool`'s `outputSchema` with the `jsonschema` crate, panicking with every error.
-pub fn assert_valid(tool: &Tool, instance: &Value) {
-    let schema = Value::Object(
-        tool.output_schema
-            .as_ref()
-            .expect("tool has an outputSchema")
-            .as_ref()
-            .clone(),
-    );
-    for draft in [jsonschema::Draft::Draft7, jsonschema::Draft::Draft202012] {
-        let validator = jsonschema::options()
-            .with_draft(draft)
-            .build(&schema)
-            .expect("schema compiles");
-        let errors: Vec<String> = validator.iter_errors(instance).map(|e| e.to_string()).collect();
-        assert!(
-            errors.is_empty(),
-            "{draft:?}: {} does not validate: {errors:?}",
-            tool.name
-        );
-    }
-}
-
-/// The fixture body as JSON (exact numbers, key order kept).
-pub fn fixture_json(name: &str) -> Value {
-    serde_json::from_slice(recorded_upstream::fixture(name).unwrap().body).unwrap()
-}
-
-/// `{"owner": "octo-org", "repo": repo}` plus `more`.
-pub fn repo_args(repo: &str, more: Value) -> Value {
-    let mut args = json!({"owner": "octo-org", "repo": repo});
-    if let (Some(args), Some(more)) = (args.as_object_mut(), more.as_object()) {
-        args.extend(more.clone());
-    }
-    args
-}
-
-/// Whether `s` is an RFC 3339 UTC timestamp with milliseconds, e.g. `2026-10-07T16:20:11.402Z` (CONTRACT §3
-/// `cache.fetchedAt`): it parses as a timestamp (jiff) and has exactly that shape.
-pub fn is_rfc3339_millis_utc(s: &str) -> bool {
-    s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(19) == Some(&b'.') && s.parse::<jiff::Timestamp>().is_ok()
 }
 
 /// Every log line of this process, as the bundled server would write it to stderr at `trace` (every crate, no

@@ -15,9 +15,11 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::AsyncReadExt as _;
 use tokio::sync::Mutex;
+
+pub use recorded_upstream::check::{assert_valid, fixture_json, is_rfc3339_millis_utc, repo_args, text};
 
 /// The server binary built by cargo for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
@@ -97,12 +99,6 @@ pub async fn listed_tool(client: &RunningService<RoleClient, ()>, name: &str) ->
         .unwrap_or_else(|| panic!("{name} is listed"))
 }
 
-/// The `structuredContent` of a successful result (panics with the text of an error).
-pub fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
-}
-
 /// A server against every vendor of `upstream` (its settings, [`recorded_upstream::RecordedUpstream::env`]) with
 /// `structuredContent` on, and `extra` settings.
 pub async fn connect_to_all(
@@ -114,53 +110,4 @@ pub async fn connect_to_all(
     pairs.push(("MCP_STRUCTURED_OUTPUT", "true"));
     pairs.extend_from_slice(extra);
     connect(server_env(&upstream.uri(), &pairs)).await
-}
-
-/// The text of content[0].
-pub fn text(result: &CallToolResult) -> String {
-    let value = serde_json::to_value(&result.content[0]).unwrap();
-    value["text"].as_str().expect("content[0] is text").to_string()
-}
-
-/// Validates `instance` against `tool`'s `outputSchema` with the `jsonschema` crate, panicking with every error.
-pub fn assert_valid(tool: &Tool, instance: &Value) {
-    let schema = Value::Object(
-        tool.output_schema
-            .as_ref()
-            .expect("tool has an outputSchema")
-            .as_ref()
-            .clone(),
-    );
-    for draft in [jsonschema::Draft::Draft7, jsonschema::Draft::Draft202012] {
-        let validator = jsonschema::options()
-            .with_draft(draft)
-            .build(&schema)
-            .expect("schema compiles");
-        let errors: Vec<String> = validator.iter_errors(instance).map(|e| e.to_string()).collect();
-        assert!(
-            errors.is_empty(),
-            "{draft:?}: {} does not validate: {errors:?}",
-            tool.name
-        );
-    }
-}
-
-/// The fixture body as JSON (exact numbers, key order kept).
-pub fn fixture_json(name: &str) -> Value {
-    serde_json::from_slice(recorded_upstream::fixture(name).unwrap().body).unwrap()
-}
-
-/// `{"owner": "octo-org", "repo": repo}` plus `more`.
-pub fn repo_args(repo: &str, more: Value) -> Value {
-    let mut args = json!({"owner": "octo-org", "repo": repo});
-    if let (Some(args), Some(more)) = (args.as_object_mut(), more.as_object()) {
-        args.extend(more.clone());
-    }
-    args
-}
-
-/// Whether `s` is an RFC 3339 UTC timestamp with milliseconds, e.g. `2026-10-07T16:20:11.402Z` (CONTRACT §3
-/// `cache.fetchedAt`): it parses as a timestamp (jiff) and has exactly that shape.
-pub fn is_rfc3339_millis_utc(s: &str) -> bool {
-    s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(19) == Some(&b'.') && s.parse::<jiff::Timestamp>().is_ok()
 }
