@@ -217,7 +217,7 @@ impl GithubError {
                 status,
                 message,
                 retry_after_secs: requested_wait(headers, now).map(whole_seconds),
-                errors: adapters_http::error_info::field_errors(body),
+                errors: adapters_http::status::field_errors(body),
             },
         }
     }

@@ -179,31 +179,6 @@ impl ErrorInfo {
     }
 }
 
-/// The field errors of a vendor's JSON error body, verbatim: a non-empty `errors` (array or object; GitHub,
-/// Jira, Confluence v2), with Jira's non-empty `errorMessages` beside it as `{"errorMessages", "errors"}`, or
-/// Bitbucket's `error.fields`. `None` for anything else (CircleCI's `{"message"}` has none).
-pub fn field_errors(body: &[u8]) -> Option<Value> {
-    let json: Value = serde_json::from_slice(crate::decode::without_bom(body)).ok()?;
-    let non_empty = |v: Option<&Value>| {
-        v.filter(|v| match v {
-            Value::Array(items) => !items.is_empty(),
-            Value::Object(fields) => !fields.is_empty(),
-            _ => false,
-        })
-        .cloned()
-    };
-    let errors = non_empty(json.get("errors"));
-    if let Some(messages) = non_empty(json.get("errorMessages")) {
-        let mut both = serde_json::Map::new();
-        both.insert("errorMessages".to_owned(), messages);
-        if let Some(errors) = errors {
-            both.insert("errors".to_owned(), errors);
-        }
-        return Some(Value::Object(both));
-    }
-    errors.or_else(|| non_empty(json.get("error").and_then(|e| e.get("fields"))))
-}
-
 impl StatusError {
     /// [`ErrorInfo`] of this answer: the code of its status, its field errors and the wait it asked for.
     pub fn info(&self) -> ErrorInfo {
@@ -236,33 +211,6 @@ impl HttpError {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn field_errors_of_each_vendor() {
-        // GitHub, https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api (422 errors[]).
-        let github = br#"{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}],"documentation_url":"https://docs.github.com/rest"}"#;
-        assert_eq!(
-            field_errors(github),
-            Some(json!([{"resource":"Issue","field":"title","code":"missing_field"}]))
-        );
-        let jira =
-            br#"{"errorMessages":["Field 'x' does not exist."],"errors":{"summary":"You must specify a summary."}}"#;
-        assert_eq!(
-            field_errors(jira),
-            Some(
-                json!({"errorMessages":["Field 'x' does not exist."],"errors":{"summary":"You must specify a summary."}})
-            )
-        );
-        assert_eq!(
-            field_errors(br#"{"errorMessages":[],"errors":{"summary":"required"}}"#),
-            Some(json!({"summary":"required"}))
-        );
-        let bitbucket = br#"{"type":"error","error":{"message":"Bad request","fields":{"title":["required"]}}}"#;
-        assert_eq!(field_errors(bitbucket), Some(json!({"title":["required"]})));
-        assert_eq!(field_errors(br#"{"message":"Project not found"}"#), None);
-        assert_eq!(field_errors(br#"{"errors":[]}"#), None);
-        assert_eq!(field_errors(b"<html>"), None);
-    }
 
     #[test]
     fn codes_of_statuses() {

@@ -66,7 +66,7 @@ pub struct StatusError {
     /// when present. When it is set the error text says so, whatever the class: a retried read gives up at once
     /// when this wait does not fit in the call's timeout.
     pub retry_after_secs: Option<u64>,
-    /// The vendor's field errors, verbatim ([`crate::error_info::field_errors`]): GitHub's 422 `errors[]`, Jira's
+    /// The vendor's field errors, verbatim ([`field_errors`]): GitHub's 422 `errors[]`, Jira's
     /// `errors` / `errorMessages`, Bitbucket's `error.fields`; `None` when the body has none.
     pub field_errors: Option<Box<serde_json::Value>>,
 }
@@ -88,7 +88,7 @@ impl StatusError {
             class: StatusClass::of(status),
             message: vendor_message(status, body, extract),
             retry_after_secs,
-            field_errors: crate::error_info::field_errors(body).map(Box::new),
+            field_errors: field_errors(body).map(Box::new),
         }
     }
 
@@ -293,9 +293,62 @@ pub fn reason(status: u16) -> String {
         .unwrap_or_default()
 }
 
+/// The field errors of a vendor's JSON error body, verbatim: a non-empty `errors` (array or object; GitHub,
+/// Jira, Confluence v2), with Jira's non-empty `errorMessages` beside it as `{"errorMessages", "errors"}`, or
+/// Bitbucket's `error.fields`. `None` for anything else (CircleCI's `{"message"}` has none).
+pub fn field_errors(body: &[u8]) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    let json: Value = serde_json::from_slice(crate::decode::without_bom(body)).ok()?;
+    let non_empty = |v: Option<&Value>| {
+        v.filter(|v| match v {
+            Value::Array(items) => !items.is_empty(),
+            Value::Object(fields) => !fields.is_empty(),
+            _ => false,
+        })
+        .cloned()
+    };
+    let errors = non_empty(json.get("errors"));
+    if let Some(messages) = non_empty(json.get("errorMessages")) {
+        let mut both = serde_json::Map::new();
+        both.insert("errorMessages".to_owned(), messages);
+        if let Some(errors) = errors {
+            both.insert("errors".to_owned(), errors);
+        }
+        return Some(Value::Object(both));
+    }
+    errors.or_else(|| non_empty(json.get("error").and_then(|e| e.get("fields"))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_errors_of_each_vendor() {
+        // GitHub, https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api (422 errors[]).
+        let github = br#"{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}],"documentation_url":"https://docs.github.com/rest"}"#;
+        assert_eq!(
+            field_errors(github),
+            Some(serde_json::json!([{"resource":"Issue","field":"title","code":"missing_field"}]))
+        );
+        let jira =
+            br#"{"errorMessages":["Field 'x' does not exist."],"errors":{"summary":"You must specify a summary."}}"#;
+        assert_eq!(
+            field_errors(jira),
+            Some(
+                serde_json::json!({"errorMessages":["Field 'x' does not exist."],"errors":{"summary":"You must specify a summary."}})
+            )
+        );
+        assert_eq!(
+            field_errors(br#"{"errorMessages":[],"errors":{"summary":"required"}}"#),
+            Some(serde_json::json!({"summary":"required"}))
+        );
+        let bitbucket = br#"{"type":"error","error":{"message":"Bad request","fields":{"title":["required"]}}}"#;
+        assert_eq!(field_errors(bitbucket), Some(serde_json::json!({"title":["required"]})));
+        assert_eq!(field_errors(br#"{"message":"Project not found"}"#), None);
+        assert_eq!(field_errors(br#"{"errors":[]}"#), None);
+        assert_eq!(field_errors(b"<html>"), None);
+    }
     use http::HeaderValue;
     use std::time::UNIX_EPOCH;
 
