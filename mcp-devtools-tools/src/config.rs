@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
-use adapters_http::{Redactor, cache::CacheConfig, cache::redis::RedisCacheConfig};
+use adapters_http::{cache::CacheConfig, cache::redis::RedisCacheConfig};
 use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
-use crate::toolsets::{self, SelectionNames, ToolSelection};
+use crate::toolsets::{SelectionNames, ToolSelection};
 
 /// Which artifact backend to use.
 #[non_exhaustive]
@@ -194,8 +194,10 @@ impl ToolsConfig {
     }
 }
 
-impl Default for ToolsConfig {
-    fn default() -> Self {
+impl ToolsConfig {
+    /// The defaults (see [`ToolsConfig`]'s `Default`, which the vendor registry gives: every toolset) with these
+    /// toolsets offered.
+    pub(crate) fn defaults_with(toolsets: Vec<crate::Vendor>) -> Self {
         ToolsConfig {
             structured_output: false,
             max_bytes: SizeBound::default(),
@@ -209,51 +211,13 @@ impl Default for ToolsConfig {
             atlassian: AtlassianConfig::default(),
             jq: IsolatedConfig::default(),
             selection: ToolSelection {
-                toolsets: toolsets::all(),
+                toolsets,
                 read_only: false,
             },
             selection_names: SelectionNames::default(),
             policy_file: None,
             enterprise_mode: false,
         }
-    }
-}
-
-impl ToolsConfig {
-    /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub token (and its git Basic
-    /// pair with `x-access-token`), the CircleCI token, the
-    /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key (and session token) and
-    /// the Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
-    /// the store's two as `S3 secret access key` and `Redis password`. [`crate::App::new`] gives it to every
-    /// vendor client, so no vendor's answer carries any of them back (values under 8 bytes are not secrets, see
-    /// [`adapters_http::MIN_SECRET_BYTES`]).
-    pub fn redactor(&self) -> Redactor {
-        let mut secrets = Redactor::builder();
-        for vendor in crate::vendors::registry() {
-            secrets = (vendor.secrets)(self, secrets);
-        }
-        if let ArtifactBackend::S3(s3) = &self.artifact_backend {
-            if let Some(key) = &s3.secret_access_key {
-                secrets = secrets.secret("S3 secret access key", key);
-            }
-            if let Some(token) = &s3.session_token {
-                secrets = secrets.secret("S3 session token", token);
-            }
-        }
-        if let Some(password) = self.http_cache_redis.as_ref().and_then(RedisCacheConfig::password) {
-            secrets = secrets.secret("Redis password", &password);
-        }
-        secrets.build()
-    }
-
-    /// The vendors with credentials set (`github`, `circleci`, `jira`, `confluence`, `bitbucket`), for a start-up
-    /// log line; a vendor without them answers every call "no request sent: set ...".
-    pub fn configured_vendors(&self) -> Vec<&'static str> {
-        crate::vendors::registry()
-            .iter()
-            .filter(|vendor| (vendor.configured)(self))
-            .map(|vendor| vendor.vendor.as_str())
-            .collect()
     }
 }
 

@@ -5,7 +5,6 @@
 use rmcp::model::{CallToolResult, MetaObject};
 use serde_json::{Value, json};
 
-use crate::app::App;
 use crate::vendor::Vendor;
 
 /// The `_meta` key of the upstream identity in enterprise mode.
@@ -14,12 +13,8 @@ pub const UPSTREAM_META_KEY: &str = "mcp-devtools/upstream";
 /// The upstream identity a call of `vendor` acts as: `{vendor, credentialLabel, authority}` — the name of the
 /// credential setting (the adapter config's `http.setting_names.credential`, never its value; `null` when unset or no
 /// upstream) and the upstream `host[:port]`.
-pub fn upstream_identity(app: &App, vendor: Vendor) -> Value {
-    let (credential, authority) = match crate::vendors::entry(vendor) {
-        Some(entry) => (entry.identity)(app),
-        None => (None, None),
-    };
-    json!({"vendor": vendor.as_str(), "credentialLabel": credential, "authority": authority})
+pub fn upstream_identity(vendor: Vendor, credential_label: Option<&str>, authority: Option<String>) -> Value {
+    json!({"vendor": vendor.as_str(), "credentialLabel": credential_label, "authority": authority})
 }
 
 /// Adds `_meta["mcp-devtools/upstream"] = identity` to `result` (success or error alike).

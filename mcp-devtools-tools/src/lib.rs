@@ -37,7 +37,7 @@ pub mod vendors;
 
 pub use app::{App, AppError};
 pub use config::{ArtifactBackend, ToolsConfig};
-pub use handler::DevtoolsServer;
+pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
 /// `mcp_serve` re-exports too).
 pub use mcp_policy::Principal;

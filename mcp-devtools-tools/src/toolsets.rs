@@ -3,14 +3,9 @@
 //! ([`SelectionNames`]). A tool left out is neither listed nor callable; `artifact_read` stays whenever a listed tool
 //! has an `outputSchema` contract (its oversized results are read back with it).
 
-use mcp_policy::{LeftOut, Selection, UnknownToolset};
+use mcp_policy::{LeftOut, Selection};
 
 use crate::vendor::Vendor;
-
-/// Every toolset (one per vendor of the registry, [`crate::vendors`]), in `--help` order: the default selection.
-pub fn all() -> Vec<Vendor> {
-    crate::vendors::registry().iter().map(|entry| entry.vendor).collect()
-}
 
 /// Which tools are offered.
 pub type ToolSelection = Selection<Vendor>;
@@ -35,14 +30,6 @@ impl Default for SelectionNames {
     }
 }
 
-/// Parses a comma-separated toolset list (`None` or blank: every toolset) with the read-only switch.
-///
-/// # Errors
-/// A name that is not a toolset ([`UnknownToolset`]; the host adds its setting's name).
-pub fn parse(toolsets: Option<&str>, read_only: bool) -> Result<ToolSelection, UnknownToolset> {
-    Selection::parse(toolsets, &all(), read_only)
-}
-
 /// The text refusing a call of `tool` (of `vendor`), left out of `selection` because of `why`, naming the setting
 /// to change (`names`).
 pub fn refusal(selection: &ToolSelection, names: SelectionNames, tool: &str, vendor: Vendor, why: LeftOut) -> String {
@@ -65,6 +52,7 @@ pub fn refusal(selection: &ToolSelection, names: SelectionNames, tool: &str, ven
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vendors::{parse_toolsets as parse, toolsets as all};
 
     #[test]
     fn refusals_name_the_hosts_settings() {

@@ -4,9 +4,10 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
-/// An upstream vendor, spelled in policy files, toolset lists and `_meta` as its lowercase name.
+/// An upstream vendor, spelled in policy files, toolset lists and `_meta` as its lowercase name. It deserializes
+/// from a registered vendor's name or `none` (the registry, `crate::vendors`, says which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Vendor(&'static str);
 
@@ -35,23 +36,5 @@ impl fmt::Display for Vendor {
 impl Serialize for Vendor {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for Vendor {
-    /// A registered vendor's name or `none`; anything else is an error listing the names.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        if name == Vendor::NONE.0 {
-            return Ok(Vendor::NONE);
-        }
-        crate::vendors::registry()
-            .iter()
-            .map(|entry| entry.vendor)
-            .find(|vendor| vendor.0 == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = crate::vendors::names().chain([Vendor::NONE.0]).collect();
-                serde::de::Error::custom(format!("unknown vendor {name:?}; use one of {}", known.join(", ")))
-            })
     }
 }

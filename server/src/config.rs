@@ -267,7 +267,7 @@ impl Settings {
                     .max(mcp_projection::DEFAULT_MAX_OUTPUT_BYTES),
             );
         let read_only = r.switch(READ_ONLY, false);
-        let selection = toolsets::parse(r.text(TOOLSETS).as_deref(), read_only);
+        let selection = mcp_devtools_tools::vendors::parse_toolsets(r.text(TOOLSETS).as_deref(), read_only);
         let http_addr = r.text(HTTP_ADDR).and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) => Some(addr),
             Err(_) => {

@@ -1,9 +1,6 @@
-//! What the tools share: the catalogue ([`Catalog`]: every vendor's `#[tool]` routes joined, selected, guarded by
-//! the policy, listed in one order), the paging and log arguments, the write results, and the helpers every tool
-//! method uses (`caller`, `output_schema`, [`record_upstream_status`]). The tools themselves are in their
+//! What the tools share: the paging and log arguments, the write results, and the helpers every tool method uses (`caller`, `output_schema`, [`record_upstream_status`]). The tools themselves are in their
 //! vendor's folder (`crate::vendors`).
 
-mod catalog;
 pub mod logs;
 pub mod paging;
 pub(crate) mod writes;
@@ -13,8 +10,6 @@ use std::sync::Arc;
 use rmcp::model::JsonObject;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
-
-pub use catalog::Catalog;
 
 use crate::Principal;
 

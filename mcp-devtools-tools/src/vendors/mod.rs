@@ -8,13 +8,15 @@ pub(crate) mod circleci;
 pub(crate) mod github;
 #[cfg(test)]
 pub(crate) mod toy;
+mod wiring;
+
+pub use wiring::{parse_toolsets, toolsets};
 
 use adapters_http::RedactorBuilder;
 use rmcp::handler::server::router::tool::ToolRouter;
 
-use crate::app::App;
 use crate::config::ToolsConfig;
-use crate::handler::DevtoolsServer;
+use crate::handler::{DevtoolsServer, Identity};
 use crate::vendor::Vendor;
 
 /// One vendor of the registry: what every part of the server needs to know of it.
@@ -33,7 +35,7 @@ pub(crate) struct VendorEntry {
     pub configured: fn(&ToolsConfig) -> bool,
     /// The upstream identity a call acts as: the credential setting's name (never its value; `None` when unset)
     /// and the upstream's `host[:port]`.
-    pub identity: fn(&App) -> (Option<&'static str>, Option<String>),
+    pub identity: Identity,
 }
 
 /// Every vendor, in `tools/list` and `--help` order.
@@ -68,11 +70,6 @@ pub(crate) fn registry() -> &'static [VendorEntry] {
 /// The registry's vendor names (the toolset names), in order.
 pub fn names() -> impl Iterator<Item = &'static str> {
     registry().iter().map(|entry| entry.vendor.as_str())
-}
-
-/// The registry entry of `vendor`.
-pub(crate) fn entry(vendor: Vendor) -> Option<&'static VendorEntry> {
-    registry().iter().find(|entry| entry.vendor == vendor)
 }
 
 /// The enterprise identity of a vendor whose adapter takes [`adapters_http::HttpOptions`] (one base, one

@@ -106,7 +106,7 @@ async fn a_call_in_process_takes_the_servers_whole_path() {
 #[tokio::test]
 async fn a_tool_left_out_by_the_selection_is_refused_naming_the_setting() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let selection = mcp_devtools_tools::toolsets::parse(Some("github"), false).unwrap();
+    let selection = mcp_devtools_tools::vendors::parse_toolsets(Some("github"), false).unwrap();
     let server = server(&upstream, |config| config.with_selection(selection)).await;
     let names: Vec<String> = server.tools().iter().map(|tool| tool.name.to_string()).collect();
     assert_eq!(

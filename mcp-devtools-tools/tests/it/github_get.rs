@@ -199,7 +199,7 @@ async fn another_host_and_bad_arguments_are_refused_before_anything_is_sent() {
 async fn read_only_keeps_it_and_toolsets_select_it() {
     let upstream = RecordedUpstream::github().await.unwrap();
     let names = |toolsets: Option<&str>, read_only: bool| {
-        let selection = mcp_devtools_tools::toolsets::parse(toolsets, read_only).unwrap();
+        let selection = mcp_devtools_tools::vendors::parse_toolsets(toolsets, read_only).unwrap();
         let config = github_config(&upstream.uri()).with_selection(selection);
         async move {
             let client = connect(config).await;

@@ -21,7 +21,7 @@ async fn names(client: &Client) -> Vec<String> {
 /// Every vendor of `upstream` (GitHub with `common::GITHUB_TOKEN`), structured output off, offering the toolsets
 /// `toolsets` (`None`: all) and only the read tools when `read_only`.
 fn config(upstream: &RecordedUpstream, toolsets: Option<&str>, read_only: bool) -> ToolsConfig {
-    let selection = mcp_devtools_tools::toolsets::parse(toolsets, read_only).unwrap();
+    let selection = mcp_devtools_tools::vendors::parse_toolsets(toolsets, read_only).unwrap();
     let mut config = common::all_config(upstream)
         .with_structured_output(false)
         .with_selection(selection);

@@ -70,7 +70,8 @@ mod tests {
     use wiremock::{Mock, MockServer, ResponseTemplate};
 
     use super::*;
-    use crate::{App, Principal, ToolsConfig, toolsets};
+    use crate::vendors::parse_toolsets;
+    use crate::{App, Principal, ToolsConfig};
 
     async fn server(config: ToolsConfig) -> DevtoolsServer {
         DevtoolsServer::new(Arc::new(App::new(config.with_structured_output(true)).await.unwrap()))
@@ -97,10 +98,10 @@ mod tests {
             Some(json!({"data": {"greeting": "hello mia"}}))
         );
 
-        let toy_only = ToolsConfig::default().with_selection(toolsets::parse(Some("toy"), false).unwrap());
+        let toy_only = ToolsConfig::default().with_selection(parse_toolsets(Some("toy"), false).unwrap());
         assert_eq!(names(&server(toy_only).await), ["artifact_read", "toy_get"]);
 
-        let github_only = ToolsConfig::default().with_selection(toolsets::parse(Some("github"), false).unwrap());
+        let github_only = ToolsConfig::default().with_selection(parse_toolsets(Some("github"), false).unwrap());
         let github_only = server(github_only).await;
         assert!(!names(&github_only).contains(&"toy_get".to_owned()));
         let refused = github_only
@@ -112,7 +113,7 @@ mod tests {
             "Tool \"toy_get\" is not offered: the toy toolset is not in selection.toolsets=github; add it to use \
              this tool"
         );
-        let unknown = toolsets::parse(Some("toy,gitlab"), false).unwrap_err();
+        let unknown = parse_toolsets(Some("toy,gitlab"), false).unwrap_err();
         assert!(
             unknown
                 .to_string()

@@ -17,7 +17,11 @@ use tracing::Instrument;
 use crate::Principal;
 use crate::app::App;
 use crate::gate;
-use crate::tools::Catalog;
+
+mod catalog;
+
+pub use catalog::Catalog;
+pub(crate) use catalog::{CatalogTool, Identity};
 
 /// The devtools MCP server: the shared [`App`], the catalogue of its tools (every vendor's `#[tool]` methods on one
 /// rmcp router, [`Catalog`]), and (for stdio or an embedder) a fixed principal. Build it once per process with
@@ -57,13 +61,11 @@ pub struct DevtoolsServer {
 }
 
 impl DevtoolsServer {
-    /// The server over the shared `app`, with its catalogue built from `app`'s configuration. No principal is set:
-    /// over streamable HTTP each call's principal comes from the request (the auth middleware puts a [`Principal`]
-    /// in the HTTP request's extensions; a call without one is refused); set one with
-    /// [`DevtoolsServer::with_principal`] for stdio.
-    pub fn new(app: Arc<App>) -> Self {
+    /// The server over the shared `app` with `catalog` (built by the vendor registry:
+    /// [`DevtoolsServer::new`]).
+    pub(crate) fn from_catalog(app: Arc<App>, catalog: Catalog) -> Self {
         DevtoolsServer {
-            tools: Arc::new(Catalog::new(&app)),
+            tools: Arc::new(catalog),
             app,
             principal: None,
             in_flight: None,
@@ -143,7 +145,7 @@ impl DevtoolsServer {
         request: CallToolRequestParams,
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let vendor = self
+        let (vendor, identity) = self
             .tools
             .find(&request.name)
             .map_err(|message| ErrorData::invalid_params(message, None))?;
@@ -172,7 +174,8 @@ impl DevtoolsServer {
                 _ => mcp_results::error("Internal error: the tool asked for input, which this server does not do"),
             };
             if self.app.config.enterprise_mode {
-                gate::attach_upstream(&mut result, gate::upstream_identity(&self.app, vendor));
+                let (credential, authority) = identity(&self.app);
+                gate::attach_upstream(&mut result, gate::upstream_identity(vendor, credential, authority));
             }
             let elapsed_ms = started.elapsed().as_millis() as u64;
             tracing::info!(
