@@ -7,11 +7,11 @@
 use crate::common;
 
 use base64::Engine;
-use common::{Client, assert_valid, call, connect, fixture_json, text};
+use common::{Client, assert_valid, call, connect, fixture_json, listed_tool, text};
 use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::atlassian::{JIRA_PAGE2_TOKEN, LARGE_SEARCH_ISSUES, created_issue};
-use rmcp::model::{CallToolResult, Tool};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 const EMAIL: &str = "mia@example.com";
@@ -30,11 +30,6 @@ async fn start() -> (RecordedUpstream, Client) {
     let upstream = RecordedUpstream::atlassian().await.unwrap();
     let client = connect(config(&upstream)).await;
     (upstream, client)
-}
-
-async fn tool(client: &Client, name: &str) -> Tool {
-    let tools = client.list_all_tools().await.unwrap();
-    tools.into_iter().find(|t| t.name == name).expect("listed")
 }
 
 fn structured(result: &CallToolResult) -> Value {
@@ -99,7 +94,7 @@ async fn fifteen_tools_reads_with_a_schema_writes_text_only() {
 #[tokio::test]
 async fn jira_search_pages_continue_with_next_page_token() {
     let (upstream, client) = start().await;
-    let jira = tool(&client, "jira_get").await;
+    let jira = listed_tool(&client, "jira_get").await;
     let args = json!({"path": "/rest/api/3/search/jql", "outputFormat": "json",
                       "queryParams": {"jql": "project = EX ORDER BY created DESC", "maxResults": "2"}});
     let page1 = call(&client, "jira_get", args).await;
@@ -168,7 +163,7 @@ async fn jira_issue_with_adf_and_its_errors() {
 #[tokio::test]
 async fn confluence_pages_next_link_and_storage_body() {
     let (upstream, client) = start().await;
-    let conf = tool(&client, "conf_get").await;
+    let conf = listed_tool(&client, "conf_get").await;
     let pages = structured(
         &call(
             &client,
@@ -210,7 +205,7 @@ async fn confluence_pages_next_link_and_storage_body() {
 #[tokio::test]
 async fn bitbucket_repositories_pull_requests_and_the_text_diff() {
     let (upstream, client) = start().await;
-    let bb = tool(&client, "bb_get").await;
+    let bb = listed_tool(&client, "bb_get").await;
     let repos = structured(&call(&client, "bb_get", json!({"path": "/repositories/octo-org"})).await);
     assert_valid(&bb, &repos);
     assert_eq!(repos["data"], fixture_json("bitbucket/repositories"));
@@ -254,7 +249,7 @@ async fn bitbucket_repositories_pull_requests_and_the_text_diff() {
 #[tokio::test]
 async fn a_large_jira_page_over_the_bound_goes_to_an_artifact() {
     let (_upstream, client) = start().await;
-    let jira = tool(&client, "jira_get").await;
+    let jira = listed_tool(&client, "jira_get").await;
     let result = call(
         &client,
         "jira_get",

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{assert_valid, call, connect, fixture_json, text};
+use common::{assert_valid, call, connect, fixture_json, structured, text};
 use mcp_devtools_tools::{Principal, ToolsConfig};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{header, method, path};
@@ -41,11 +41,6 @@ async fn mount(upstream: &RecordedUpstream, route: &str, response: ResponseTempl
 
 fn fixture(name: &str) -> ResponseTemplate {
     recorded_upstream::fixture(name).unwrap().response()
-}
-
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
 }
 
 fn assert_error(result: &CallToolResult, includes: &str) {

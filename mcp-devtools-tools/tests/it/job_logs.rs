@@ -7,10 +7,9 @@
 use crate::common;
 
 use base64::Engine as _;
-use common::{assert_valid, call, connect, text};
+use common::{assert_valid, call, connect, listed_tool, structured, text};
 use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
-use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Value, json};
 
 const GITHUB: &str = "github_get_job_logs";
@@ -27,16 +26,6 @@ fn config(upstream: &RecordedUpstream) -> ToolsConfig {
         .with_structured_output(true)
         .with_github(common::github(&upstream.uri(), Some(SECRET)))
         .with_circleci(common::circleci(&circleci, Some(SECRET)))
-}
-
-async fn tool(client: &common::Client, name: &str) -> Tool {
-    let tools = client.list_all_tools().await.unwrap();
-    tools.into_iter().find(|t| t.name == name).expect("tool listed")
-}
-
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
 }
 
 fn lines(step: &Value) -> Vec<String> {
@@ -77,7 +66,7 @@ async fn assert_no_credential_left(upstream: &RecordedUpstream) {
 async fn a_runs_failed_job_shows_the_failed_steps_last_lines() {
     let upstream = upstream().await;
     let client = connect(config(&upstream)).await;
-    let schema = tool(&client, GITHUB).await;
+    let schema = listed_tool(&client, GITHUB).await;
     let result = call(
         &client,
         GITHUB,
@@ -125,7 +114,7 @@ async fn a_runs_failed_job_shows_the_failed_steps_last_lines() {
 async fn grep_with_context_by_job_name_and_by_job_id() {
     let upstream = upstream().await;
     let client = connect(config(&upstream)).await;
-    let schema = tool(&client, GITHUB).await;
+    let schema = listed_tool(&client, GITHUB).await;
     let by_name = json!({"owner": "octo-org", "repo": "octo-repo", "runId": RUN, "jobName": "test (Python 3.9)",
                          "grep": "^AssertionError|^FAILED", "context": 1});
     let sc = structured(&call(&client, GITHUB, by_name).await);
@@ -195,7 +184,7 @@ async fn bad_arguments_and_unknown_jobs_say_what_to_do() {
 async fn over_the_bound_the_whole_log_is_a_text_artifact_byte_for_byte() {
     let upstream = upstream().await;
     let client = connect(common::with_max_bytes(config(&upstream), 16384)).await;
-    let schema = tool(&client, GITHUB).await;
+    let schema = listed_tool(&client, GITHUB).await;
     let args = json!({"owner": "octo-org", "repo": "octo-repo", "jobId": JOB, "failedOnly": false, "tailLines": 0, "raw": true});
     let result = call(&client, GITHUB, args).await;
     let sc = structured(&result);
@@ -244,7 +233,7 @@ async fn over_the_bound_the_whole_log_is_a_text_artifact_byte_for_byte() {
 async fn circleci_step_output_is_read_without_the_token() {
     let upstream = upstream().await;
     let client = connect(config(&upstream)).await;
-    let schema = tool(&client, CIRCLECI).await;
+    let schema = listed_tool(&client, CIRCLECI).await;
     let args = json!({"projectSlug": "gh/CircleCI-Public/api-preview-docs", "jobNumber": 102, "tailLines": 2});
     let sc = structured(&call(&client, CIRCLECI, args).await);
     assert_valid(&schema, &sc);

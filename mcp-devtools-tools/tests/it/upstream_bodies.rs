@@ -9,12 +9,12 @@ use crate::common;
 use std::io::Write as _;
 
 use base64::Engine;
-use common::{Client, assert_valid, call, connect, text};
+use common::{Client, assert_valid, call, connect, listed_tool, structured, text};
 use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
 use recorded_upstream::wiremock::{Mock, ResponseTemplate};
-use rmcp::model::{CallToolResult, Tool};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 const TOKEN: &str = "ATATT-bodies-SECRET";
@@ -41,11 +41,6 @@ fn body(bytes: impl Into<Vec<u8>>, content_type: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(bytes.into(), content_type)
 }
 
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    result.structured_content.clone().expect("structuredContent")
-}
-
 fn assert_error(result: &CallToolResult, includes: &[&str]) {
     assert_eq!(result.is_error, Some(true), "{}", text(result));
     assert!(result.structured_content.is_none());
@@ -54,16 +49,6 @@ fn assert_error(result: &CallToolResult, includes: &[&str]) {
         assert!(text.contains(part), "{part:?} not in {text}");
     }
     assert!(!text.contains(TOKEN), "{text}");
-}
-
-async fn listed(client: &Client, name: &str) -> Tool {
-    client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|t| t.name == name)
-        .expect("listed")
 }
 
 fn nested(depth: usize) -> String {
@@ -244,7 +229,7 @@ async fn binary_bodies_are_saved_as_artifacts_byte_for_byte() {
     )
     .await;
     let value = structured(&result);
-    assert_valid(&listed(&client, "github_list_workflow_runs").await, &value);
+    assert_valid(&listed_tool(&client, "github_list_workflow_runs").await, &value);
     assert_eq!(value["data"], Value::Null);
     assert_eq!(value["nextPage"], Value::Null);
     assert_eq!(value["incomplete"]["reason"], "binary");
@@ -270,7 +255,7 @@ async fn binary_bodies_are_saved_as_artifacts_byte_for_byte() {
         for format in ["toon", "json"] {
             let result = call(&client, tool, json!({"path": at, "outputFormat": format})).await;
             let value = structured(&result);
-            assert_valid(&listed(&client, tool).await, &value);
+            assert_valid(&listed_tool(&client, tool).await, &value);
             assert_eq!(value["data"], Value::Null, "{tool}");
             let incomplete = &value["incomplete"];
             assert_eq!(incomplete["reason"], "binary", "{tool}");
@@ -424,7 +409,7 @@ async fn integer_arguments_accept_strings_of_digits() {
     )
     .await;
     let client = connect(config(&upstream)).await;
-    let jobs_tool = listed(&client, "github_list_workflow_jobs").await;
+    let jobs_tool = listed_tool(&client, "github_list_workflow_jobs").await;
     assert_eq!(jobs_tool.input_schema["properties"]["runId"]["type"], "integer");
     let per_page = jobs_tool.input_schema["properties"]["perPage"].to_string();
     assert!(
