@@ -61,3 +61,23 @@ pub fn repo_args(repo: &str, more: Value) -> Value {
 pub fn is_rfc3339_millis_utc(s: &str) -> bool {
     s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(19) == Some(&b'.') && s.parse::<jiff::Timestamp>().is_ok()
 }
+
+/// Mounts `response` for `verb` requests to `at` on `upstream`'s API origin.
+pub async fn serve(upstream: &crate::RecordedUpstream, verb: &str, at: &str, response: wiremock::ResponseTemplate) {
+    use wiremock::matchers::{method, path};
+    wiremock::Mock::given(method(verb))
+        .and(path(at))
+        .respond_with(response)
+        .mount(upstream.server())
+        .await;
+}
+
+/// A `200` answer with `bytes` as its body and this `Content-Type`.
+pub fn body(bytes: impl Into<Vec<u8>>, content_type: &str) -> wiremock::ResponseTemplate {
+    wiremock::ResponseTemplate::new(200).set_body_raw(bytes.into(), content_type)
+}
+
+/// A JSON text of `depth` nested arrays around `1`: `[[1]]` for 2.
+pub fn nested(depth: usize) -> String {
+    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
+}

@@ -12,8 +12,8 @@ use base64::Engine;
 use common::{Client, assert_valid, call, connect, listed_tool, structured, text};
 use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
-use recorded_upstream::wiremock::matchers::{method, path};
-use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+use recorded_upstream::check::{body, nested, serve};
+use recorded_upstream::wiremock::ResponseTemplate;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
@@ -29,18 +29,6 @@ fn config(upstream: &RecordedUpstream) -> ToolsConfig {
         .with_circleci(common::circleci(&uri, Some(TOKEN)))
 }
 
-async fn serve(upstream: &RecordedUpstream, verb: &str, at: &str, response: ResponseTemplate) {
-    Mock::given(method(verb))
-        .and(path(at))
-        .respond_with(response)
-        .mount(upstream.server())
-        .await;
-}
-
-fn body(bytes: impl Into<Vec<u8>>, content_type: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_raw(bytes.into(), content_type)
-}
-
 fn assert_error(result: &CallToolResult, includes: &[&str]) {
     assert_eq!(result.is_error, Some(true), "{}", text(result));
     assert!(result.structured_content.is_none());
@@ -49,10 +37,6 @@ fn assert_error(result: &CallToolResult, includes: &[&str]) {
         assert!(text.contains(part), "{part:?} not in {text}");
     }
     assert!(!text.contains(TOKEN), "{text}");
-}
-
-fn nested(depth: usize) -> String {
-    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
 }
 
 /// Row 1: valid JSON of any depth parses, projects and renders, for every vendor.

@@ -10,8 +10,7 @@ use crate::common;
 use common::raw::RawSession;
 use common::server_env;
 use recorded_upstream::RecordedUpstream;
-use recorded_upstream::wiremock::matchers::{method, path};
-use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+use recorded_upstream::check::{body, nested, serve};
 use serde_json::{Value, json};
 
 const TOKEN: &str = "ATATT-bodies-SECRET";
@@ -31,22 +30,6 @@ fn env(upstream: &RecordedUpstream, extra: &[(&str, &str)]) -> Vec<(String, Stri
     ];
     pairs.extend_from_slice(extra);
     server_env(&uri, &pairs)
-}
-
-async fn serve(upstream: &RecordedUpstream, verb: &str, at: &str, response: ResponseTemplate) {
-    Mock::given(method(verb))
-        .and(path(at))
-        .respond_with(response)
-        .mount(upstream.server())
-        .await;
-}
-
-fn body(bytes: impl Into<Vec<u8>>, content_type: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).set_body_raw(bytes.into(), content_type)
-}
-
-fn nested(depth: usize) -> String {
-    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
 }
 
 /// Row 1 on the wire: JSON deeper than rmcp's parser reads comes out whole (JSON and TOON, projected or not); deeper
