@@ -62,6 +62,11 @@ pub struct App {
     /// worker processes built from [`ToolsConfig::jq`], pre-started in the background), with one pipeline permit per
     /// CPU (at least two), so large results queue instead of all competing for the cores.
     pub results: Responder,
+    /// Fired when the server drains (its host cancels it on shutdown): every wait tool ends at once with
+    /// `stoppedBy: shutdown` instead of holding the drain for up to an hour.
+    pub shutdown: tokio_util::sync::CancellationToken,
+    /// The wait tools' shared poll loops.
+    pub(crate) waits: crate::tools::wait::shared::Watches,
 }
 
 impl App {
@@ -129,7 +134,16 @@ impl App {
             http_cache,
             policy,
             results,
+            shutdown: tokio_util::sync::CancellationToken::new(),
+            waits: Default::default(),
         })
+    }
+}
+
+impl App {
+    /// How many poll loops of the wait tools are running (one per distinct run, commit or pipeline waited on).
+    pub fn wait_loops(&self) -> usize {
+        self.waits.running()
     }
 }
 

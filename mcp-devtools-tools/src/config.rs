@@ -13,6 +13,7 @@ use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
+use crate::tools::wait::WaitConfig;
 use crate::toolsets::{SelectionNames, ToolSelection};
 
 /// Which artifact backend to use.
@@ -85,6 +86,8 @@ pub struct ToolsConfig {
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
     pub enterprise_mode: bool,
+    /// How the wait tools poll.
+    pub wait: WaitConfig,
 }
 
 impl ToolsConfig {
@@ -186,6 +189,13 @@ impl ToolsConfig {
         self
     }
 
+    /// This config with [`ToolsConfig::wait`] set.
+    #[must_use]
+    pub fn with_wait(mut self, wait: WaitConfig) -> Self {
+        self.wait = wait;
+        self
+    }
+
     /// This config with [`ToolsConfig::enterprise_mode`] set.
     #[must_use]
     pub fn with_enterprise_mode(mut self, enterprise_mode: bool) -> Self {
@@ -217,6 +227,7 @@ impl ToolsConfig {
             selection_names: SelectionNames::default(),
             policy_file: None,
             enterprise_mode: false,
+            wait: WaitConfig::default(),
         }
     }
 }
