@@ -13,8 +13,11 @@ use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
-use crate::tools::wait::WaitConfig;
 use crate::toolsets::{SelectionNames, ToolSelection};
+
+mod wait;
+
+pub use wait::WaitConfig;
 
 /// Which artifact backend to use.
 #[non_exhaustive]

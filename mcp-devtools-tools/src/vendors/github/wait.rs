@@ -5,7 +5,6 @@
 //! <https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference> and
 //! <https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference>.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -176,24 +175,13 @@ async fn with_tails(
     if options.failed_log_tail == 0 {
         return result;
     }
-    let mut tails: HashMap<u64, Result<Vec<String>, String>> = HashMap::new();
-    for job in &result.failed {
+    for job in result.jobs.iter_mut().filter(|job| job.failed) {
         if let Some(job_id) = job.job_id {
-            let tail = super::logs::failed_tail(github, owner, repo, job_id, options.failed_log_tail).await;
-            tails.insert(job_id, tail);
+            match super::logs::failed_tail(github, owner, repo, job_id, options.failed_log_tail).await {
+                Ok(lines) => job.log_tail = Some(lines),
+                Err(err) => job.log_error = Some(err),
+            }
         }
-    }
-    for job in result.failed.iter_mut().chain(result.jobs.iter_mut()) {
-        match job.job_id.and_then(|id| tails.get(&id)) {
-            Some(Ok(lines)) => job.log_tail = Some(lines.clone()),
-            Some(Err(err)) => job.log_error = Some(err.clone()),
-            None => {}
-        }
-    }
-    // The tails are given once, with the failed jobs.
-    for job in &mut result.jobs {
-        job.log_tail = None;
-        job.log_error = None;
     }
     result
 }
