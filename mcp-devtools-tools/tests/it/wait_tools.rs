@@ -563,3 +563,26 @@ async fn the_wait_tools_type_their_data_fully_and_take_no_jq() {
         assert_eq!(tool.annotations.as_ref().unwrap().read_only_hint, Some(true));
     }
 }
+
+#[tokio::test]
+async fn a_wait_with_nothing_changing_still_sends_progress_every_heartbeat() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    mount_live_run(&upstream, usize::MAX, usize::MAX).await;
+    let mut config = config(&upstream);
+    config.wait = config.wait.with_heartbeat(Duration::from_millis(100));
+    let (client, watcher) = connect(common::server(config).await).await;
+    let result = call(&client, "github_wait_for_run", live_args(json!({"timeoutSeconds": 1}))).await;
+    assert_eq!(structured(&result)["data"]["stoppedBy"], "timeout");
+    let progress = watcher.progress.lock().unwrap().clone();
+    // Two changes (waiting, then in_progress), then a repeat every 100 ms of the second.
+    assert!(progress.len() >= 6, "{} notifications: {progress:?}", progress.len());
+    assert!(
+        progress.windows(2).all(|pair| pair[1].progress > pair[0].progress),
+        "{progress:?}"
+    );
+    let repeats = progress
+        .iter()
+        .filter(|p| p.message.as_deref() == Some("in_progress: 1 of 2 done"))
+        .count();
+    assert!(repeats >= 5, "{progress:?}");
+}

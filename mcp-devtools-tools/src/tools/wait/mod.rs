@@ -97,7 +97,7 @@ pub(crate) async fn wait<P: Poller>(
 ) -> Result<WaitResult, CallToolResult> {
     let started = Instant::now();
     let deadline = started + options.timeout;
-    let mut reporter = Reporter::new(cx);
+    let mut reporter = Reporter::new(cx, app.config.wait.heartbeat);
     reporter
         .report(ProgressUpdate {
             progress: 0,
