@@ -13,6 +13,7 @@ use crate::common;
 use common::{assert_valid, listed_tool, structured, text};
 use mcp_devtools_tools::{DevtoolsServer, ToolsConfig, WaitConfig};
 use recorded_upstream::RecordedUpstream;
+use recorded_upstream::live::Live;
 use recorded_upstream::wiremock::matchers::{method, path, path_regex};
 use recorded_upstream::wiremock::{Mock, Request, Respond, ResponseTemplate};
 use rmcp::model::{
@@ -69,93 +70,8 @@ async fn call(client: &WatchingClient, tool: &str, args: Value) -> rmcp::model::
         .expect("tools/call")
 }
 
-/// A workflow run (and its jobs) that is `in_progress` for its first `polls` answers, then `completed` with
-/// `failure`; `ETag`s per state and `304` to a matching `If-None-Match`; answers `500` from answer `fail_from` on.
-struct LiveRun {
-    answers: Arc<AtomicUsize>,
-    not_modified: Arc<AtomicUsize>,
-    polls: usize,
-    jobs: bool,
-    fail_from: usize,
-}
-
-impl Respond for LiveRun {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let n = self.answers.fetch_add(1, Ordering::SeqCst);
-        if n >= self.fail_from {
-            return ResponseTemplate::new(500).set_body_json(json!({"message": "Server Error"}));
-        }
-        let done = n >= self.polls;
-        let etag = format!("\"{}-{done}\"", if self.jobs { "jobs" } else { "run" });
-        let sent = request.headers.get("if-none-match").and_then(|v| v.to_str().ok());
-        if sent == Some(etag.as_str()) {
-            self.not_modified.fetch_add(1, Ordering::SeqCst);
-            return ResponseTemplate::new(304).append_header("ETag", etag.as_str());
-        }
-        let (status, conclusion) = if done {
-            ("completed", json!("failure"))
-        } else {
-            ("in_progress", Value::Null)
-        };
-        let body = if self.jobs {
-            json!({"total_count": 2, "jobs": [
-                {"id": 42_421, "run_id": LIVE_RUN, "name": "lint", "status": "completed", "conclusion": "success",
-                 "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242/job/42421",
-                 "started_at": "2026-12-05T10:00:00Z", "completed_at": "2026-12-05T10:01:00Z", "steps": []},
-                {"id": 42_422, "run_id": LIVE_RUN, "name": "test", "status": status, "conclusion": conclusion,
-                 "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242/job/42422",
-                 "started_at": "2026-12-05T10:00:00Z",
-                 "completed_at": if done { json!("2026-12-05T10:05:00Z") } else { Value::Null }, "steps": []}
-            ]})
-        } else {
-            json!({"id": LIVE_RUN, "name": "CI", "status": status, "conclusion": conclusion,
-                   "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242",
-                   "run_started_at": "2026-12-05T10:00:00Z", "created_at": "2026-12-05T10:00:00Z",
-                   "updated_at": "2026-12-05T10:05:00Z"})
-        };
-        ResponseTemplate::new(200)
-            .append_header("ETag", etag.as_str())
-            .set_body_json(body)
-    }
-}
-
-/// Counters of a mounted [`LiveRun`]: answers of the run route, `304`s of the run route.
-struct Live {
-    run_answers: Arc<AtomicUsize>,
-    not_modified: Arc<AtomicUsize>,
-}
-
 async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: usize) -> Live {
-    let live = Live {
-        run_answers: Arc::default(),
-        not_modified: Arc::default(),
-    };
-    let run_path = format!("/repos/octo-org/octo-repo/actions/runs/{LIVE_RUN}");
-    Mock::given(method("GET"))
-        .and(path(run_path.as_str()))
-        .respond_with(LiveRun {
-            answers: live.run_answers.clone(),
-            not_modified: live.not_modified.clone(),
-            polls,
-            jobs: false,
-            fail_from,
-        })
-        .with_priority(1)
-        .mount(upstream.server())
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("{run_path}/jobs").as_str()))
-        .respond_with(LiveRun {
-            answers: Arc::default(),
-            not_modified: Arc::default(),
-            polls,
-            jobs: true,
-            fail_from: usize::MAX,
-        })
-        .with_priority(1)
-        .mount(upstream.server())
-        .await;
-    live
+    Live::mount(upstream.server(), LIVE_RUN, polls, fail_from).await
 }
 
 fn live_args(extra: Value) -> Value {
