@@ -74,7 +74,8 @@ impl Reporter {
                 progress = self.sent + (1.0 - (self.sent - self.sent.floor())) / 2.0;
             }
             self.sent = progress;
-            let mut param = ProgressNotificationParam::new(token.clone(), progress).with_message(update.message.clone());
+            let mut param =
+                ProgressNotificationParam::new(token.clone(), progress).with_message(update.message.clone());
             if let Some(total) = update.total {
                 param = param.with_total(total as f64);
             }

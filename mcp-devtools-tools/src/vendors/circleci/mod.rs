@@ -27,6 +27,7 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::circleci_tools,
     order: &[get::NAME, logs::NAME],
+    tasks: &[],
     secrets: |config, secrets| {
         let http = &config.circleci.http;
         match &http.credential {

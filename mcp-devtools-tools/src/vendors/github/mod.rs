@@ -38,6 +38,7 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
         get::NAME,
         logs::NAME,
     ],
+    tasks: &[],
     secrets: |config, secrets| {
         let http = &config.github.http;
         match &http.credential {
