@@ -173,7 +173,7 @@ impl GithubClient {
     }
 
     /// An answer as a [`Page`] (a 2xx: the body and the next page from its headers) or an error.
-    async fn page_of(&self, response: adapters_http::RawResponse) -> Result<Page, GithubError> {
+    pub(crate) async fn page_of(&self, response: adapters_http::RawResponse) -> Result<Page, GithubError> {
         let status = response.status.as_u16();
         if !response.status.is_success() {
             let credential = self.http.vendor().credential_setting;

@@ -40,6 +40,7 @@ mod get;
 mod logs;
 mod pagination;
 mod params;
+mod poll;
 mod retry;
 mod sso;
 
@@ -51,6 +52,7 @@ pub use get::{GetRequest, MediaType};
 pub use logs::JobRef;
 pub use pagination::{next_link_from_headers, next_page_from_headers, parse_link_next, parse_link_next_page};
 pub use params::{JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, MAX_PER_PAGE, WorkflowId};
+pub use poll::{Pace, Polled};
 pub use retry::{SECONDARY_LIMIT_WAIT, github_verdict};
 
 #[cfg(doctest)]

@@ -68,6 +68,11 @@ pub struct App {
     pub results: Responder,
     /// Where the tasks of the tools that run as tasks live ([`ToolsConfig::tasks`]): in this process, or in Redis.
     pub tasks: Arc<dyn TaskStore>,
+    /// Fired when the server drains (its host cancels it on shutdown): every wait tool ends at once with
+    /// `stoppedBy: shutdown` instead of holding the drain for up to an hour.
+    pub shutdown: tokio_util::sync::CancellationToken,
+    /// The wait tools' shared poll loops.
+    pub(crate) waits: crate::tools::wait::shared::Watches,
 }
 
 impl App {
@@ -77,8 +82,9 @@ impl App {
     /// # Errors
     /// [`AppError`]: the artifact directory cannot be created or read, the S3 bucket cannot be listed, a Redis URL
     /// (the HTTP cache's or the task store's) is not a Redis URL (an unreachable Redis is not an error: calls go
-    /// uncached, and answer without tasks), or the policy file is unreadable or malformed. A vendor client that cannot be built from its configuration does not stop the tools: it is
-    /// logged once and that vendor's tools fail at call time naming the setting.
+    /// uncached, and answer without tasks), or the policy file is unreadable or malformed. A vendor client that
+    /// cannot be built from its configuration does not stop the tools: it is logged once and that vendor's tools fail
+    /// at call time naming the setting.
     pub async fn new(config: ToolsConfig) -> Result<Self, AppError> {
         let store: Arc<dyn ArtifactStore> = match &config.artifact_backend {
             ArtifactBackend::Memory => Arc::new(MemoryStore::new(config.artifact_store)),
@@ -141,7 +147,16 @@ impl App {
             policy,
             results,
             tasks,
+            shutdown: tokio_util::sync::CancellationToken::new(),
+            waits: Default::default(),
         })
+    }
+}
+
+impl App {
+    /// How many poll loops of the wait tools are running (one per distinct run, commit or pipeline waited on).
+    pub fn wait_loops(&self) -> usize {
+        self.waits.running()
     }
 }
 

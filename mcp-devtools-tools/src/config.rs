@@ -15,6 +15,7 @@ use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 use mcp_results::tasks::RedisTaskStoreConfig;
 
+use crate::tools::wait::WaitConfig;
 use crate::toolsets::{SelectionNames, ToolSelection};
 
 /// Which artifact backend to use.
@@ -87,6 +88,8 @@ pub struct ToolsConfig {
     pub policy_file: Option<PathBuf>,
     /// Enterprise mode: `_meta["mcp-devtools/upstream"]` on every result.
     pub enterprise_mode: bool,
+    /// How the wait tools poll.
+    pub wait: WaitConfig,
     /// The tools that run as tasks (MCP Tasks extension): how long a task is kept, how often clients should poll
     /// it, and where tasks live.
     pub tasks: TasksConfig,
@@ -252,6 +255,13 @@ impl ToolsConfig {
         self
     }
 
+    /// This config with [`ToolsConfig::wait`] set.
+    #[must_use]
+    pub fn with_wait(mut self, wait: WaitConfig) -> Self {
+        self.wait = wait;
+        self
+    }
+
     /// This config with [`ToolsConfig::enterprise_mode`] set.
     #[must_use]
     pub fn with_enterprise_mode(mut self, enterprise_mode: bool) -> Self {
@@ -290,6 +300,7 @@ impl ToolsConfig {
             selection_names: SelectionNames::default(),
             policy_file: None,
             enterprise_mode: false,
+            wait: WaitConfig::default(),
             tasks: TasksConfig::default(),
         }
     }

@@ -41,6 +41,7 @@ pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
 /// `mcp_serve` re-exports too).
 pub use mcp_policy::Principal;
+pub use tools::wait::WaitConfig;
 pub use vendor::Vendor;
 
 /// The README's example, compiled as a doctest.

@@ -19,7 +19,7 @@ use adapters_http::{
     ClientOptions, HttpOptions, Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig,
 };
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
-use mcp_devtools_tools::{ArtifactBackend, ToolsConfig, toolsets, toolsets::SelectionNames};
+use mcp_devtools_tools::{ArtifactBackend, ToolsConfig, WaitConfig, toolsets, toolsets::SelectionNames};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 
@@ -345,7 +345,14 @@ impl Settings {
             u64::try_from(adapters_http::cache::redis::DEFAULT_COMMAND_TIMEOUT.as_millis()).unwrap_or(50),
             5..=5000,
         ));
+        let wait = WaitConfig::default()
+            .with_intervals(
+                Duration::from_millis(r.whole(WAIT_POLL_MS, 10_000, 10..=600_000)),
+                Duration::from_millis(r.whole(WAIT_MAX_POLL_MS, 60_000, 10..=600_000)),
+            )
+            .with_settle(Duration::from_millis(r.whole(WAIT_SETTLE_MS, 20_000, 0..=600_000)));
         let tools = ToolsConfig::default()
+            .with_wait(wait)
             .with_structured_output(r.switch(STRUCTURED_OUTPUT, false))
             .with_max_bytes(max_bytes)
             .with_artifact_backend(artifact_backend)

@@ -157,6 +157,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth, deploy: &De
     let config = config(deploy);
     let drain = Drain::default();
     let in_flight = drain.in_flight.clone();
+    let shutdown = crate::draining(&app);
     // Built once: every session clones it, sharing the catalogue (the router and the tools/list entries).
     let server = DevtoolsServer::new(app).with_in_flight(in_flight);
     let new_handler = move || server.clone();
@@ -166,7 +167,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth, deploy: &De
         auth,
         &config,
         drain,
-        mcp_serve::shutdown_signal(),
+        shutdown,
     )
     .await?;
     Ok(())

@@ -57,11 +57,23 @@ async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
         .with_shutdown_grace(std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds));
     let app = app(settings.tools).await?;
     let in_flight = tokio_util::task::TaskTracker::new();
+    let shutdown = draining(&app);
     let server = DevtoolsServer::new(app)
         .with_principal(Principal::local_user())
         .with_in_flight(in_flight.clone());
-    mcp_serve::stdio::serve(server, config, in_flight, mcp_serve::shutdown_signal()).await?;
+    mcp_serve::stdio::serve(server, config, in_flight, shutdown).await?;
     Ok(())
+}
+
+/// SIGINT/SIGTERM ([`mcp_serve::shutdown_signal`]), which also ends the wait tools' waits ([`App::shutdown`]) so that
+/// the drain is not held by a wait of up to an hour: each answers at once with `stoppedBy: shutdown`.
+pub(crate) fn draining(app: &App) -> impl Future<Output = ()> + Send + 'static {
+    let waits = app.shutdown.clone();
+    async move {
+        mcp_serve::shutdown_signal().await;
+        tracing::info!("shutting down: ending the waits in flight");
+        waits.cancel();
+    }
 }
 
 /// Builds the tools from `config`; an error that stops start-up names the settings behind it.

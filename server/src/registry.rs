@@ -75,6 +75,9 @@ settings! {
     HTTP_MAX_BODY_BYTES = "HTTP_MAX_BODY_BYTES", "http-max-body-bytes", Value, Some("33554432"), "Largest upstream response body, bytes; clamped 1024..=1073741824";
     JQ_TIMEOUT = "MCP_JQ_TIMEOUT_SECONDS", "jq-timeout-seconds", Value, Some("10"), "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60";
     JQ_MAX_MEMORY = "MCP_JQ_MAX_MEMORY_MIB", "jq-max-memory-mib", Value, Some("2048"), "Memory one jq projection may use for its data, MiB; clamped 64..=65536";
+    WAIT_POLL_MS = "MCP_WAIT_POLL_MS", "wait-poll-ms", Value, Some("10000"), "The wait tools' poll interval after a change (and the first), milliseconds; it backs off by half while nothing changes up to MCP_WAIT_MAX_POLL_MS, and is never shorter than GitHub's X-Poll-Interval; clamped 10..=600000";
+    WAIT_MAX_POLL_MS = "MCP_WAIT_MAX_POLL_MS", "wait-max-poll-ms", Value, Some("60000"), "The wait tools' longest poll interval while nothing changes, milliseconds; clamped 10..=600000";
+    WAIT_SETTLE_MS = "MCP_WAIT_SETTLE_MS", "wait-settle-ms", Value, Some("20000"), "github_wait_for_checks: how long every check must stay finished and unchanged before the wait ends (a check appearing late is waited for), milliseconds; clamped 0..=600000";
     HTTP_CACHE_ENABLED = "HTTP_CACHE_ENABLED", "http-cache-enabled", Value, Some("true"), "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off";
     HTTP_CACHE_MAX_ENTRIES = "HTTP_CACHE_MAX_ENTRIES", "http-cache-max-entries", Value, Some("512"), "Most HTTP cache entries; clamped 1..=1000000";
     HTTP_CACHE_MAX_BYTES = "HTTP_CACHE_MAX_BYTES", "http-cache-max-bytes", Value, Some("67108864"), "Most cached bytes; clamped 65536..=4294967296";

@@ -90,3 +90,13 @@ pub enum LineKind {
     /// `##[command]` / `[command]`: a command the runner ran.
     Command,
 }
+
+impl JobLog {
+    /// The text of the last `n` kept lines, over all steps in log order (the wait tools' `logTail`).
+    pub fn last_lines(self, n: usize) -> Vec<String> {
+        let mut lines: Vec<LogLine> = self.steps.into_iter().flat_map(|step| step.lines).collect();
+        lines.sort_by_key(|line| line.n);
+        let skip = lines.len().saturating_sub(n);
+        lines.into_iter().skip(skip).map(|line| line.text).collect()
+    }
+}

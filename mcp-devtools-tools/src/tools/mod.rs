@@ -3,8 +3,8 @@
 
 pub mod logs;
 pub mod paging;
-#[allow(dead_code)] // used by the wait tools (issue 41), landing next
 pub(crate) mod progress;
+pub mod wait;
 pub(crate) mod writes;
 
 use std::sync::Arc;

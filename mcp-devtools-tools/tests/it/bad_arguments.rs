@@ -18,6 +18,9 @@ const ARTIFACT: &str = "artifact_read";
 const GET: &str = "github_get";
 const LOGS: &str = "github_get_job_logs";
 const CIRCLECI_LOGS: &str = "circleci_get_job_logs";
+const WAIT_RUN: &str = "github_wait_for_run";
+const WAIT_CHECKS: &str = "github_wait_for_checks";
+const WAIT_PIPELINE: &str = "circleci_wait_for_pipeline";
 
 /// `base` plus `more` (later keys win).
 fn with(base: &Value, more: Value) -> Value {
@@ -149,6 +152,31 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             "jobNumber",
         ),
         (CIRCLECI_LOGS, with(&circleci_logs, json!({"grep": "[z-a]"})), "grep"),
+        (WAIT_RUN, json!({"owner": "o", "repo": "r"}), "runId"),
+        (WAIT_RUN, with(&jobs, json!({"timeoutSeconds": 3601})), "timeoutSeconds"),
+        (WAIT_RUN, with(&jobs, json!({"timeoutSeconds": -1})), "timeoutSeconds"),
+        (WAIT_RUN, with(&jobs, json!({"failedLogTail": 501})), "failedLogTail"),
+        // The wait tools' data is typed: no jq.
+        (WAIT_RUN, with(&jobs, json!({"jq": "."})), "jq"),
+        (WAIT_CHECKS, json!({"owner": "o", "repo": "r"}), "pullNumber"),
+        (
+            WAIT_CHECKS,
+            with(&runs, json!({"ref": "main", "pullNumber": 1})),
+            "exactly one",
+        ),
+        (WAIT_CHECKS, with(&runs, json!({"pullNumber": "x"})), "pullNumber"),
+        (
+            WAIT_CHECKS,
+            with(&runs, json!({"ref": "r".repeat(256)})),
+            "ref is too long",
+        ),
+        (WAIT_PIPELINE, json!({"projectSlug": "gh/o/r"}), "pipelineId"),
+        (WAIT_PIPELINE, json!({"pipelineId": "../me"}), "pipelineId"),
+        (
+            WAIT_PIPELINE,
+            json!({"pipelineId": "p", "timeoutSeconds": "soon"}),
+            "timeoutSeconds",
+        ),
     ];
     for (tool, base) in [
         (RUNS, &runs),

@@ -116,6 +116,8 @@ async fn a_tool_left_out_by_the_selection_is_refused_naming_the_setting() {
             "github_list_workflow_jobs",
             "github_get",
             "github_get_job_logs",
+            "github_wait_for_run",
+            "github_wait_for_checks",
             "artifact_read"
         ]
     );
@@ -133,7 +135,7 @@ async fn the_dispatch_table_is_built_once_and_shared_by_every_session() {
     let server = server(&upstream, |config| config).await;
     let session = server.clone().with_principal(Principal::named("b"));
     let (first, second) = (server.tools(), session.tools());
-    assert_eq!(first.len(), 22);
+    assert_eq!(first.len(), 25);
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.name, b.name);
         // The same schema objects: listing (or opening a session) builds nothing.

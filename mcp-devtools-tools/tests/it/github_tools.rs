@@ -25,19 +25,22 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
     let listed = tools(&on).await;
     let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
-        names[..7],
+        names[..10],
         [
             "github_list_workflow_runs",
             "github_list_workflow_jobs",
             "github_get",
             "github_get_job_logs",
+            "github_wait_for_run",
+            "github_wait_for_checks",
             "circleci_get",
             "circleci_get_job_logs",
+            "circleci_wait_for_pipeline",
             "artifact_read"
         ]
     );
-    assert_eq!(names.len(), 7 + 15, "then the 15 Atlassian tools (atlassian_tools.rs)");
-    for t in &listed[..7] {
+    assert_eq!(names.len(), 10 + 15, "then the 15 Atlassian tools (atlassian_tools.rs)");
+    for t in &listed[..10] {
         let schema = t.output_schema.as_ref().unwrap();
         assert_eq!(schema["type"], "object", "{}", t.name);
         assert_eq!(t.annotations.as_ref().unwrap().read_only_hint, Some(true), "{}", t.name);

@@ -29,3 +29,4 @@ mod redaction;
 mod secret_props;
 mod toolsets;
 mod upstream_bodies;
+mod wait_tools;

@@ -40,6 +40,8 @@ async fn toolsets_and_read_only_narrow_what_is_listed_and_callable() {
             "github_list_workflow_jobs",
             "github_get",
             "github_get_job_logs",
+            "github_wait_for_run",
+            "github_wait_for_checks",
             "artifact_read",
             "jira_get"
         ]

@@ -1,5 +1,7 @@
-//! The routes answering from [`super::commits`]: a commit's pull requests, check runs and detail (JSON, diff or
-//! patch by `Accept`), and a run's artifacts, for every commit and run of the runs fixtures. An unknown SHA gets
+//! The routes answering from [`super::commits`]: a commit's pull requests, check runs, combined status (no
+//! statuses: state `pending`, as GitHub answers) and detail (JSON, diff or patch by `Accept`), a run (with an
+//! `ETag`; `304` to a matching `If-None-Match`), a pull request by number, and a run's artifacts, for every commit
+//! and run of the runs fixtures. An unknown SHA gets
 //! GitHub's `422 No commit found for SHA`, an unknown run its `404`.
 //!
 //! An artifact's download (`GET /repos/{o}/{r}/actions/artifacts/{id}/zip`) is, as on GitHub, a `302` to a
@@ -23,6 +25,9 @@ const SEGMENT: &str = "[^/]+";
 /// What one route answers.
 #[derive(Clone, Copy)]
 enum Route {
+    Run,
+    Pull,
+    CombinedStatus,
     Pulls,
     CheckRuns,
     Commit,
@@ -72,6 +77,9 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
     };
     let repo = format!("^/repos/{SEGMENT}/{SEGMENT}");
     let routes = [
+        (Route::Run, format!("{repo}/actions/runs/[0-9]+$")),
+        (Route::Pull, format!("{repo}/pulls/[0-9]+$")),
+        (Route::CombinedStatus, format!("{repo}/commits/{SEGMENT}/status$")),
         (Route::Pulls, format!("{repo}/commits/{SEGMENT}/pulls$")),
         (Route::CheckRuns, format!("{repo}/commits/{SEGMENT}/check-runs$")),
         (Route::Commit, format!("{repo}/commits/{SEGMENT}$")),
@@ -138,6 +146,24 @@ impl Story {
                 None => self.error(404, "Not Found", "actions/artifacts#list-workflow-run-artifacts"),
             };
         }
+        if let Route::Run = route {
+            let run_id = segments.get(5).and_then(|id| id.parse::<u64>().ok());
+            return match run_id.and_then(|id| self.runs_by_id.get(&id)) {
+                Some(run) => self.conditional(request, run),
+                None => self.error(404, "Not Found", "actions/workflow-runs#get-a-workflow-run"),
+            };
+        }
+        if let Route::Pull = route {
+            let number = segments.get(4).and_then(|n| n.parse::<u64>().ok());
+            let pull = self
+                .pulls
+                .values()
+                .find(|pull| number.is_some() && pull["number"].as_u64() == number);
+            return match pull {
+                Some(pull) => self.conditional(request, pull),
+                None => self.error(404, "Not Found", "pulls/pulls#get-a-pull-request"),
+            };
+        }
         if let Route::ArtifactZip = route {
             return self.artifact_zip(request, segments.get(5).copied().unwrap_or_default());
         }
@@ -151,6 +177,24 @@ impl Story {
         };
         let pull = self.pulls.get(key).cloned().unwrap_or(Value::Null);
         match route {
+            Route::CombinedStatus => {
+                // No commit status on these commits (their checks are check runs): GitHub then answers state
+                // `pending` with no statuses.
+                let api_repo = runs
+                    .first()
+                    .and_then(|run| run["repository"]["url"].as_str())
+                    .unwrap_or_default();
+                let body = json!({
+                    "state": "pending",
+                    "statuses": [],
+                    "sha": key,
+                    "total_count": 0,
+                    "repository": runs.first().map(|run| run["repository"].clone()).unwrap_or(Value::Null),
+                    "commit_url": format!("{api_repo}/commits/{key}"),
+                    "url": format!("{api_repo}/commits/{key}/status"),
+                });
+                self.conditional(request, &body)
+            }
             Route::Pulls => self.json(&Value::Array(pull.is_object().then_some(pull).into_iter().collect())),
             Route::CheckRuns => {
                 let jobs: Vec<(&Value, Value)> = runs
@@ -226,6 +270,27 @@ impl Story {
     fn json(&self, body: &Value) -> ResponseTemplate {
         self.base(200, "application/json; charset=utf-8")
             .set_body_bytes(serde_json::to_vec(body).unwrap_or_default())
+    }
+
+    /// [`Story::json`] with an `ETag` (a hash of the body), or `304 Not Modified` when the request's
+    /// `If-None-Match` names it, as GitHub answers conditional requests.
+    fn conditional(&self, request: &Request, body: &Value) -> ResponseTemplate {
+        use std::hash::{Hash, Hasher};
+        let bytes = serde_json::to_vec(body).unwrap_or_default();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        let etag = format!("W/\"{:016x}\"", hasher.finish());
+        let matches = request
+            .headers
+            .get("if-none-match")
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|sent| sent == etag);
+        if matches {
+            return self
+                .base(304, "application/json; charset=utf-8")
+                .append_header("ETag", etag.as_str());
+        }
+        self.json(body).append_header("ETag", etag.as_str())
     }
 
     fn text(&self, body: String, param: &str) -> ResponseTemplate {

@@ -103,3 +103,30 @@ fn upstream_error(err: &CircleciError) -> CallToolResult {
     tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
     mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
 }
+
+/// The last `lines` lines of job `job_number`'s failed steps (every step when none failed), as text: what
+/// `circleci_wait_for_pipeline`'s `failedLogTail` gives each failed job.
+///
+/// Errors: the upstream's answer, as text.
+pub(super) async fn failed_tail(
+    circleci: &CircleciClient,
+    project_slug: &str,
+    job_number: u64,
+    lines: usize,
+) -> Result<Vec<String>, String> {
+    let details = circleci
+        .job_details(project_slug, job_number)
+        .await
+        .map_err(|err| err.to_string())?;
+    let Some((plan, outputs)) = JobPlan::circleci(&details) else {
+        return Err(format!("CircleCI's job details for job {job_number} have no build_num"));
+    };
+    let selected = plan.select(None, true).or_else(|_| plan.select(None, false))?;
+    let options = crate::logs::Options::new(logs::MAX_LOG_ARTIFACT_BYTES).with_tail(Some(lines));
+    let mut scanner = plan.scanner(options, &selected, false);
+    for output in &outputs {
+        scanner.set_step(output.step);
+        scanner.feed(&read_output(circleci, output).await.map_err(|err| err.to_string())?);
+    }
+    Ok(plan.assemble(scanner.finish()).last_lines(lines))
+}

@@ -3,6 +3,7 @@
 
 mod get;
 mod logs;
+mod wait;
 
 use mcp_results::{Args, Json, Structured, WithView};
 use rmcp::model::CallToolResult;
@@ -12,11 +13,13 @@ use serde_json::Value;
 
 use get::{CacheMeta, CircleciGetArgs};
 use logs::CircleciJobLogsArgs;
+use wait::WaitForPipelineArgs;
 
 use super::VendorEntry;
 use crate::Vendor;
 use crate::handler::DevtoolsServer;
 use crate::tools::logs::{LogsOutput, WithLogFilter};
+use crate::tools::wait::{WaitResult, WithWait};
 use crate::tools::{caller, output_schema};
 
 /// The vendor: `circleci`.
@@ -26,7 +29,7 @@ pub const VENDOR: Vendor = Vendor::named("circleci");
 pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::circleci_tools,
-    order: &[get::NAME, logs::NAME],
+    order: &[get::NAME, logs::NAME, wait::WAIT_FOR_PIPELINE],
     tasks: &[],
     secrets: |config, secrets| {
         let http = &config.circleci.http;
@@ -87,5 +90,33 @@ impl DevtoolsServer {
     ) -> Result<Json<LogsOutput>, CallToolResult> {
         let result = logs::call(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
+    }
+
+    #[tool(
+        name = "circleci_wait_for_pipeline",
+        description = "Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: its \
+                       newest) is terminal: workflows, jobs (jobNumber for circleci_get_job_logs), failed ones. \
+                       Sends progress; runs as a task with the tasks extension.",
+        input_schema = mcp_results::schema::input_schema::<WithWait<WaitForPipelineArgs>>(),
+        output_schema = crate::tools::wait::output_schema(),
+        annotations(
+            title = "Wait for a CircleCI pipeline",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn circleci_wait_for_pipeline(
+        &self,
+        args: Args<WithWait<WaitForPipelineArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<WaitResult>>, CallToolResult> {
+        let result = wait::call(self.app(), &cx, args.into_result()?).await?;
+        Ok(self
+            .app()
+            .results
+            .json(&cx, result, mcp_envelope::View::default())
+            .await)
     }
 }

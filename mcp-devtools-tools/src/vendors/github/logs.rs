@@ -270,3 +270,42 @@ fn upstream_error(err: JobsError) -> CallToolResult {
         }
     }
 }
+
+/// The last `lines` lines of job `job_id`'s failed steps (every step when none failed), as text: what the wait
+/// tools' `failedLogTail` gives each failed job.
+///
+/// Errors: the upstream's answer or why the log is missing, as text.
+pub(super) async fn failed_tail(
+    github: &GithubClient,
+    owner: &str,
+    repo: &str,
+    job_id: u64,
+    lines: usize,
+) -> Result<Vec<String>, String> {
+    let plans = find_jobs(github, owner, repo, Some(job_id), None, None, false)
+        .await
+        .map_err(|err| match err {
+            JobsError::Upstream(err) | JobsError::LogMissing(err) => err.to_string(),
+            JobsError::Argument(text) => text,
+        })?;
+    let Some(plan) = plans.into_iter().next() else {
+        return Err(format!("job {job_id} was not found"));
+    };
+    let selected = plan
+        .select(None, true)
+        .or_else(|_| plan.select(None, false))
+        .map_err(|err| err.to_string())?;
+    let job = JobRef {
+        owner: owner.to_owned(),
+        repo: repo.to_owned(),
+        job_id,
+    };
+    let options = crate::logs::Options::new(logs::MAX_LOG_ARTIFACT_BYTES).with_tail(Some(lines));
+    let (log, _) = scan_job(github, &job, &plan, options, &selected)
+        .await
+        .map_err(|err| match err {
+            JobsError::Upstream(err) | JobsError::LogMissing(err) => err.to_string(),
+            JobsError::Argument(text) => text,
+        })?;
+    Ok(log.last_lines(lines))
+}

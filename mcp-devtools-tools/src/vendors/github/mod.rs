@@ -6,6 +6,7 @@ mod get;
 mod log_absence;
 mod logs;
 mod runs;
+mod wait;
 
 use mcp_envelope::{LinkedPageMeta, PageMeta};
 use mcp_results::{Args, Json, Structured, WithView};
@@ -17,12 +18,14 @@ use serde_json::Value;
 use get::GithubGetArgs;
 use logs::GithubJobLogsArgs;
 use runs::{ListWorkflowJobsArgs, ListWorkflowRunsArgs};
+use wait::{WaitForChecksArgs, WaitForRunArgs};
 
 use super::VendorEntry;
 use crate::Vendor;
 use crate::handler::DevtoolsServer;
 use crate::tools::logs::{LogsOutput, WithLogFilter};
 use crate::tools::paging::Paged;
+use crate::tools::wait::{WaitResult, WithWait};
 use crate::tools::{caller, output_schema};
 
 /// The vendor: `github`.
@@ -37,6 +40,8 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
         runs::LIST_WORKFLOW_JOBS,
         get::NAME,
         logs::NAME,
+        wait::WAIT_FOR_RUN,
+        wait::WAIT_FOR_CHECKS,
     ],
     tasks: &[],
     secrets: |config, secrets| {
@@ -149,4 +154,66 @@ impl DevtoolsServer {
         let result = logs::call(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
     }
+
+    #[tool(
+        name = "github_wait_for_run",
+        description = WAIT_FOR_RUN_DESCRIPTION,
+        input_schema = mcp_results::schema::input_schema::<WithWait<WaitForRunArgs>>(),
+        output_schema = crate::tools::wait::output_schema(),
+        annotations(
+            title = "Wait for a workflow run",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_wait_for_run(
+        &self,
+        args: Args<WithWait<WaitForRunArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<WaitResult>>, CallToolResult> {
+        let result = wait::for_run(self.app(), &cx, args.into_result()?).await?;
+        Ok(self
+            .app()
+            .results
+            .json(&cx, result, mcp_envelope::View::default())
+            .await)
+    }
+
+    #[tool(
+        name = "github_wait_for_checks",
+        description = WAIT_FOR_CHECKS_DESCRIPTION,
+        input_schema = mcp_results::schema::input_schema::<WithWait<WaitForChecksArgs>>(),
+        output_schema = crate::tools::wait::output_schema(),
+        annotations(
+            title = "Wait for a commit's checks",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn github_wait_for_checks(
+        &self,
+        args: Args<WithWait<WaitForChecksArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<WaitResult>>, CallToolResult> {
+        let result = wait::for_checks(self.app(), &cx, args.into_result()?).await?;
+        Ok(self
+            .app()
+            .results
+            .json(&cx, result, mcp_envelope::View::default())
+            .await)
+    }
 }
+
+/// `github_wait_for_run`'s description.
+const WAIT_FOR_RUN_DESCRIPTION: &str = "Wait until a GitHub Actions workflow run completed (or timeoutSeconds): its \
+                                        conclusion, jobs and failed jobs (jobId for github_get_job_logs). Sends \
+                                        progress; runs as a task for clients with the tasks extension.";
+/// `github_wait_for_checks`' description.
+const WAIT_FOR_CHECKS_DESCRIPTION: &str = "Wait until no check run or commit status of a commit (ref or \
+                                           pullNumber) is pending, late checks included: each check's conclusion \
+                                           and the failed ones. Sends progress; runs as a task with the tasks \
+                                           extension.";
