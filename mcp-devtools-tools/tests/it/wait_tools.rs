@@ -25,9 +25,9 @@ use serde_json::{Value, json};
 /// A recorded run that failed (its derived jobs: one failed, with a recorded log).
 const FAILED_RUN: u64 = 2_802_600_146;
 /// The live run's id.
-const LIVE_RUN: u64 = 4242;
+pub(crate) const LIVE_RUN: u64 = 4242;
 
-fn config(upstream: &RecordedUpstream) -> ToolsConfig {
+pub(crate) fn config(upstream: &RecordedUpstream) -> ToolsConfig {
     common::all_config(upstream).with_wait(
         WaitConfig::default()
             .with_intervals(Duration::from_millis(50), Duration::from_millis(200))
@@ -120,12 +120,12 @@ impl Respond for LiveRun {
 }
 
 /// Counters of a mounted [`LiveRun`]: answers of the run route, `304`s of the run route.
-struct Live {
-    run_answers: Arc<AtomicUsize>,
-    not_modified: Arc<AtomicUsize>,
+pub(crate) struct Live {
+    pub(crate) run_answers: Arc<AtomicUsize>,
+    pub(crate) not_modified: Arc<AtomicUsize>,
 }
 
-async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: usize) -> Live {
+pub(crate) async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: usize) -> Live {
     let live = Live {
         run_answers: Arc::default(),
         not_modified: Arc::default(),
@@ -158,7 +158,7 @@ async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: us
     live
 }
 
-fn live_args(extra: Value) -> Value {
+pub(crate) fn live_args(extra: Value) -> Value {
     let mut args = json!({"owner": "octo-org", "repo": "octo-repo", "runId": LIVE_RUN});
     if let (Some(args), Some(extra)) = (args.as_object_mut(), extra.as_object()) {
         args.extend(extra.clone());
