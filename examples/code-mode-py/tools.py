@@ -33,8 +33,8 @@ class GithubListWorkflowRunsInput(TypedDict):
 
 class Incomplete(TypedDict):
     """The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
-    `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `CircleciGetOutput.incomplete`,
-    `JiraGetOutput.incomplete`.
+    `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
+    `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
     """
 
     reason: Literal["size", "binary", "unavailable"]
@@ -166,6 +166,91 @@ class GithubGetJobLogsOutput(TypedDict):
     """Only when data is null (too large): read the whole result with artifact_read"""
 
 
+class GithubWaitForRunInput(TypedDict):
+    """Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run
+    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with
+    the tasks extension.
+    """
+
+    owner: str
+    """Repository owner."""
+    repo: str
+    """Repository name."""
+    runId: int
+    """Workflow run id."""
+    timeoutSeconds: NotRequired[int]
+    """Seconds (default 600; 0: the current state)."""
+    failedLogTail: NotRequired[int]
+    """Log lines of each failed job to include (default 0)."""
+
+
+class JobsItem(TypedDict):
+    """The type of `Data.jobs[]`."""
+
+    kind: Literal["job", "check_run", "status", "workflow", "circleci_job"]
+    id: str
+    name: str
+    status: str
+    conclusion: str | None
+    failed: bool
+    url: str | None
+    jobId: int | None
+    runId: int | None
+    jobNumber: int | None
+    logTail: list[str] | None
+    logError: str | None
+
+
+class Data(TypedDict):
+    """The type of `GithubWaitForRunOutput.data`."""
+
+    target: str
+    stoppedBy: Literal["finished", "timeout", "shutdown", "upstream_error"]
+    timedOut: bool
+    state: str
+    conclusion: str | None
+    url: str | None
+    durationMs: int | None
+    waitedMs: int
+    polls: int
+    projectSlug: str | None
+    jobs: list[JobsItem]
+    lastError: str | None
+
+
+class GithubWaitForRunOutput(TypedDict):
+    """`structuredContent` of `github_wait_for_run` (Wait for a workflow run)."""
+
+    data: Data | None
+    """The body, or the jq output; null when incomplete"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""
+
+
+class GithubWaitForChecksInput(TypedDict):
+    """Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status
+    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks
+    extension.
+    """
+
+    owner: str
+    """Repository owner."""
+    repo: str
+    """Repository name."""
+    ref: NotRequired[str]
+    """Commit SHA, branch or tag."""
+    pullNumber: NotRequired[int]
+    """Or a pull request: its head commit."""
+    timeoutSeconds: NotRequired[int]
+    """Seconds (default 600; 0: the current state)."""
+    failedLogTail: NotRequired[int]
+    """Log lines of each failed job to include (default 0)."""
+
+
+# `structuredContent` of `github_wait_for_checks` (Wait for a commit's checks).
+GithubWaitForChecksOutput = GithubWaitForRunOutput
+
+
 class CircleciGetInput(TypedDict):
     """Arguments of `circleci_get` (CircleCI GET): GET a CircleCI API v2 path (pipelines, workflows, jobs, insights,
     /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
@@ -229,6 +314,28 @@ class CircleciGetJobLogsInput(TypedDict):
 
 # `structuredContent` of `circleci_get_job_logs` (Get CircleCI job logs).
 CircleciGetJobLogsOutput = GithubGetJobLogsOutput
+
+
+class CircleciWaitForPipelineInput(TypedDict):
+    """Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a
+    CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber
+    for circleci_get_job_logs). Sends progress; a task with the tasks extension.
+    """
+
+    pipelineId: NotRequired[str]
+    """Pipeline id (a UUID)."""
+    projectSlug: NotRequired[str]
+    """Or a project (gh/ORG/REPO) with branch: its newest pipeline."""
+    branch: NotRequired[str]
+    """With projectSlug."""
+    timeoutSeconds: NotRequired[int]
+    """Seconds (default 600; 0: the current state)."""
+    failedLogTail: NotRequired[int]
+    """Log lines of each failed job to include (default 0)."""
+
+
+# `structuredContent` of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline).
+CircleciWaitForPipelineOutput = GithubWaitForRunOutput
 
 
 class ArtifactReadInput(TypedDict):

@@ -30,8 +30,8 @@ export interface GithubListWorkflowRunsInput {
 
 /**
  * The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
- * `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `CircleciGetOutput.incomplete`,
- * `JiraGetOutput.incomplete`.
+ * `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
+ * `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
  */
 export interface Incomplete {
   reason: "size" | "binary" | "unavailable";
@@ -161,6 +161,86 @@ export interface GithubGetJobLogsOutput {
 }
 
 /**
+ * Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run completed:
+ * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with the tasks
+ * extension.
+ */
+export interface GithubWaitForRunInput {
+  /** Repository owner. */
+  owner: string;
+  /** Repository name. */
+  repo: string;
+  /** Workflow run id. */
+  runId: number;
+  /** Seconds (default 600; 0: the current state). */
+  timeoutSeconds?: number;
+  /** Log lines of each failed job to include (default 0). */
+  failedLogTail?: number;
+}
+
+/** The type of `Data.jobs[]`. */
+export interface JobsItem {
+  kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+  id: string;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  failed: boolean;
+  url: string | null;
+  jobId: number | null;
+  runId: number | null;
+  jobNumber: number | null;
+  logTail: string[] | null;
+  logError: string | null;
+}
+
+/** The type of `GithubWaitForRunOutput.data`. */
+export interface Data {
+  target: string;
+  stoppedBy: "finished" | "timeout" | "shutdown" | "upstream_error";
+  timedOut: boolean;
+  state: string;
+  conclusion: string | null;
+  url: string | null;
+  durationMs: number | null;
+  waitedMs: number;
+  polls: number;
+  projectSlug: string | null;
+  jobs: JobsItem[];
+  lastError: string | null;
+}
+
+/** `structuredContent` of `github_wait_for_run` (Wait for a workflow run). */
+export interface GithubWaitForRunOutput {
+  /** The body, or the jq output; null when incomplete */
+  data: Data | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
+}
+
+/**
+ * Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status of a
+ * commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks extension.
+ */
+export interface GithubWaitForChecksInput {
+  /** Repository owner. */
+  owner: string;
+  /** Repository name. */
+  repo: string;
+  /** Commit SHA, branch or tag. */
+  ref?: string;
+  /** Or a pull request: its head commit. */
+  pullNumber?: number;
+  /** Seconds (default 600; 0: the current state). */
+  timeoutSeconds?: number;
+  /** Log lines of each failed job to include (default 0). */
+  failedLogTail?: number;
+}
+
+/** `structuredContent` of `github_wait_for_checks` (Wait for a commit's checks). */
+export type GithubWaitForChecksOutput = GithubWaitForRunOutput;
+
+/**
  * Arguments of `circleci_get` (CircleCI GET): GET a CircleCI API v2 path (pipelines, workflows, jobs, insights,
  * /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
  */
@@ -221,6 +301,27 @@ export interface CircleciGetJobLogsInput {
 
 /** `structuredContent` of `circleci_get_job_logs` (Get CircleCI job logs). */
 export type CircleciGetJobLogsOutput = GithubGetJobLogsOutput;
+
+/**
+ * Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a CircleCI
+ * pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for
+ * circleci_get_job_logs). Sends progress; a task with the tasks extension.
+ */
+export interface CircleciWaitForPipelineInput {
+  /** Pipeline id (a UUID). */
+  pipelineId?: string;
+  /** Or a project (gh/ORG/REPO) with branch: its newest pipeline. */
+  projectSlug?: string;
+  /** With projectSlug. */
+  branch?: string;
+  /** Seconds (default 600; 0: the current state). */
+  timeoutSeconds?: number;
+  /** Log lines of each failed job to include (default 0). */
+  failedLogTail?: number;
+}
+
+/** `structuredContent` of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline). */
+export type CircleciWaitForPipelineOutput = GithubWaitForRunOutput;
 
 /**
  * Arguments of `artifact_read` (Read artifact): Read an oversized tool result saved as an artifact

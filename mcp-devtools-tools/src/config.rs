@@ -15,8 +15,11 @@ use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 use mcp_results::tasks::RedisTaskStoreConfig;
 
-use crate::tools::wait::WaitConfig;
 use crate::toolsets::{SelectionNames, ToolSelection};
+
+mod wait;
+
+pub use wait::WaitConfig;
 
 /// Which artifact backend to use.
 #[non_exhaustive]

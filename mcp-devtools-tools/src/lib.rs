@@ -36,12 +36,11 @@ mod vendor;
 pub mod vendors;
 
 pub use app::{App, AppError};
-pub use config::{ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig};
+pub use config::{ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig, WaitConfig};
 pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
 /// `mcp_serve` re-exports too).
 pub use mcp_policy::Principal;
-pub use tools::wait::WaitConfig;
 pub use vendor::Vendor;
 
 /// The README's example, compiled as a doctest.

@@ -15,6 +15,7 @@ pub mod check;
 pub mod circleci;
 mod fixture;
 pub mod github;
+pub mod live;
 pub mod logs;
 mod runs;
 

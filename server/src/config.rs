@@ -351,7 +351,8 @@ impl Settings {
                 Duration::from_millis(r.whole(WAIT_POLL_MS, 10_000, 10..=600_000)),
                 Duration::from_millis(r.whole(WAIT_MAX_POLL_MS, 60_000, 10..=600_000)),
             )
-            .with_settle(Duration::from_millis(r.whole(WAIT_SETTLE_MS, 20_000, 0..=600_000)));
+            .with_settle(Duration::from_millis(r.whole(WAIT_SETTLE_MS, 20_000, 0..=600_000)))
+            .with_heartbeat(Duration::from_millis(r.whole(WAIT_PROGRESS_MS, 10_000, 10..=15_000)));
         let tasks = TasksConfig::default()
             .with_ttl(Duration::from_millis(r.whole(
                 TASKS_TTL_MS,

@@ -161,15 +161,7 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, auth: Auth, deploy: &De
     // Built once: every session clones it, sharing the catalogue (the router and the tools/list entries).
     let server = DevtoolsServer::new(app).with_in_flight(in_flight);
     let new_handler = move || server.clone();
-    mcp_serve::http::serve(
-        new_handler,
-        listener,
-        auth,
-        &config,
-        drain,
-        shutdown,
-    )
-    .await?;
+    mcp_serve::http::serve(new_handler, listener, auth, &config, drain, shutdown).await?;
     Ok(())
 }
 

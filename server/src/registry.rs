@@ -78,6 +78,7 @@ settings! {
     WAIT_POLL_MS = "MCP_WAIT_POLL_MS", "wait-poll-ms", Value, Some("10000"), "The wait tools' poll interval after a change (and the first), milliseconds; it backs off by half while nothing changes up to MCP_WAIT_MAX_POLL_MS, and is never shorter than GitHub's X-Poll-Interval; clamped 10..=600000";
     WAIT_MAX_POLL_MS = "MCP_WAIT_MAX_POLL_MS", "wait-max-poll-ms", Value, Some("60000"), "The wait tools' longest poll interval while nothing changes, milliseconds; clamped 10..=600000";
     WAIT_SETTLE_MS = "MCP_WAIT_SETTLE_MS", "wait-settle-ms", Value, Some("20000"), "github_wait_for_checks: how long every check must stay finished and unchanged before the wait ends (a check appearing late is waited for), milliseconds; clamped 0..=600000";
+    WAIT_PROGRESS_MS = "MCP_WAIT_PROGRESS_MS", "wait-progress-ms", Value, Some("10000"), "The longest a wait tool stays silent: its last progress notification is sent again after this long without a change (clients that abort a call without progress keep waiting), milliseconds; clamped 10..=15000";
     HTTP_CACHE_ENABLED = "HTTP_CACHE_ENABLED", "http-cache-enabled", Value, Some("true"), "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off";
     HTTP_CACHE_MAX_ENTRIES = "HTTP_CACHE_MAX_ENTRIES", "http-cache-max-entries", Value, Some("512"), "Most HTTP cache entries; clamped 1..=1000000";
     HTTP_CACHE_MAX_BYTES = "HTTP_CACHE_MAX_BYTES", "http-cache-max-bytes", Value, Some("67108864"), "Most cached bytes; clamped 65536..=4294967296";

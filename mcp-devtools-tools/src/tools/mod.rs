@@ -4,7 +4,7 @@
 pub mod logs;
 pub mod paging;
 pub(crate) mod progress;
-pub mod wait;
+pub(crate) mod wait;
 pub(crate) mod writes;
 
 use std::sync::Arc;

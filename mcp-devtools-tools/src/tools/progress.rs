@@ -8,10 +8,6 @@ use std::time::{Duration, Instant};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 
-/// The longest a long call stays silent: a progress notification at least this often keeps clients that abort a
-/// call after some time without progress (300 s in several) waiting.
-pub(crate) const HEARTBEAT: Duration = Duration::from_secs(10);
-
 /// One progress report: `progress` of `total` (e.g. jobs done of jobs seen) and what is happening, in words.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ProgressUpdate {
@@ -38,6 +34,8 @@ pub(crate) struct Reporter {
     token: Option<ProgressToken>,
     peer: Peer<RoleServer>,
     task: Option<TaskProgress>,
+    /// The longest the call stays silent ([`crate::WaitConfig::heartbeat`]).
+    heartbeat: Duration,
     last: Option<(Instant, ProgressUpdate)>,
     /// Progress must increase with every notification (the spec): a heartbeat repeating the same state adds a
     /// fraction below one.
@@ -45,22 +43,23 @@ pub(crate) struct Reporter {
 }
 
 impl Reporter {
-    /// The reporter of the call `cx`.
-    pub(crate) fn new(cx: &RequestContext<RoleServer>) -> Self {
+    /// The reporter of the call `cx`, repeating the last update every `heartbeat` while nothing changes.
+    pub(crate) fn new(cx: &RequestContext<RoleServer>, heartbeat: Duration) -> Self {
         Reporter {
             token: cx.meta.get_progress_token(),
             peer: cx.peer.clone(),
             task: cx.extensions.get::<TaskProgress>().cloned(),
+            heartbeat,
             last: None,
             sent: -1.0,
         }
     }
 
-    /// Reports `update` when it differs from the last one, or when [`HEARTBEAT`] has passed since the last report.
+    /// Reports `update` when it differs from the last one, or when the heartbeat has passed since the last report.
     pub(crate) async fn report(&mut self, update: ProgressUpdate) {
         let due = match &self.last {
             None => true,
-            Some((at, last)) => *last != update || at.elapsed() >= HEARTBEAT,
+            Some((at, last)) => *last != update || at.elapsed() >= self.heartbeat,
         };
         if !due {
             return;
@@ -90,7 +89,7 @@ impl Reporter {
     pub(crate) fn until_heartbeat(&self) -> Duration {
         match &self.last {
             None => Duration::ZERO,
-            Some((at, _)) => HEARTBEAT.saturating_sub(at.elapsed()),
+            Some((at, _)) => self.heartbeat.saturating_sub(at.elapsed()),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The MCP Tasks extension (`io.modelcontextprotocol/tasks`) with the wait tools, whole chain in-process: an rmcp
 //! client that declares the extension calls `github_wait_for_run` on a live run of the recorded upstream
-//! (`wait_tools`' `LiveRun`: `in_progress` for a few polls, then `completed`) and gets a task; it polls `tasks/get`
+//! (`recorded_upstream::live`: `in_progress` for a few polls, then `completed`) and gets a task; it polls `tasks/get`
 //! to `completed` with the tool's result; another principal's `tasks/get` and `tasks/cancel` are *not found*;
 //! `tasks/cancel` settles the task `cancelled` and stops the upstream polling; a client without the extension gets
 //! the blocking result and `-32021` for `tasks/get`.
@@ -9,15 +9,14 @@
 //! `server/tests/it/replicas.rs`.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::common;
-use crate::wait_tools::{config, live_args, mount_live_run};
 
 use common::assert_valid;
-use mcp_devtools_tools::{App, DevtoolsServer, Principal, TasksConfig, ToolsConfig};
+use mcp_devtools_tools::{App, DevtoolsServer, Principal, TasksConfig, WaitConfig};
 use recorded_upstream::RecordedUpstream;
+use recorded_upstream::live::Live;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, CreateTaskResult,
     ErrorCode, GetTaskParams, Implementation,
@@ -28,13 +27,32 @@ use serde_json::{Value, json};
 
 type Client<H> = RunningService<RoleClient, H>;
 
-/// The wait tools' fast polling, and tasks polled every 100 ms (`pollIntervalMs`) with a 60 s `ttlMs`.
+/// The live run's id.
+const LIVE_RUN: u64 = 4343;
+
+/// Mounts the live run: `in_progress` for its first `polls` polls, then `completed`.
+async fn mount_live_run(upstream: &RecordedUpstream, polls: usize) -> Live {
+    Live::mount(upstream.server(), LIVE_RUN, polls, usize::MAX).await
+}
+
+/// Every vendor of `upstream`, the wait tools polling every 50-200 ms, and tasks polled every 100 ms
+/// (`pollIntervalMs`) with a 60 s `ttlMs`.
 async fn server(upstream: &RecordedUpstream) -> DevtoolsServer {
+    let wait = WaitConfig::default().with_intervals(Duration::from_millis(50), Duration::from_millis(200));
     let tasks = TasksConfig::default()
         .with_ttl(Duration::from_secs(60))
         .with_poll_interval(Duration::from_millis(100));
-    let config: ToolsConfig = config(upstream).with_tasks(tasks);
+    let config = common::all_config(upstream).with_wait(wait).with_tasks(tasks);
     DevtoolsServer::new(Arc::new(App::new(config).await.expect("the tools build")))
+}
+
+/// `github_wait_for_run`'s arguments for the live run, with `extra`.
+fn live_args(extra: Value) -> Value {
+    let mut args = json!({"owner": "octo-org", "repo": "octo-repo", "runId": LIVE_RUN});
+    if let (Some(args), Some(extra)) = (args.as_object_mut(), extra.as_object()) {
+        args.extend(extra.clone());
+    }
+    args
 }
 
 /// A client (`handler`: its capabilities) of `server` answering as `principal`, over an in-memory pipe.
@@ -98,7 +116,7 @@ fn json_rpc_error(err: ServiceError) -> ErrorData {
 #[tokio::test]
 async fn a_declaring_client_gets_a_task_for_a_wait_and_polls_it_to_the_tools_result() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let live = mount_live_run(&upstream, 6, usize::MAX).await;
+    let live = mount_live_run(&upstream, 6).await;
     let server = server(&upstream).await;
     let alice = connect(&server, "alice", declaring()).await;
     assert!(
@@ -133,13 +151,17 @@ async fn a_declaring_client_gets_a_task_for_a_wait_and_polls_it_to_the_tools_res
     assert_eq!(result["isError"], false, "{result}");
     let data = &result["structuredContent"]["data"];
     assert_eq!(
-        (data["finished"].clone(), data["conclusion"].clone()),
-        (json!(true), json!("failure")),
+        (data["stoppedBy"].clone(), data["conclusion"].clone()),
+        (json!("finished"), json!("failure")),
         "{data}"
     );
     // The stored result is the tool's result: it validates against the tool's outputSchema.
     assert_valid(&listed_tool_of(&alice).await, &result["structuredContent"]);
-    assert!(live.run_answers.load(Ordering::SeqCst) >= 7, "polled until completed");
+    assert!(
+        live.requests() >= 7,
+        "polled until completed: {} requests",
+        live.requests()
+    );
 }
 
 async fn listed_tool_of<H: ClientHandler>(client: &Client<H>) -> rmcp::model::Tool {
@@ -155,14 +177,14 @@ async fn listed_tool_of<H: ClientHandler>(client: &Client<H>) -> rmcp::model::To
 #[tokio::test]
 async fn another_principal_finds_no_task_and_tasks_cancel_stops_the_polling() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    let live = mount_live_run(&upstream, usize::MAX, usize::MAX).await;
+    let live = mount_live_run(&upstream, usize::MAX).await;
     let server = server(&upstream).await;
     let alice = connect(&server, "alice", declaring()).await;
     let bob = connect(&server, "bob", declaring()).await;
     let task = start(&alice, json!({"timeoutSeconds": 60})).await;
     let id = task.task.task_id.as_str();
     let deadline = Instant::now() + Duration::from_secs(10);
-    while live.run_answers.load(Ordering::SeqCst) < 3 {
+    while live.requests() < 3 {
         assert!(Instant::now() < deadline, "the task's wait does not poll");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -184,20 +206,16 @@ async fn another_principal_finds_no_task_and_tasks_cancel_stops_the_polling() {
     let seen = poll_until_settled(&alice, id).await;
     assert_eq!(seen.last().unwrap()["status"], "cancelled", "{seen:?}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let stopped_at = live.run_answers.load(Ordering::SeqCst);
+    let stopped_at = live.requests();
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    assert_eq!(
-        live.run_answers.load(Ordering::SeqCst),
-        stopped_at,
-        "the upstream is polled no more"
-    );
+    assert_eq!(live.requests(), stopped_at, "the upstream is polled no more");
     assert_eq!(server.app().wait_loops(), 0, "the wait's poll loop ended");
 }
 
 #[tokio::test]
 async fn a_client_without_the_extension_gets_the_result_itself_and_minus_32021_for_tasks_get() {
     let upstream = RecordedUpstream::all().await.unwrap();
-    mount_live_run(&upstream, 2, usize::MAX).await;
+    mount_live_run(&upstream, 2).await;
     let server = server(&upstream).await;
     let plain = connect(&server, "alice", ()).await;
     let result = plain
@@ -205,7 +223,7 @@ async fn a_client_without_the_extension_gets_the_result_itself_and_minus_32021_f
         .await
         .expect("tools/call");
     let data = &common::structured(&result)["data"];
-    assert_eq!(data["finished"], true, "the blocking answer: {data}");
+    assert_eq!(data["stoppedBy"], "finished", "the blocking answer: {data}");
     let refused = json_rpc_error(plain.get_task(GetTaskParams::new("0".repeat(32))).await.unwrap_err());
     assert_eq!(
         refused.code,

@@ -13,6 +13,7 @@ use crate::common;
 use common::{assert_valid, listed_tool, structured, text};
 use mcp_devtools_tools::{DevtoolsServer, ToolsConfig, WaitConfig};
 use recorded_upstream::RecordedUpstream;
+use recorded_upstream::live::Live;
 use recorded_upstream::wiremock::matchers::{method, path, path_regex};
 use recorded_upstream::wiremock::{Mock, Request, Respond, ResponseTemplate};
 use rmcp::model::{
@@ -25,9 +26,9 @@ use serde_json::{Value, json};
 /// A recorded run that failed (its derived jobs: one failed, with a recorded log).
 const FAILED_RUN: u64 = 2_802_600_146;
 /// The live run's id.
-pub(crate) const LIVE_RUN: u64 = 4242;
+const LIVE_RUN: u64 = 4242;
 
-pub(crate) fn config(upstream: &RecordedUpstream) -> ToolsConfig {
+fn config(upstream: &RecordedUpstream) -> ToolsConfig {
     common::all_config(upstream).with_wait(
         WaitConfig::default()
             .with_intervals(Duration::from_millis(50), Duration::from_millis(200))
@@ -69,96 +70,11 @@ async fn call(client: &WatchingClient, tool: &str, args: Value) -> rmcp::model::
         .expect("tools/call")
 }
 
-/// A workflow run (and its jobs) that is `in_progress` for its first `polls` answers, then `completed` with
-/// `failure`; `ETag`s per state and `304` to a matching `If-None-Match`; answers `500` from answer `fail_from` on.
-struct LiveRun {
-    answers: Arc<AtomicUsize>,
-    not_modified: Arc<AtomicUsize>,
-    polls: usize,
-    jobs: bool,
-    fail_from: usize,
+async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: usize) -> Live {
+    Live::mount(upstream.server(), LIVE_RUN, polls, fail_from).await
 }
 
-impl Respond for LiveRun {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let n = self.answers.fetch_add(1, Ordering::SeqCst);
-        if n >= self.fail_from {
-            return ResponseTemplate::new(500).set_body_json(json!({"message": "Server Error"}));
-        }
-        let done = n >= self.polls;
-        let etag = format!("\"{}-{done}\"", if self.jobs { "jobs" } else { "run" });
-        let sent = request.headers.get("if-none-match").and_then(|v| v.to_str().ok());
-        if sent == Some(etag.as_str()) {
-            self.not_modified.fetch_add(1, Ordering::SeqCst);
-            return ResponseTemplate::new(304).append_header("ETag", etag.as_str());
-        }
-        let (status, conclusion) = if done {
-            ("completed", json!("failure"))
-        } else {
-            ("in_progress", Value::Null)
-        };
-        let body = if self.jobs {
-            json!({"total_count": 2, "jobs": [
-                {"id": 42_421, "run_id": LIVE_RUN, "name": "lint", "status": "completed", "conclusion": "success",
-                 "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242/job/42421",
-                 "started_at": "2026-12-05T10:00:00Z", "completed_at": "2026-12-05T10:01:00Z", "steps": []},
-                {"id": 42_422, "run_id": LIVE_RUN, "name": "test", "status": status, "conclusion": conclusion,
-                 "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242/job/42422",
-                 "started_at": "2026-12-05T10:00:00Z",
-                 "completed_at": if done { json!("2026-12-05T10:05:00Z") } else { Value::Null }, "steps": []}
-            ]})
-        } else {
-            json!({"id": LIVE_RUN, "name": "CI", "status": status, "conclusion": conclusion,
-                   "html_url": "https://github.com/octo-org/octo-repo/actions/runs/4242",
-                   "run_started_at": "2026-12-05T10:00:00Z", "created_at": "2026-12-05T10:00:00Z",
-                   "updated_at": "2026-12-05T10:05:00Z"})
-        };
-        ResponseTemplate::new(200)
-            .append_header("ETag", etag.as_str())
-            .set_body_json(body)
-    }
-}
-
-/// Counters of a mounted [`LiveRun`]: answers of the run route, `304`s of the run route.
-pub(crate) struct Live {
-    pub(crate) run_answers: Arc<AtomicUsize>,
-    pub(crate) not_modified: Arc<AtomicUsize>,
-}
-
-pub(crate) async fn mount_live_run(upstream: &RecordedUpstream, polls: usize, fail_from: usize) -> Live {
-    let live = Live {
-        run_answers: Arc::default(),
-        not_modified: Arc::default(),
-    };
-    let run_path = format!("/repos/octo-org/octo-repo/actions/runs/{LIVE_RUN}");
-    Mock::given(method("GET"))
-        .and(path(run_path.as_str()))
-        .respond_with(LiveRun {
-            answers: live.run_answers.clone(),
-            not_modified: live.not_modified.clone(),
-            polls,
-            jobs: false,
-            fail_from,
-        })
-        .with_priority(1)
-        .mount(upstream.server())
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("{run_path}/jobs").as_str()))
-        .respond_with(LiveRun {
-            answers: Arc::default(),
-            not_modified: Arc::default(),
-            polls,
-            jobs: true,
-            fail_from: usize::MAX,
-        })
-        .with_priority(1)
-        .mount(upstream.server())
-        .await;
-    live
-}
-
-pub(crate) fn live_args(extra: Value) -> Value {
+fn live_args(extra: Value) -> Value {
     let mut args = json!({"owner": "octo-org", "repo": "octo-repo", "runId": LIVE_RUN});
     if let (Some(args), Some(extra)) = (args.as_object_mut(), extra.as_object()) {
         args.extend(extra.clone());
@@ -176,17 +92,18 @@ async fn a_run_is_waited_for_until_it_completed_with_progress_and_conditional_po
     let tool = listed_tool_of(&client, "github_wait_for_run").await;
     let data = structured(&result)["data"].clone();
     assert_valid(&tool, &structured(&result));
-    assert_eq!(data["finished"], true, "{data}");
-    assert_eq!(data["stoppedBy"], "finished");
+    assert_eq!(data["stoppedBy"], "finished", "{data}");
     assert_eq!(data["timedOut"], false);
     assert_eq!(data["state"], "completed");
     assert_eq!(data["conclusion"], "failure");
     assert_eq!(data["url"], "https://github.com/octo-org/octo-repo/actions/runs/4242");
     assert_eq!(data["durationMs"], 300_000);
     assert_eq!(data["jobs"].as_array().unwrap().len(), 2);
-    assert_eq!(data["failed"][0]["jobId"], 42_422, "{data}");
-    assert_eq!(data["failed"][0]["runId"], LIVE_RUN);
-    assert_eq!(data["failed"][0]["logTail"], Value::Null);
+    let failed = failed_jobs(&data);
+    assert_eq!(failed.len(), 1, "{data}");
+    assert_eq!(failed[0]["jobId"], 42_422, "{data}");
+    assert_eq!(failed[0]["runId"], LIVE_RUN);
+    assert_eq!(failed[0]["logTail"], Value::Null, "not asked");
     assert!(data["polls"].as_u64().unwrap() >= 5, "{data}");
     let progress = watcher.progress.lock().unwrap().clone();
     assert!(progress.len() >= 2, "{progress:?}");
@@ -203,12 +120,11 @@ async fn a_run_is_waited_for_until_it_completed_with_progress_and_conditional_po
             .any(|p| p.message.as_deref() == Some("in_progress: 1 of 2 done")),
         "{progress:?}"
     );
+    // While jobs ran, each poll was one request (the jobs list): the run itself was read first and once its jobs
+    // were done.
+    assert_eq!(live.run_answers(), 2, "{} requests in all", live.requests());
     // The unchanged in_progress answers were 304s after the first.
-    assert!(
-        live.not_modified.load(Ordering::SeqCst) >= 3,
-        "{} 304s",
-        live.not_modified.load(Ordering::SeqCst)
-    );
+    assert!(live.not_modified() >= 3, "{} 304s", live.not_modified());
 }
 
 async fn listed_tool_of(client: &WatchingClient, name: &str) -> rmcp::model::Tool {
@@ -231,22 +147,22 @@ async fn a_finished_run_answers_at_once_with_the_failed_jobs_log_tail() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_valid(&listed_tool(&client, "github_wait_for_run").await, &structured(&result));
     let data = &structured(&result)["data"];
-    assert_eq!(data["finished"], true, "{data}");
+    assert_eq!(data["stoppedBy"], "finished", "{data}");
     assert_eq!(data["conclusion"], "failure");
     assert_eq!(data["polls"], 1);
-    let failed = data["failed"].as_array().unwrap();
+    let failed = failed_jobs(data);
     assert_eq!(failed.len(), 1, "{data}");
     let tail = failed[0]["logTail"].as_array().unwrap();
     assert_eq!(tail.len(), 5, "{failed:?}");
     assert!(failed[0]["jobId"].as_u64().is_some());
-    // The tail is given once, with the failed job.
-    assert!(
-        data["jobs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|job| job["logTail"].is_null())
-    );
+    // Only the failed job's log is read.
+    let tails = data["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|job| !job["logTail"].is_null())
+        .count();
+    assert_eq!(tails, 1);
 }
 
 #[tokio::test]
@@ -272,10 +188,8 @@ async fn a_wait_times_out_with_the_last_state_seen() {
     let data = &structured(&result)["data"];
     assert_eq!(data["timedOut"], true, "{data}");
     assert_eq!(data["stoppedBy"], "timeout");
-    assert_eq!(data["finished"], false);
     assert_eq!(data["state"], "in_progress");
     assert_eq!(data["conclusion"], Value::Null);
-    assert_eq!(data["finishedAt"], Value::Null);
     // timeoutSeconds 0: the current state, after one poll.
     let result = common::call(&client, "github_wait_for_run", live_args(json!({"timeoutSeconds": 0}))).await;
     let data = &structured(&result)["data"];
@@ -318,7 +232,7 @@ async fn waits_on_one_run_share_its_polls_and_a_cancelled_wait_stops_polling() {
     let two = send(&second).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(app.wait_loops(), 1, "one poll loop for two waits on one run");
-    let answers = live.run_answers.load(Ordering::SeqCst);
+    let answers = live.requests();
     // 1.5 s at 50-200 ms: one loop polls at most ~12 times; two would poll twice as often.
     assert!((3..=14).contains(&answers), "{answers} polls of the run");
     for (client, handle) in [(&first, &one), (&second, &two)] {
@@ -326,14 +240,10 @@ async fn waits_on_one_run_share_its_polls_and_a_cancelled_wait_stops_polling() {
         client.peer().notify_cancelled(cancel).await.unwrap();
     }
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    let after_cancel = live.run_answers.load(Ordering::SeqCst);
+    let after_cancel = live.requests();
     assert_eq!(app.wait_loops(), 0, "the loop stopped with its last follower");
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    assert_eq!(
-        live.run_answers.load(Ordering::SeqCst),
-        after_cancel,
-        "no request after the cancel"
-    );
+    assert_eq!(live.requests(), after_cancel, "no request after the cancel");
 }
 
 #[tokio::test]
@@ -418,7 +328,7 @@ async fn a_late_check_is_waited_for_and_checks_settle() {
         &structured(&result),
     );
     let data = &structured(&result)["data"];
-    assert_eq!(data["finished"], true, "{data}");
+    assert_eq!(data["stoppedBy"], "finished", "{data}");
     assert_eq!(data["conclusion"], "success");
     let jobs = data["jobs"].as_array().unwrap();
     assert_eq!(jobs.len(), 2, "the late check and the status: {data}");
@@ -444,7 +354,7 @@ async fn a_pull_requests_finished_checks_answer_at_once_and_an_empty_combined_st
         "finished long ago: no settle wait"
     );
     let data = &structured(&result)["data"];
-    assert_eq!(data["finished"], true, "{data}");
+    assert_eq!(data["stoppedBy"], "finished", "{data}");
     assert!(
         data["target"]
             .as_str()
@@ -476,6 +386,17 @@ async fn a_pull_requests_finished_checks_answer_at_once_and_an_empty_combined_st
     );
 }
 
+/// The failed entries of a wait result's jobs.
+fn failed_jobs(data: &Value) -> Vec<Value> {
+    data["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|job| job["failed"] == true)
+        .cloned()
+        .collect()
+}
+
 fn recorded_runs() -> Vec<Value> {
     let body: Value = serde_json::from_slice(recorded_upstream::fixture("github/actions-runs").unwrap().body).unwrap();
     body["workflow_runs"].as_array().unwrap().clone()
@@ -492,19 +413,19 @@ async fn a_finished_circleci_pipeline_answers_its_workflows_jobs_and_failed_log_
         &structured(&result),
     );
     let data = &structured(&result)["data"];
-    assert_eq!(data["finished"], true, "{data}");
+    assert_eq!(data["stoppedBy"], "finished", "{data}");
     assert_eq!(data["conclusion"], "failed");
     assert_eq!(
         data["url"],
         "https://app.circleci.com/pipelines/github/CircleCI-Public/api-preview-docs/25"
     );
-    let failed: Vec<&Value> = data["failed"].as_array().unwrap().iter().collect();
+    assert_eq!(data["projectSlug"], "gh/CircleCI-Public/api-preview-docs");
+    let failed = failed_jobs(data);
     let job = failed
         .iter()
         .find(|job| job["kind"] == "circleci_job")
         .expect("the failed job");
     assert_eq!(job["jobNumber"], 102);
-    assert_eq!(job["projectSlug"], "gh/CircleCI-Public/api-preview-docs");
     assert_eq!(job["logTail"].as_array().map(Vec::len), Some(3), "{job}");
     let missing = json!({"pipelineId": "00000000-0000-4000-8000-000000000404"});
     Mock::given(method("GET"))
@@ -552,4 +473,27 @@ async fn the_wait_tools_type_their_data_fully_and_take_no_jq() {
         }
         assert_eq!(tool.annotations.as_ref().unwrap().read_only_hint, Some(true));
     }
+}
+
+#[tokio::test]
+async fn a_wait_with_nothing_changing_still_sends_progress_every_heartbeat() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    mount_live_run(&upstream, usize::MAX, usize::MAX).await;
+    let mut config = config(&upstream);
+    config.wait = config.wait.with_heartbeat(Duration::from_millis(100));
+    let (client, watcher) = connect(common::server(config).await).await;
+    let result = call(&client, "github_wait_for_run", live_args(json!({"timeoutSeconds": 1}))).await;
+    assert_eq!(structured(&result)["data"]["stoppedBy"], "timeout");
+    let progress = watcher.progress.lock().unwrap().clone();
+    // Two changes (waiting, then in_progress), then a repeat every 100 ms of the second.
+    assert!(progress.len() >= 6, "{} notifications: {progress:?}", progress.len());
+    assert!(
+        progress.windows(2).all(|pair| pair[1].progress > pair[0].progress),
+        "{progress:?}"
+    );
+    let repeats = progress
+        .iter()
+        .filter(|p| p.message.as_deref() == Some("in_progress: 1 of 2 done"))
+        .count();
+    assert!(repeats >= 5, "{progress:?}");
 }

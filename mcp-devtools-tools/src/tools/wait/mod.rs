@@ -4,7 +4,6 @@
 //! cancelled call (`notifications/cancelled`, a closed stream or stdin, `tasks/cancel`) drops its follower, and a
 //! loop nobody follows stops before its next request.
 
-mod config;
 pub(crate) mod model;
 pub(crate) mod shared;
 
@@ -16,7 +15,6 @@ use rmcp::service::{RequestContext, RoleServer};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-pub use config::WaitConfig;
 pub use model::{JobKind, StopReason, WaitJob, WaitResult};
 
 use crate::app::App;
@@ -39,11 +37,11 @@ const FIRST_POLL_GRACE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WaitArgs {
-    /// Longest wait, seconds (0..=3600, default 600; 0: the current state). timedOut says when it passed.
+    /// Seconds (default 600; 0: the current state).
     #[schemars(range(max = 3600))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub timeout_seconds: Option<u64>,
-    /// Last lines of each failed job's log to include (failed steps; 0..=500, default 0: none).
+    /// Log lines of each failed job to include (default 0).
     #[schemars(range(max = 500))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub failed_log_tail: Option<u64>,
@@ -99,7 +97,7 @@ pub(crate) async fn wait<P: Poller>(
 ) -> Result<WaitResult, CallToolResult> {
     let started = Instant::now();
     let deadline = started + options.timeout;
-    let mut reporter = Reporter::new(cx);
+    let mut reporter = Reporter::new(cx, app.config.wait.heartbeat);
     reporter
         .report(ProgressUpdate {
             progress: 0,
@@ -198,22 +196,18 @@ fn finish(
             Some(to) => model::millis_between(from, to),
             None => model::millis_since(from),
         });
-    let failed = observed.jobs.iter().filter(|job| job.failed).cloned().collect();
     WaitResult {
         target: target.description.clone(),
-        finished: observed.done,
         stopped_by: reason,
         timed_out: reason == StopReason::Timeout,
         state: observed.state.clone(),
         conclusion: observed.conclusion.clone(),
         url: observed.url.clone(),
-        started_at: observed.started_at.clone(),
-        finished_at: observed.finished_at.clone(),
         duration_ms,
         waited_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         polls,
+        project_slug: None,
         jobs: observed.jobs.clone(),
-        failed,
         last_error,
     }
 }

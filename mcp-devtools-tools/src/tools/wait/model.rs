@@ -4,14 +4,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The result of `github_wait_for_run`, `github_wait_for_checks` and `circleci_wait_for_pipeline`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WaitResult {
     /// What was waited for, e.g. `workflow run 2802600146 of octo-org/octo-repo`.
     pub target: String,
-    /// True when everything waited for finished (see stoppedBy otherwise).
-    pub finished: bool,
-    /// Why the wait ended.
+    /// Why the wait ended: `finished` when everything waited for finished.
     pub stopped_by: StopReason,
     /// True when timeoutSeconds passed before it finished.
     pub timed_out: bool,
@@ -23,20 +21,16 @@ pub struct WaitResult {
     pub conclusion: Option<String>,
     /// The web page of what was waited for; null for checks and when unknown.
     pub url: Option<String>,
-    /// When it started (RFC 3339, the vendor's clock); null when unknown.
-    pub started_at: Option<String>,
-    /// When it finished (RFC 3339); null while not finished or unknown.
-    pub finished_at: Option<String>,
-    /// finishedAt - startedAt (or now - startedAt while running), in milliseconds; null when unknown.
+    /// How long it ran (to now while running), in milliseconds, by the vendor's clock; null when unknown.
     pub duration_ms: Option<u64>,
     /// How long this call waited, in milliseconds.
     pub waited_ms: u64,
     /// Upstream polls seen by this wait (a poll shared with other callers counts once for each).
     pub polls: u64,
-    /// Every job, check or workflow, as last seen.
+    /// CircleCI: the project (circleci_get_job_logs's projectSlug); null for GitHub.
+    pub project_slug: Option<String>,
+    /// Every job, check or workflow as last seen; the failed ones carry their log tails when asked.
     pub jobs: Vec<WaitJob>,
-    /// The failed ones (a copy of their entries in jobs), with their log tails when failedLogTail was given.
-    pub failed: Vec<WaitJob>,
     /// The last upstream error when the wait ended because of it (stoppedBy upstream_error), else null.
     pub last_error: Option<String>,
 }
@@ -56,7 +50,7 @@ pub enum StopReason {
 }
 
 /// One job, check or workflow.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WaitJob {
     /// What it is.
@@ -72,15 +66,21 @@ pub struct WaitJob {
     /// Its conclusion once finished (success, failure, cancelled, skipped, ...; CircleCI: success, failed, ...);
     /// null while running.
     pub conclusion: Option<String>,
-    /// True once it finished.
+    /// True once it finished (not serialized: conclusion is set then).
+    #[serde(skip)]
+    #[schemars(skip)]
     pub finished: bool,
     /// True when it finished without success (failure, cancelled, timed_out, error, failed, ...).
     pub failed: bool,
     /// Its web page; null when the vendor gives none.
     pub url: Option<String>,
-    /// When it started (RFC 3339); null when unknown.
+    /// When it started (RFC 3339; not serialized).
+    #[serde(skip)]
+    #[schemars(skip)]
     pub started_at: Option<String>,
-    /// When it finished (RFC 3339); null while running or unknown.
+    /// When it finished (RFC 3339; not serialized: the settle time of checks reads it).
+    #[serde(skip)]
+    #[schemars(skip)]
     pub finished_at: Option<String>,
     /// GitHub Actions job id: github_get_job_logs's jobId. Null for other checks.
     pub job_id: Option<u64>,
@@ -88,9 +88,11 @@ pub struct WaitJob {
     pub run_id: Option<u64>,
     /// CircleCI job number: circleci_get_job_logs's jobNumber. Null otherwise.
     pub job_number: Option<u64>,
-    /// CircleCI project slug (circleci_get_job_logs's projectSlug); null otherwise.
+    /// CircleCI project slug (not serialized: the result's projectSlug).
+    #[serde(skip)]
+    #[schemars(skip)]
     pub project_slug: Option<String>,
-    /// The last failedLogTail lines of its log (failed steps), when asked and it failed; null otherwise.
+    /// The last failedLogTail lines of its log (failed steps) when asked and it failed; null otherwise.
     pub log_tail: Option<Vec<String>>,
     /// Why logTail could not be read, when it could not; null otherwise.
     pub log_error: Option<String>,

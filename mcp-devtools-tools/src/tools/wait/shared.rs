@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::config::WaitConfig;
 use super::model::Observed;
 use crate::app::App;
+use crate::config::WaitConfig;
 
 /// Why a poll failed.
 #[derive(Debug, Clone, PartialEq)]

@@ -94,9 +94,9 @@ impl DevtoolsServer {
 
     #[tool(
         name = "circleci_wait_for_pipeline",
-        description = "Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: its \
-                       newest) is terminal: workflows, jobs (jobNumber for circleci_get_job_logs), failed ones. \
-                       Sends progress; runs as a task with the tasks extension.",
+        description = "Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the \
+                       newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends \
+                       progress; a task with the tasks extension.",
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForPipelineArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
         annotations(

@@ -138,10 +138,11 @@ async fn fetch(circleci: &CircleciClient, request: &GetRequest<'_>) -> Result<Va
 
 /// Adds the log tails of the failed jobs when `options` asks for them.
 async fn with_tails(circleci: &CircleciClient, mut result: WaitResult, options: WaitOptions) -> WaitResult {
+    result.project_slug = result.jobs.iter().find_map(|job| job.project_slug.clone());
     if options.failed_log_tail == 0 {
         return result;
     }
-    for job in &mut result.failed {
+    for job in result.jobs.iter_mut().filter(|job| job.failed) {
         let (Some(slug), Some(number)) = (job.project_slug.clone(), job.job_number) else {
             continue;
         };

@@ -209,11 +209,10 @@ impl DevtoolsServer {
 }
 
 /// `github_wait_for_run`'s description.
-const WAIT_FOR_RUN_DESCRIPTION: &str = "Wait until a GitHub Actions workflow run completed (or timeoutSeconds): its \
-                                        conclusion, jobs and failed jobs (jobId for github_get_job_logs). Sends \
-                                        progress; runs as a task for clients with the tasks extension.";
+const WAIT_FOR_RUN_DESCRIPTION: &str = "Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed \
+                                        ones with jobId for github_get_job_logs). Sends progress; a task with the \
+                                        tasks extension.";
 /// `github_wait_for_checks`' description.
-const WAIT_FOR_CHECKS_DESCRIPTION: &str = "Wait until no check run or commit status of a commit (ref or \
-                                           pullNumber) is pending, late checks included: each check's conclusion \
-                                           and the failed ones. Sends progress; runs as a task with the tasks \
+const WAIT_FOR_CHECKS_DESCRIPTION: &str = "Wait until no check run or commit status of a commit (ref or pullNumber) \
+                                           is pending, late checks included. Sends progress; a task with the tasks \
                                            extension.";

@@ -5,7 +5,6 @@
 //! <https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference> and
 //! <https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference>.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -82,6 +81,7 @@ pub(super) async fn for_run(
         jobs: Conditional::new(format!(
             "{repo_path}/actions/runs/{run_id}/jobs?filter=latest&per_page=100"
         )),
+        run_read_now: false,
     };
     let result = wait::wait(app, cx, target.clone(), options, make).await?;
     Ok(with_tails(github, &owner, &repo, result, options).await)
@@ -176,24 +176,13 @@ async fn with_tails(
     if options.failed_log_tail == 0 {
         return result;
     }
-    let mut tails: HashMap<u64, Result<Vec<String>, String>> = HashMap::new();
-    for job in &result.failed {
+    for job in result.jobs.iter_mut().filter(|job| job.failed) {
         if let Some(job_id) = job.job_id {
-            let tail = super::logs::failed_tail(github, owner, repo, job_id, options.failed_log_tail).await;
-            tails.insert(job_id, tail);
+            match super::logs::failed_tail(github, owner, repo, job_id, options.failed_log_tail).await {
+                Ok(lines) => job.log_tail = Some(lines),
+                Err(err) => job.log_error = Some(err),
+            }
         }
-    }
-    for job in result.failed.iter_mut().chain(result.jobs.iter_mut()) {
-        match job.job_id.and_then(|id| tails.get(&id)) {
-            Some(Ok(lines)) => job.log_tail = Some(lines.clone()),
-            Some(Err(err)) => job.log_error = Some(err.clone()),
-            None => {}
-        }
-    }
-    // The tails are given once, with the failed jobs.
-    for job in &mut result.jobs {
-        job.log_tail = None;
-        job.log_error = None;
     }
     result
 }
@@ -222,6 +211,15 @@ impl Conditional {
         }
         self.etag = polled.etag;
         Ok((self.body.get_or_insert(Value::Null), polled.pace))
+    }
+}
+
+/// The stricter of two paces (the longer poll interval, the fewer requests left).
+fn merge(a: Pace, b: Pace) -> Pace {
+    match (not_before(a), not_before(b)) {
+        (Some(x), Some(y)) if x >= y => a,
+        (Some(_), None) => a,
+        _ => b,
     }
 }
 
@@ -274,6 +272,8 @@ struct RunPoller {
     description: String,
     run: Conditional,
     jobs: Conditional,
+    /// The run was read in this poll already (the first).
+    run_read_now: bool,
 }
 
 impl Poller for RunPoller {
@@ -284,20 +284,46 @@ impl Poller for RunPoller {
                 None,
             );
         };
-        let (run, pace) = match self.run.poll(github).await {
-            Ok((run, pace)) => (run.clone(), pace),
-            Err(err) => {
-                let (err, wait) = poll_error(&self.description, &err);
-                return failed(err, wait);
+        // One request per poll while jobs run: the jobs list (conditional). The run itself is read first (an
+        // unknown run is named), then again only once no job is left running (its conclusion), or while it has no
+        // job yet.
+        let mut pace = Pace::default();
+        if self.run.body.is_none() {
+            match self.run.poll(github).await {
+                Ok((_, answered)) => {
+                    pace = answered;
+                    self.run_read_now = true;
+                }
+                Err(err) => {
+                    let (err, wait) = poll_error(&self.description, &err);
+                    return failed(err, wait);
+                }
             }
-        };
+        }
         let jobs = match self.jobs.poll(github).await {
-            Ok((jobs, _)) => jobs.clone(),
+            Ok((jobs, answered)) => {
+                pace = merge(pace, answered);
+                jobs.clone()
+            }
             Err(err) => {
                 let (err, wait) = poll_error(&format!("the jobs of {}", self.description), &err);
                 return failed(err, wait);
             }
         };
+        let listed = jobs["jobs"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let running = listed.iter().any(|job| job["status"] != "completed");
+        let run_finished = self.run.body.as_ref().is_some_and(|run| run["status"] == "completed");
+        if (listed.is_empty() || !running) && !run_finished && !self.run_read_now {
+            match self.run.poll(github).await {
+                Ok((_, answered)) => pace = merge(pace, answered),
+                Err(err) => {
+                    let (err, wait) = poll_error(&self.description, &err);
+                    return failed(err, wait);
+                }
+            }
+        }
+        self.run_read_now = false;
+        let run = self.run.body.clone().unwrap_or(Value::Null);
         let done = run["status"] == "completed";
         let observed = Observed {
             done,

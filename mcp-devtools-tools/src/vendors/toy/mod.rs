@@ -113,7 +113,7 @@ impl DevtoolsServer {
     ) -> Result<Json<Structured<Value>>, CallToolResult> {
         let WithView { args, view } = args.into_result()?;
         let steps = args.steps.unwrap_or(3);
-        let mut reporter = Reporter::new(&cx);
+        let mut reporter = Reporter::new(&cx, Duration::from_secs(10));
         for done in 0..steps {
             reporter
                 .report(ProgressUpdate {

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 /// How the wait tools poll the upstream. [`WaitConfig::default`]: every 10 s at first, backing off by half while
 /// nothing changes up to 60 s, never faster than the upstream asks (GitHub's `X-Poll-Interval`); a commit's checks
-/// settle for 20 s; three failed polls in a row end a wait.
+/// settle for 20 s; three failed polls in a row end a wait; progress at least every 10 s.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaitConfig {
@@ -18,6 +18,10 @@ pub struct WaitConfig {
     /// Failed polls in a row (each already retried by the HTTP layer) that end a wait with `stoppedBy:
     /// upstream_error`.
     pub max_failed_polls: u32,
+    /// The longest a wait stays silent: its last progress is sent again after this long without a change, so that
+    /// clients that give up on a call after some time without progress (300 s in several; MCP 2026-07-28 lets a
+    /// client reset its timeout on progress) keep waiting.
+    pub heartbeat: Duration,
 }
 
 impl Default for WaitConfig {
@@ -27,6 +31,7 @@ impl Default for WaitConfig {
             max_interval: Duration::from_secs(60),
             settle: Duration::from_secs(20),
             max_failed_polls: 3,
+            heartbeat: Duration::from_secs(10),
         }
     }
 }
@@ -44,6 +49,13 @@ impl WaitConfig {
     #[must_use]
     pub fn with_settle(mut self, settle: Duration) -> Self {
         self.settle = settle;
+        self
+    }
+
+    /// This config with [`WaitConfig::heartbeat`] set (at least 10 ms).
+    #[must_use]
+    pub fn with_heartbeat(mut self, heartbeat: Duration) -> Self {
+        self.heartbeat = heartbeat.max(Duration::from_millis(10));
         self
     }
 
