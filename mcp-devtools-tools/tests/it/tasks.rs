@@ -3,7 +3,8 @@
 //! (`recorded_upstream::live`: `in_progress` for a few polls, then `completed`) and gets a task; it polls `tasks/get`
 //! to `completed` with the tool's result; another principal's `tasks/get` and `tasks/cancel` are *not found*;
 //! `tasks/cancel` settles the task `cancelled` and stops the upstream polling; a client without the extension gets
-//! the blocking result and `-32021` for `tasks/get`.
+//! the blocking result and `-32021` for `tasks/get`; an unreachable task store (Redis) gives the blocking result with
+//! a warning in the log, and `tasks/get` says the store is unreachable.
 //!
 //! Tasks live in memory here (the server's own store); the Redis store across two server processes is tested in
 //! `server/tests/it/replicas.rs`.
@@ -234,5 +235,50 @@ async fn a_client_without_the_extension_gets_the_result_itself_and_minus_32021_f
         refused.data,
         Some(json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}})),
         "{refused:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_task_store_answers_the_wait_itself_and_says_so_in_the_log() {
+    common::capture_log();
+    let upstream = RecordedUpstream::all().await.unwrap();
+    mount_live_run(&upstream, 2).await;
+    // A port nothing listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let redis = mcp_results::tasks::RedisTaskStoreConfig::new(format!("redis://127.0.0.1:{port}/0"));
+    let wait = WaitConfig::default().with_intervals(Duration::from_millis(50), Duration::from_millis(200));
+    let tasks = TasksConfig::default().with_redis(Some(redis));
+    let config = common::all_config(&upstream).with_wait(wait).with_tasks(tasks);
+    let server = DevtoolsServer::new(Arc::new(
+        App::new(config).await.expect("an unreachable Redis is no error"),
+    ));
+    let alice = connect(&server, "alice", declaring()).await;
+
+    match alice
+        .call_tool_once(wait_for_run(json!({"timeoutSeconds": 30})))
+        .await
+        .expect("tools/call")
+    {
+        CallToolResponse::Complete(result) => {
+            let data = &common::structured(&result)["data"];
+            assert_eq!(data["stoppedBy"], "finished", "the blocking answer: {data}");
+        }
+        other => panic!("expected the blocking answer, got {other:?}"),
+    }
+    let failed = json_rpc_error(alice.get_task(GetTaskParams::new("0".repeat(32))).await.unwrap_err());
+    assert_eq!(failed.code, ErrorCode::INTERNAL_ERROR);
+    assert!(
+        failed.message.starts_with("the task store is unreachable: "),
+        "{failed:?}"
+    );
+    let log = common::log();
+    assert!(
+        log.lines()
+            .any(|line| line.contains("WARN") && line.contains("the task store did not take the task")),
+        "{log}"
     );
 }
