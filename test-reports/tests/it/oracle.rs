@@ -437,11 +437,9 @@ fn ours(format: Format, test: &FailedTest) -> Expected {
         file: test.file.clone(),
         line: test.line,
     };
-    if format == Format::Trx {
-        if let (Some(message), Some(details)) = (&test.message, &test.details) {
-            expected.message = Some(format!("{message}\n{details}"));
-            expected.details = None;
-        }
+    if let (Format::Trx, Some(message), Some(details)) = (format, &test.message, &test.details) {
+        expected.message = Some(format!("{message}\n{details}"));
+        expected.details = None;
     }
     clean_texts(&mut expected);
     expected
