@@ -10,6 +10,15 @@ use crate::{Error, Format, Position};
 
 /// `text` as one JSON value of type `T` (a report of `format`).
 pub(crate) fn from_str<T: DeserializeOwned>(format: Format, text: &str) -> Result<T, Error> {
+    let start = text.len() - text.trim_start().len();
+    if !text[start..].starts_with('{') {
+        // serde would read a struct from an array too.
+        return Err(Error::Invalid {
+            format,
+            message: "the report is not a JSON object".into(),
+            position: Some(Position::at(text, start)),
+        });
+    }
     serde_json::from_str(text).map_err(|err| error(format, text, 0, 0, &err))
 }
 

@@ -5,6 +5,8 @@ mod detect;
 mod error;
 mod formats;
 mod frames;
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 mod location;
 mod model;
