@@ -10,10 +10,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use test_reports::{detect, parse, ParseOptions};
+use test_reports::{ParseOptions, detect, parse};
 
 fuzz_target!(|input: &[u8]| {
-    let options = ParseOptions::default().with_message_limit(64).with_details_limit(256).with_max_failed(20);
+    let options = ParseOptions::default()
+        .with_message_limit(64)
+        .with_details_limit(256)
+        .with_max_failed(20);
     let format = detect(input);
     if let Ok(report) = parse(input, &options) {
         assert_eq!(format.ok(), Some(report.format), "parse reads the format detect names");

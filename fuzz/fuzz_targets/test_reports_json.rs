@@ -8,13 +8,23 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use test_reports::{parse_as, Format, ParseOptions};
+use test_reports::{Format, ParseOptions, parse_as};
 
 fuzz_target!(|input: &[u8]| {
-    let Some((&selector, document)) = input.split_first() else { return };
-    let formats = [Format::MochaJson, Format::RspecJson, Format::GoTestJson, Format::DartJson];
+    let Some((&selector, document)) = input.split_first() else {
+        return;
+    };
+    let formats = [
+        Format::MochaJson,
+        Format::RspecJson,
+        Format::GoTestJson,
+        Format::DartJson,
+    ];
     let format = formats[usize::from(selector) % 4];
-    let options = ParseOptions::default().with_message_limit(64).with_details_limit(256).with_max_failed(20);
+    let options = ParseOptions::default()
+        .with_message_limit(64)
+        .with_details_limit(256)
+        .with_max_failed(20);
     if let Ok(report) = parse_as(format, document, &options) {
         assert_eq!(report.format, format);
         test_reports::fuzzing::check(&report, &options);

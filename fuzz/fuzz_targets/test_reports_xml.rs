@@ -9,16 +9,24 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use test_reports::{parse_as, Format, ParseOptions};
+use test_reports::{Format, ParseOptions, parse_as};
 
 fuzz_target!(|input: &[u8]| {
-    let Some((&selector, document)) = input.split_first() else { return };
+    let Some((&selector, document)) = input.split_first() else {
+        return;
+    };
     let format = [Format::JunitXml, Format::Trx, Format::NunitXml][usize::from(selector) % 3];
     let options = ParseOptions::default()
         .with_message_limit(64)
         .with_details_limit(256)
         .with_max_failed(20)
-        .with_repo_files(["src/a.js", "tests/test_a.py", "A/B.cs", "org/acme/FooTest.java", "a_test.go"]);
+        .with_repo_files([
+            "src/a.js",
+            "tests/test_a.py",
+            "A/B.cs",
+            "org/acme/FooTest.java",
+            "a_test.go",
+        ]);
     if let Ok(report) = parse_as(format, document, &options) {
         assert_eq!(report.format, format);
         test_reports::fuzzing::check(&report, &options);
