@@ -19,6 +19,7 @@
 //! The token never appears in errors, `Debug` output or logs. Reads are retried by the shared HTTP layer's policy
 //! ([`adapters_http::RetryPolicy`]: 429/502/503, at most 3 attempts inside the timeout).
 
+mod artifacts;
 mod client;
 mod config;
 mod error;

@@ -20,6 +20,8 @@
 //!   <https://docs.github.com/rest/actions/workflow-jobs#get-a-job-for-a-workflow-run> and
 //!   <https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job> (the log's `302` to
 //!   another host is followed without the token)
+//! - [`GithubClient::artifact_zip`] follows <https://docs.github.com/rest/actions/artifacts#download-an-artifact>
+//!   (the archive's `302` to another host is followed without the token)
 //!
 //! Pagination follows <https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api>
 //! (see [`next_page_from_headers`]). Errors follow
@@ -33,6 +35,7 @@
 //! ([`github_verdict`]).
 
 mod access;
+mod artifacts;
 mod client;
 mod config;
 mod error;
@@ -45,6 +48,7 @@ mod retry;
 mod sso;
 
 pub use access::Access;
+pub use artifacts::ArtifactRef;
 pub use client::{GithubClient, Page};
 pub use config::{API_VERSION, DEFAULT_API_BASE, GithubConfig, VENDOR_NAME};
 pub use error::GithubError;

@@ -17,8 +17,10 @@ use mcp_results::tasks::RedisTaskStoreConfig;
 
 use crate::toolsets::{SelectionNames, ToolSelection};
 
+mod archive;
 mod wait;
 
+pub use archive::{ArchiveLimits, RATIO_FLOOR_BYTES};
 pub use wait::WaitConfig;
 
 /// Which artifact backend to use.
@@ -96,6 +98,8 @@ pub struct ToolsConfig {
     /// The tools that run as tasks (MCP Tasks extension): how long a task is kept, how often clients should poll
     /// it, and where tasks live.
     pub tasks: TasksConfig,
+    /// The bounds on the zip archives the ci tools read (zip bombs), and where downloads are spooled.
+    pub archive: ArchiveLimits,
 }
 
 /// Default of [`TasksConfig::ttl`]: a task and its result are kept for 1 hour after its creation.
@@ -278,6 +282,13 @@ impl ToolsConfig {
         self.tasks = tasks;
         self
     }
+
+    /// This config with [`ToolsConfig::archive`] set.
+    #[must_use]
+    pub fn with_archive(mut self, archive: ArchiveLimits) -> Self {
+        self.archive = archive;
+        self
+    }
 }
 
 impl ToolsConfig {
@@ -305,6 +316,7 @@ impl ToolsConfig {
             enterprise_mode: false,
             wait: WaitConfig::default(),
             tasks: TasksConfig::default(),
+            archive: ArchiveLimits::default(),
         }
     }
 }

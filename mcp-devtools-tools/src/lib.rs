@@ -25,6 +25,7 @@
 //! helpers of `mcp_results::args` on purpose beside this crate's own limits.
 
 mod app;
+pub mod archive;
 pub mod args;
 mod config;
 pub mod gate;
@@ -36,7 +37,9 @@ mod vendor;
 pub mod vendors;
 
 pub use app::{App, AppError};
-pub use config::{ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig, WaitConfig};
+pub use config::{
+    ArchiveLimits, ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig, WaitConfig,
+};
 pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
 /// `mcp_serve` re-exports too).

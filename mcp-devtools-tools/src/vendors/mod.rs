@@ -4,6 +4,7 @@
 //! and one line here (docs/library.md, "Adding a vendor").
 
 pub(crate) mod atlassian;
+pub(crate) mod ci;
 pub(crate) mod circleci;
 pub(crate) mod github;
 #[cfg(test)]
@@ -49,6 +50,7 @@ static VENDORS: &[VendorEntry] = &[
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,
+    ci::ENTRY,
 ];
 
 /// Every vendor and the toy vendor of the tests, which joins through its folder and this one line.
@@ -59,6 +61,7 @@ static TEST_VENDORS: &[VendorEntry] = &[
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,
+    ci::ENTRY,
     toy::ENTRY,
 ];
 

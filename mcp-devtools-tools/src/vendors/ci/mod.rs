@@ -1,0 +1,120 @@
+//! Cross-vendor CI tools: the vendor folder `ci`. Its tools read what GitHub Actions and CircleCI produce through
+//! their clients: a zip artifact's files (`ci_artifact_entries`, `ci_artifact_entry`) and test results
+//! (`ci_test_results`). Their `data` is ours, typed fully in the `outputSchema`; they take no `jq`. The toolset is
+//! configured when GitHub or CircleCI is; it holds no credential of its own (each vendor's client redacts its own)
+//! and acts as GitHub's identity.
+
+mod circleci_tests;
+mod entries;
+mod model;
+mod results;
+mod source;
+
+use mcp_envelope::{Envelope, NoMeta, View};
+use mcp_results::splice::Spliced;
+use mcp_results::{Args, Json, Structured};
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use entries::{EntriesResult, EntryArgs, EntryResult};
+use model::TestResults;
+use results::ReportArgs;
+use source::ArtifactArgs;
+
+use super::VendorEntry;
+use crate::Vendor;
+use crate::handler::DevtoolsServer;
+use crate::tools::caller;
+
+/// The vendor: `ci`.
+pub const VENDOR: Vendor = Vendor::named("ci");
+
+/// The registry entry.
+pub(crate) const ENTRY: VendorEntry = VendorEntry {
+    vendor: VENDOR,
+    tools: DevtoolsServer::ci_tools,
+    order: &[results::NAME, entries::LIST, entries::READ],
+    tasks: &[],
+    secrets: |_, secrets| secrets,
+    configured: |config| config.github.http.credential.is_some() || config.circleci.http.credential.is_some(),
+    identity: |app| super::http_identity(&app.config.github.http),
+};
+
+/// The `outputSchema` of a ci tool whose `data` is a `T`.
+fn schema<T: schemars::JsonSchema>() -> std::sync::Arc<rmcp::model::JsonObject> {
+    crate::tools::output_schema(Envelope::<T, NoMeta>::output_schema(), None)
+}
+
+#[tool_router(router = ci_tools, vis = "pub(crate)")]
+impl DevtoolsServer {
+    #[tool(
+        name = "ci_test_results",
+        description = "Test results (counts, failed tests with file, line, message) of a GitHub Actions artifact, a \
+                       CircleCI job or a CircleCI job artifact. Reports: JUnit XML, TRX, NUnit 3, mocha, RSpec, \
+                       go test -json, dart.",
+        input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, ReportArgs>>(),
+        output_schema = schema::<TestResults>(),
+        annotations(
+            title = "CI test results",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ci_test_results(
+        &self,
+        args: Args<Spliced<ArtifactArgs, ReportArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<TestResults>>, CallToolResult> {
+        let owner = self.app().results.owner(&cx);
+        let result = results::call(self.app(), &caller(&cx), &owner, args.into_result()?).await?;
+        Ok(self.app().results.json(&cx, result, View::default()).await)
+    }
+
+    #[tool(
+        name = "ci_artifact_entries",
+        description = "List the files (name, size, compressedSize) of a zip artifact: GitHub Actions, or CircleCI's \
+                       artifactPath.",
+        input_schema = mcp_results::schema::input_schema::<ArtifactArgs>(),
+        output_schema = schema::<EntriesResult>(),
+        annotations(
+            title = "List artifact files",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ci_artifact_entries(
+        &self,
+        args: Args<ArtifactArgs>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<EntriesResult>>, CallToolResult> {
+        let result = entries::list(self.app(), &caller(&cx), args.into_result()?).await?;
+        Ok(self.app().results.json(&cx, result, View::default()).await)
+    }
+
+    #[tool(
+        name = "ci_artifact_entry",
+        description = "Read one file of a zip artifact (as ci_artifact_entries) as text, json or jsonl.",
+        input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, EntryArgs>>(),
+        output_schema = schema::<EntryResult>(),
+        annotations(
+            title = "Read an artifact file",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ci_artifact_entry(
+        &self,
+        args: Args<Spliced<ArtifactArgs, EntryArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<EntryResult>>, CallToolResult> {
+        let result = entries::read(self.app(), &caller(&cx), args.into_result()?).await?;
+        Ok(self.app().results.json(&cx, result, View::default()).await)
+    }
+}
