@@ -149,18 +149,18 @@ impl<R: Read + Seek> Archive<R> {
         let mut total: u64 = 0;
         let mut entries = Vec::new();
         for index in 0..zip.len() {
-            let file = zip
-                .by_index_raw(index)
-                .map_err(|err| not_zip(&err, String::new()))?;
+            let file = zip.by_index_raw(index).map_err(|err| not_zip(&err, String::new()))?;
             let entry = Entry {
-                name: file
-                    .name()
-                    .map_or_else(|_| String::from_utf8_lossy(file.name_raw()).into_owned(), |name| name.into_owned()),
+                name: file.name().map_or_else(
+                    |_| String::from_utf8_lossy(file.name_raw()).into_owned(),
+                    |name| name.into_owned(),
+                ),
                 size: file.size(),
                 compressed_size: file.compressed_size(),
             };
             let directory = file.is_dir();
             drop(file);
+            check_ratio(&entry, limits.max_ratio)?;
             total = total.saturating_add(entry.size);
             if total > limits.max_uncompressed_bytes {
                 return Err(ArchiveError::TooLarge {
@@ -168,7 +168,6 @@ impl<R: Read + Seek> Archive<R> {
                     limit: limits.max_uncompressed_bytes,
                 });
             }
-            check_ratio(&entry, limits.max_ratio)?;
             if !directory {
                 entries.push((index, entry));
             }
@@ -245,7 +244,11 @@ fn declared_total<R: Read + Seek>(zip: &mut ZipArchive<R>) -> u64 {
 fn not_zip(err: &zip::result::ZipError, head: String) -> ArchiveError {
     ArchiveError::NotZip {
         detail: err.to_string(),
-        head: if head.is_empty() { "(not shown)".to_owned() } else { head },
+        head: if head.is_empty() {
+            "(not shown)".to_owned()
+        } else {
+            head
+        },
     }
 }
 
@@ -307,24 +310,37 @@ mod tests {
             .unwrap();
         assert!(matches!(err, ArchiveError::Ratio { .. }), "{err}");
         assert!(err.to_string().contains(MAX_RATIO_NAME), "{err}");
-        let limits = ArchiveLimits::default().with_max_ratio(10_000).with_max_uncompressed_bytes(1000);
+        let limits = ArchiveLimits::default()
+            .with_max_ratio(10_000)
+            .with_max_uncompressed_bytes(1000);
         let err = Archive::open(Cursor::new(bytes), &limits).err().unwrap();
         assert!(err.to_string().contains(MAX_UNCOMPRESSED_NAME), "{err}");
         let many = zip_of(&[("a", b""), ("b", b""), ("c", b"")]);
         let err = Archive::open(Cursor::new(many), &ArchiveLimits::default().with_max_entries(2))
             .err()
             .unwrap();
-        assert!(err.to_string().contains("3 entries") && err.to_string().contains(MAX_ENTRIES_NAME), "{err}");
+        assert!(
+            err.to_string().contains("3 entries") && err.to_string().contains(MAX_ENTRIES_NAME),
+            "{err}"
+        );
     }
 
     #[test]
     fn other_bytes_are_not_a_zip() {
-        let err = Archive::open(Cursor::new(b"<?xml version=\"1.0\"?><x/>".to_vec()), &ArchiveLimits::default())
+        let err = Archive::open(
+            Cursor::new(b"<?xml version=\"1.0\"?><x/>".to_vec()),
+            &ArchiveLimits::default(),
+        )
+        .err()
+        .unwrap();
+        let text = err.to_string();
+        assert!(
+            text.starts_with("not a zip archive") && text.contains("<?xml"),
+            "{text}"
+        );
+        let err = Archive::open(Cursor::new(Vec::new()), &ArchiveLimits::default())
             .err()
             .unwrap();
-        let text = err.to_string();
-        assert!(text.starts_with("not a zip archive") && text.contains("<?xml"), "{text}");
-        let err = Archive::open(Cursor::new(Vec::new()), &ArchiveLimits::default()).err().unwrap();
         assert!(err.to_string().contains("empty body"), "{err}");
     }
 }

@@ -61,6 +61,11 @@ embedded! {
     "circleci/error-404" => "circleci/error-404.json", headers!("circleci/error-404.headers");
     "circleci/job-102" => "circleci/job-102.json", None;
     "circleci/job-102-output-run-tests" => "circleci/job-102-output-run-tests.json", None;
+    "circleci/job-102-tests-page1" => "circleci/job-102-tests-page1.json", None;
+    "circleci/job-102-tests-page2" => "circleci/job-102-tests-page2.json", None;
+    "circleci/job-102-artifacts" => "circleci/job-102-artifacts.json", None;
+    "circleci/artifact-results.xml" => "circleci/artifact-results.xml", None;
+    "circleci/artifact-test-results.zip" => "circleci/artifact-test-results.zip", None;
     "jira/search-jql" => "jira/search-jql.json", None;
     "jira/search-jql-page1" => "jira/search-jql-page1.json", None;
     "jira/search-jql-page2" => "jira/search-jql-page2.json", None;

@@ -13,6 +13,7 @@ pub mod atlassian;
 #[cfg(feature = "check")]
 pub mod check;
 pub mod circleci;
+pub mod circleci_job;
 mod fixture;
 pub mod github;
 pub mod live;
@@ -69,6 +70,7 @@ impl RecordedUpstream {
     /// A fixture that does not load (a build defect).
     pub async fn mount_circleci(&self) -> anyhow::Result<()> {
         circleci::mount(&self.server).await?;
+        circleci_job::mount(&self.server, &self.downloads).await?;
         logs::mount_circleci(&self.server, &self.downloads).await
     }
 

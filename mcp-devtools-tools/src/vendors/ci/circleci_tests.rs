@@ -33,10 +33,15 @@ pub(super) async fn read(
         .as_ref()
         .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))?;
     let mut report = Report::default();
-    for_each_item(circleci, principal, &format!("project/{slug}/{job_number}/tests"), |item| {
-        report.add(item);
-        true
-    })
+    for_each_item(
+        circleci,
+        principal,
+        &format!("project/{slug}/{job_number}/tests"),
+        |item| {
+            report.add(item);
+            true
+        },
+    )
     .await
     .map_err(|err| {
         record_upstream_status(err.status());
@@ -127,7 +132,12 @@ mod tests {
         }
         let read = report.finish();
         assert_eq!(
-            (read.info.totals.passed, read.info.totals.failed, read.info.totals.skipped, read.info.totals.total),
+            (
+                read.info.totals.passed,
+                read.info.totals.failed,
+                read.info.totals.skipped,
+                read.info.totals.total
+            ),
             (1, 1, 1, 3)
         );
         assert_eq!(read.info.duration_ms, Some(1500.0));

@@ -77,7 +77,11 @@ pub struct EntryResult {
 }
 
 /// Runs `ci_artifact_entries`.
-pub(super) async fn list(app: &App, principal: &Principal, args: ArtifactArgs) -> Result<EntriesResult, CallToolResult> {
+pub(super) async fn list(
+    app: &App,
+    principal: &Principal,
+    args: ArtifactArgs,
+) -> Result<EntriesResult, CallToolResult> {
     let source = args.source(LIST, false)?;
     let spooled = source::download(app, principal, LIST, &source).await?;
     let what = source.describe();

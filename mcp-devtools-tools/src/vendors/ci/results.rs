@@ -103,7 +103,14 @@ pub(super) async fn call(
                 Source::Github(_) => None,
             };
             blocking(NAME, &what, move || {
-                read_reports(spooled.file, &limits, (cap, setting), pattern.as_ref(), single, max_failed)
+                read_reports(
+                    spooled.file,
+                    &limits,
+                    (cap, setting),
+                    pattern.as_ref(),
+                    single,
+                    max_failed,
+                )
             })
             .await?
         }
@@ -220,7 +227,12 @@ fn report_read(name: &str, report: TestReport) -> ReportRead {
 }
 
 /// The reports merged: totals and times added, failures in order up to `max_failed`.
-fn merge(source: String, reports: Vec<ReportRead>, skipped_entries: Vec<SkippedEntry>, max_failed: usize) -> TestResults {
+fn merge(
+    source: String,
+    reports: Vec<ReportRead>,
+    skipped_entries: Vec<SkippedEntry>,
+    max_failed: usize,
+) -> TestResults {
     let mut totals = Totals::default();
     let mut duration_ms: Option<f64> = None;
     let mut failed = Vec::new();

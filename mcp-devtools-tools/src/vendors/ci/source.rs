@@ -155,11 +155,7 @@ pub(super) async fn download(
             let http = &app.config.github.http;
             (download, http.client.max_body_bytes, http.setting_names.max_body)
         }
-        Source::Circleci {
-            slug,
-            job_number,
-            path,
-        } => {
+        Source::Circleci { slug, job_number, path } => {
             let path = path.as_deref().unwrap_or_default();
             let download = circleci_artifact(app, principal, tool, &what, slug, *job_number, path).await?;
             let http = &app.config.circleci.http;
@@ -211,7 +207,11 @@ async fn circleci_artifact(
             format!(
                 "{tool} failed: {what}: the job lists no artifact at that path; its artifacts: {}{}",
                 shown.join(", "),
-                if more > 0 { format!(" (and {more} more)") } else { String::new() }
+                if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                }
             )
         };
         return Err(mcp_results::coded_error(text, "not_found"));
@@ -233,7 +233,9 @@ pub(super) async fn for_each_item(
             .iter()
             .map(|token| ("page-token".to_owned(), token.clone()))
             .collect();
-        let request = GetRequest::new(path, principal.as_str()).with_query(&query).with_fresh(true);
+        let request = GetRequest::new(path, principal.as_str())
+            .with_query(&query)
+            .with_fresh(true);
         let response = circleci.get(&request).await?;
         let body = response.body.as_data().cloned().unwrap_or(Value::Null);
         for item in body["items"].as_array().into_iter().flatten() {
