@@ -34,7 +34,8 @@ class GithubListWorkflowRunsInput(TypedDict):
 class Incomplete(TypedDict):
     """The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
     `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
-    `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
+    `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`, `CiTestResultsOutput.incomplete`,
+    `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`.
     """
 
     reason: Literal["size", "binary", "unavailable"]
@@ -168,8 +169,8 @@ class GithubGetJobLogsOutput(TypedDict):
 
 class GithubWaitForRunInput(TypedDict):
     """Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run
-    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with
-    the tasks extension.
+    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the
+    tasks extension, a task kept for its ttlMs.
     """
 
     owner: str
@@ -229,8 +230,8 @@ class GithubWaitForRunOutput(TypedDict):
 
 class GithubWaitForChecksInput(TypedDict):
     """Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status
-    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks
-    extension.
+    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a
+    task kept for its ttlMs.
     """
 
     owner: str
@@ -319,7 +320,7 @@ CircleciGetJobLogsOutput = GithubGetJobLogsOutput
 class CircleciWaitForPipelineInput(TypedDict):
     """Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a
     CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber
-    for circleci_get_job_logs). Sends progress; a task with the tasks extension.
+    for circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
     """
 
     pipelineId: NotRequired[str]
@@ -477,3 +478,178 @@ BbPatchInput = JiraPostInput
 # Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be
 # undone. Clears cached Bitbucket reads.
 BbDeleteInput = JiraGetInput
+
+
+class CiTestResultsInput(TypedDict):
+    """Arguments of `ci_test_results` (CI test results): Test results of a GitHub Actions artifact, a CircleCI job or
+    its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go,
+    dart.
+    """
+
+    owner: NotRequired[str]
+    repo: NotRequired[str]
+    artifactId: NotRequired[int]
+    """GitHub Actions artifact id."""
+    projectSlug: NotRequired[str]
+    """CircleCI, e.g. gh/ORG/REPO."""
+    jobNumber: NotRequired[int]
+    """CircleCI job number."""
+    artifactPath: NotRequired[str]
+    """A CircleCI job artifact's path."""
+    pathPattern: NotRequired[str]
+    """Glob over entry names, e.g. `**/junit*.xml`; default: all."""
+    maxFailed: NotRequired[int]
+    """Default 100."""
+
+
+class Totals(TypedDict):
+    """The type of `CiTestResultsOutputData.totals`."""
+
+    passed: int
+    failed: int
+    skipped: int
+    total: int
+
+
+class ReportsItemTotals(TypedDict):
+    """The type of `ReportsItem.totals`."""
+
+    passed: int
+    failed: int
+    skipped: int
+    total: int
+
+
+class ReportsItem(TypedDict):
+    """The type of `CiTestResultsOutputData.reports[]`."""
+
+    entry: str | None
+    format: str
+    totals: ReportsItemTotals
+    durationMs: float | None
+
+
+class SkippedEntriesItem(TypedDict):
+    """The type of `CiTestResultsOutputData.skippedEntries[]`."""
+
+    entry: str
+    reason: str
+
+
+class FailedItem(TypedDict):
+    """The type of `CiTestResultsOutputData.failed[]`."""
+
+    report: str | None
+    suite: str | None
+    group: str | None
+    name: str
+    file: str | None
+    line: int | None
+    message: str | None
+    details: str | None
+    messageFullChars: int | None
+    detailsFullChars: int | None
+    detailsArtifactId: str | None
+
+
+class CiTestResultsOutputData(TypedDict):
+    """The type of `CiTestResultsOutput.data`."""
+
+    source: str
+    totals: Totals
+    durationMs: float | None
+    reports: list[ReportsItem]
+    skippedEntries: list[SkippedEntriesItem]
+    failed: list[FailedItem]
+    failedOmitted: int
+
+
+class CiTestResultsOutput(TypedDict):
+    """`structuredContent` of `ci_test_results` (CI test results)."""
+
+    data: CiTestResultsOutputData | None
+    """The body, or the jq output; null when incomplete"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""
+
+
+class CiArtifactEntriesInput(TypedDict):
+    """Arguments of `ci_artifact_entries` (List artifact files): List the files of a zip artifact (GitHub Actions, or
+    a CircleCI artifactPath).
+    """
+
+    owner: NotRequired[str]
+    repo: NotRequired[str]
+    artifactId: NotRequired[int]
+    """GitHub Actions artifact id."""
+    projectSlug: NotRequired[str]
+    """CircleCI, e.g. gh/ORG/REPO."""
+    jobNumber: NotRequired[int]
+    """CircleCI job number."""
+    artifactPath: NotRequired[str]
+    """A CircleCI job artifact's path."""
+
+
+class EntriesItem(TypedDict):
+    """The type of `CiArtifactEntriesOutputData.entries[]`."""
+
+    name: str
+    size: int
+    compressedSize: int
+
+
+class CiArtifactEntriesOutputData(TypedDict):
+    """The type of `CiArtifactEntriesOutput.data`."""
+
+    source: str
+    archiveBytes: int
+    entries: list[EntriesItem]
+
+
+class CiArtifactEntriesOutput(TypedDict):
+    """`structuredContent` of `ci_artifact_entries` (List artifact files)."""
+
+    data: CiArtifactEntriesOutputData | None
+    """The body, or the jq output; null when incomplete"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""
+
+
+class CiArtifactEntryInput(TypedDict):
+    """Arguments of `ci_artifact_entry` (Read an artifact file): Read one file of a zip artifact as text, json or
+    jsonl.
+    """
+
+    owner: NotRequired[str]
+    repo: NotRequired[str]
+    artifactId: NotRequired[int]
+    """GitHub Actions artifact id."""
+    projectSlug: NotRequired[str]
+    """CircleCI, e.g. gh/ORG/REPO."""
+    jobNumber: NotRequired[int]
+    """CircleCI job number."""
+    artifactPath: NotRequired[str]
+    """A CircleCI job artifact's path."""
+    entry: str
+    """A name ci_artifact_entries lists."""
+    format: NotRequired[Literal["text", "json", "jsonl"]]
+    """Default text."""
+
+
+class CiArtifactEntryOutputData(TypedDict):
+    """The type of `CiArtifactEntryOutput.data`."""
+
+    source: str
+    entry: str
+    size: int
+    format: Literal["text", "json", "jsonl"]
+    content: Any
+
+
+class CiArtifactEntryOutput(TypedDict):
+    """`structuredContent` of `ci_artifact_entry` (Read an artifact file)."""
+
+    data: CiArtifactEntryOutputData | None
+    """The body, or the jq output; null when incomplete"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""

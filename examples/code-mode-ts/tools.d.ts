@@ -31,7 +31,8 @@ export interface GithubListWorkflowRunsInput {
 /**
  * The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
  * `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
- * `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
+ * `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`, `CiTestResultsOutput.incomplete`,
+ * `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`.
  */
 export interface Incomplete {
   reason: "size" | "binary" | "unavailable";
@@ -162,8 +163,8 @@ export interface GithubGetJobLogsOutput {
 
 /**
  * Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run completed:
- * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with the tasks
- * extension.
+ * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the tasks extension, a
+ * task kept for its ttlMs.
  */
 export interface GithubWaitForRunInput {
   /** Repository owner. */
@@ -220,7 +221,8 @@ export interface GithubWaitForRunOutput {
 
 /**
  * Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status of a
- * commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks extension.
+ * commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a task
+ * kept for its ttlMs.
  */
 export interface GithubWaitForChecksInput {
   /** Repository owner. */
@@ -305,7 +307,7 @@ export type CircleciGetJobLogsOutput = GithubGetJobLogsOutput;
 /**
  * Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a CircleCI
  * pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for
- * circleci_get_job_logs). Sends progress; a task with the tasks extension.
+ * circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
  */
 export interface CircleciWaitForPipelineInput {
   /** Pipeline id (a UUID). */
@@ -473,3 +475,162 @@ export type BbPatchInput = JiraPostInput;
  * be undone. Clears cached Bitbucket reads.
  */
 export type BbDeleteInput = JiraGetInput;
+
+/**
+ * Arguments of `ci_test_results` (CI test results): Test results of a GitHub Actions artifact, a CircleCI job or
+ * its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.
+ */
+export interface CiTestResultsInput {
+  owner?: string;
+  repo?: string;
+  /** GitHub Actions artifact id. */
+  artifactId?: number;
+  /** CircleCI, e.g. gh/ORG/REPO. */
+  projectSlug?: string;
+  /** CircleCI job number. */
+  jobNumber?: number;
+  /** A CircleCI job artifact's path. */
+  artifactPath?: string;
+  /** Glob over entry names, e.g. `**\/junit*.xml`; default: all. */
+  pathPattern?: string;
+  /** Default 100. */
+  maxFailed?: number;
+}
+
+/** The type of `CiTestResultsOutputData.totals`. */
+export interface Totals {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
+
+/** The type of `ReportsItem.totals`. */
+export interface ReportsItemTotals {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
+
+/** The type of `CiTestResultsOutputData.reports[]`. */
+export interface ReportsItem {
+  entry: string | null;
+  format: string;
+  totals: ReportsItemTotals;
+  durationMs: number | null;
+}
+
+/** The type of `CiTestResultsOutputData.skippedEntries[]`. */
+export interface SkippedEntriesItem {
+  entry: string;
+  reason: string;
+}
+
+/** The type of `CiTestResultsOutputData.failed[]`. */
+export interface FailedItem {
+  report: string | null;
+  suite: string | null;
+  group: string | null;
+  name: string;
+  file: string | null;
+  line: number | null;
+  message: string | null;
+  details: string | null;
+  messageFullChars: number | null;
+  detailsFullChars: number | null;
+  detailsArtifactId: string | null;
+}
+
+/** The type of `CiTestResultsOutput.data`. */
+export interface CiTestResultsOutputData {
+  source: string;
+  totals: Totals;
+  durationMs: number | null;
+  reports: ReportsItem[];
+  skippedEntries: SkippedEntriesItem[];
+  failed: FailedItem[];
+  failedOmitted: number;
+}
+
+/** `structuredContent` of `ci_test_results` (CI test results). */
+export interface CiTestResultsOutput {
+  /** The body, or the jq output; null when incomplete */
+  data: CiTestResultsOutputData | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
+}
+
+/**
+ * Arguments of `ci_artifact_entries` (List artifact files): List the files of a zip artifact (GitHub Actions, or a
+ * CircleCI artifactPath).
+ */
+export interface CiArtifactEntriesInput {
+  owner?: string;
+  repo?: string;
+  /** GitHub Actions artifact id. */
+  artifactId?: number;
+  /** CircleCI, e.g. gh/ORG/REPO. */
+  projectSlug?: string;
+  /** CircleCI job number. */
+  jobNumber?: number;
+  /** A CircleCI job artifact's path. */
+  artifactPath?: string;
+}
+
+/** The type of `CiArtifactEntriesOutputData.entries[]`. */
+export interface EntriesItem {
+  name: string;
+  size: number;
+  compressedSize: number;
+}
+
+/** The type of `CiArtifactEntriesOutput.data`. */
+export interface CiArtifactEntriesOutputData {
+  source: string;
+  archiveBytes: number;
+  entries: EntriesItem[];
+}
+
+/** `structuredContent` of `ci_artifact_entries` (List artifact files). */
+export interface CiArtifactEntriesOutput {
+  /** The body, or the jq output; null when incomplete */
+  data: CiArtifactEntriesOutputData | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
+}
+
+/** Arguments of `ci_artifact_entry` (Read an artifact file): Read one file of a zip artifact as text, json or jsonl. */
+export interface CiArtifactEntryInput {
+  owner?: string;
+  repo?: string;
+  /** GitHub Actions artifact id. */
+  artifactId?: number;
+  /** CircleCI, e.g. gh/ORG/REPO. */
+  projectSlug?: string;
+  /** CircleCI job number. */
+  jobNumber?: number;
+  /** A CircleCI job artifact's path. */
+  artifactPath?: string;
+  /** A name ci_artifact_entries lists. */
+  entry: string;
+  /** Default text. */
+  format?: "text" | "json" | "jsonl";
+}
+
+/** The type of `CiArtifactEntryOutput.data`. */
+export interface CiArtifactEntryOutputData {
+  source: string;
+  entry: string;
+  size: number;
+  format: "text" | "json" | "jsonl";
+  content: unknown;
+}
+
+/** `structuredContent` of `ci_artifact_entry` (Read an artifact file). */
+export interface CiArtifactEntryOutput {
+  /** The body, or the jq output; null when incomplete */
+  data: CiArtifactEntryOutputData | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
+}

@@ -21,6 +21,9 @@ const CIRCLECI_LOGS: &str = "circleci_get_job_logs";
 const WAIT_RUN: &str = "github_wait_for_run";
 const WAIT_CHECKS: &str = "github_wait_for_checks";
 const WAIT_PIPELINE: &str = "circleci_wait_for_pipeline";
+const TEST_RESULTS: &str = "ci_test_results";
+const ENTRIES: &str = "ci_artifact_entries";
+const ENTRY: &str = "ci_artifact_entry";
 
 /// `base` plus `more` (later keys win).
 fn with(base: &Value, more: Value) -> Value {
@@ -52,6 +55,7 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
     let get = json!({"path": "/repos/o/r/commits/abc/pulls"});
     let logs = json!({"owner": "o", "repo": "r", "jobId": 1});
     let circleci_logs = json!({"projectSlug": "gh/o/r", "jobNumber": 1});
+    let artifact_of = json!({"owner": "o", "repo": "r", "artifactId": 1});
     let mut cases: Vec<(&'static str, Value, &'static str)> = vec![
         (RUNS, json!({"repo": "r"}), "owner"),
         (RUNS, json!({"owner": "o"}), "repo"),
@@ -176,6 +180,42 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             WAIT_PIPELINE,
             json!({"pipelineId": "p", "timeoutSeconds": "soon"}),
             "timeoutSeconds",
+        ),
+        (TEST_RESULTS, json!({"owner": "o", "repo": "r"}), "artifactId"),
+        (
+            TEST_RESULTS,
+            with(&artifact_of, json!({"artifactId": -1})),
+            "artifactId",
+        ),
+        (TEST_RESULTS, with(&artifact_of, json!({"maxFailed": 0})), "maxFailed"),
+        (
+            TEST_RESULTS,
+            with(&artifact_of, json!({"maxFailed": 1001})),
+            "maxFailed",
+        ),
+        (
+            TEST_RESULTS,
+            with(&artifact_of, json!({"pathPattern": "a[b"})),
+            "pathPattern",
+        ),
+        (TEST_RESULTS, with(&artifact_of, json!({"jq": "."})), "jq"),
+        (
+            ENTRIES,
+            json!({"projectSlug": "gh/o/r", "jobNumber": 1}),
+            "artifactPath",
+        ),
+        (ENTRIES, with(&artifact_of, json!({"jobNumber": "one"})), "jobNumber"),
+        (ENTRIES, with(&artifact_of, json!({"owner": 5})), "owner"),
+        (ENTRY, artifact_of.clone(), "entry"),
+        (
+            ENTRY,
+            with(&artifact_of, json!({"entry": "a", "format": "xml"})),
+            "format",
+        ),
+        (
+            ENTRY,
+            with(&artifact_of, json!({"entry": "a", "outputFormat": "json"})),
+            "outputFormat",
         ),
     ];
     for (tool, base) in [

@@ -48,10 +48,10 @@ pub enum ReadFormat {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EntryArgs {
-    /// The file's name, as ci_artifact_entries lists it.
+    /// A name ci_artifact_entries lists.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub entry: String,
-    /// text (default), json or jsonl.
+    /// Default text.
     #[serde(default)]
     pub format: Option<ReadFormat>,
 }

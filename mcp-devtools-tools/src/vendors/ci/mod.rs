@@ -50,9 +50,8 @@ fn schema<T: schemars::JsonSchema>() -> std::sync::Arc<rmcp::model::JsonObject> 
 impl DevtoolsServer {
     #[tool(
         name = "ci_test_results",
-        description = "Test results (counts, failed tests with file, line, message) of a GitHub Actions artifact, a \
-                       CircleCI job or a CircleCI job artifact. Reports: JUnit XML, TRX, NUnit 3, mocha, RSpec, \
-                       go test -json, dart.",
+        description = "Test results of a GitHub Actions artifact, a CircleCI job or its artifactPath: counts, \
+                       failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.",
         input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, ReportArgs>>(),
         output_schema = schema::<TestResults>(),
         annotations(
@@ -75,8 +74,7 @@ impl DevtoolsServer {
 
     #[tool(
         name = "ci_artifact_entries",
-        description = "List the files (name, size, compressedSize) of a zip artifact: GitHub Actions, or CircleCI's \
-                       artifactPath.",
+        description = "List the files of a zip artifact (GitHub Actions, or a CircleCI artifactPath).",
         input_schema = mcp_results::schema::input_schema::<ArtifactArgs>(),
         output_schema = schema::<EntriesResult>(),
         annotations(
@@ -98,7 +96,7 @@ impl DevtoolsServer {
 
     #[tool(
         name = "ci_artifact_entry",
-        description = "Read one file of a zip artifact (as ci_artifact_entries) as text, json or jsonl.",
+        description = "Read one file of a zip artifact as text, json or jsonl.",
         input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, EntryArgs>>(),
         output_schema = schema::<EntryResult>(),
         annotations(

@@ -40,10 +40,10 @@ const FULL_DETAILS_CHARS: usize = 1_000_000;
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReportArgs {
-    /// Glob over the zip's entry names (e.g. `**/junit*.xml`; `*` stops at `/`); default: every entry.
+    /// Glob over entry names, e.g. `**/junit*.xml`; default: all.
     #[schemars(length(max = crate::args::MAX_FILTER_CHARS))]
     pub path_pattern: Option<String>,
-    /// Failed tests listed (default 100).
+    /// Default 100.
     #[schemars(range(min = 1, max = 1000))]
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub max_failed: Option<u64>,

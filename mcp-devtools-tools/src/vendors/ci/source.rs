@@ -26,21 +26,21 @@ pub(super) const MAX_PAGES: usize = 100;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArtifactArgs {
     /// GitHub repository owner.
-    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
+    #[schemars(description = "", length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: Option<String>,
     /// GitHub repository name.
-    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
+    #[schemars(description = "", length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: Option<String>,
-    /// GitHub Actions artifact id (a run's artifacts list them).
+    /// GitHub Actions artifact id.
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub artifact_id: Option<u64>,
-    /// CircleCI project, e.g. gh/ORG/REPO.
+    /// CircleCI, e.g. gh/ORG/REPO.
     #[schemars(length(max = 512))]
     pub project_slug: Option<String>,
     /// CircleCI job number.
     #[serde(default, deserialize_with = "crate::args::integer::optional")]
     pub job_number: Option<u64>,
-    /// CircleCI artifact path, as the job's artifacts list it.
+    /// A CircleCI job artifact's path.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub artifact_path: Option<String>,
 }
