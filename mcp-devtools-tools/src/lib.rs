@@ -38,7 +38,8 @@ pub mod vendors;
 
 pub use app::{App, AppError};
 pub use config::{
-    ArchiveLimits, ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig, WaitConfig,
+    ArchiveLimits, ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, RATIO_FLOOR_BYTES, TasksConfig,
+    ToolsConfig, WaitConfig,
 };
 pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which

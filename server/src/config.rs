@@ -19,7 +19,9 @@ use adapters_http::{
     ClientOptions, HttpOptions, Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig,
 };
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
-use mcp_devtools_tools::{ArtifactBackend, TasksConfig, ToolsConfig, WaitConfig, toolsets, toolsets::SelectionNames};
+use mcp_devtools_tools::{
+    ArchiveLimits, ArtifactBackend, TasksConfig, ToolsConfig, WaitConfig, toolsets, toolsets::SelectionNames,
+};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
 use mcp_results::tasks::RedisTaskStoreConfig;
@@ -365,7 +367,12 @@ impl Settings {
                 10..=600_000,
             )))
             .with_redis(r.text(TASKS_REDIS_URL).map(RedisTaskStoreConfig::new));
+        let archive = ArchiveLimits::default()
+            .with_max_entries(r.whole(CI_ARCHIVE_MAX_ENTRIES, 10_000, 1..=1_000_000))
+            .with_max_uncompressed_bytes(r.whole(CI_ARCHIVE_MAX_UNCOMPRESSED_BYTES, 1 << 30, 1024..=1 << 40))
+            .with_max_ratio(r.whole(CI_ARCHIVE_MAX_RATIO, 100, 1..=100_000));
         let tools = ToolsConfig::default()
+            .with_archive(archive)
             .with_wait(wait)
             .with_tasks(tasks)
             .with_structured_output(r.switch(STRUCTURED_OUTPUT, false))
@@ -813,7 +820,7 @@ mod tests {
             s.errors,
             [
                 "MCP_TOOLSETS=\"github,gitlab\": unknown toolset \"gitlab\"; use a comma-separated list of github, \
-              circleci, jira, confluence, bitbucket"
+              circleci, jira, confluence, bitbucket, ci"
             ]
         );
         assert!(s.tools.selection.toolsets.is_empty());

@@ -51,7 +51,7 @@ macro_rules! settings {
 settings! {
     STRUCTURED_OUTPUT = "MCP_STRUCTURED_OUTPUT", "structured-output", Value, Some("false"), "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off";
     STRUCTURED_MAX_BYTES = "MCP_STRUCTURED_MAX_BYTES", "structured-max-bytes", Value, Some("262144"), "Bound on the compact structuredContent, bytes; clamped 16384..=15728640";
-    TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,jira,confluence,bitbucket"), "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket (artifact_read comes with them)";
+    TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,jira,confluence,bitbucket,ci"), "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket, ci (artifact_read comes with them)";
     READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off";
     GITHUB_TOKEN = "GITHUB_TOKEN", "github-token", Secret, None, "GitHub token (actions:read or repo); prefer the environment or a file over this flag";
     GITHUB_API_BASE = "GITHUB_API_BASE", "github-api-base", Value, Some("https://api.github.com"), "GitHub REST base URL (GHES: https://HOST/api/v3)";
@@ -79,6 +79,9 @@ settings! {
     WAIT_MAX_POLL_MS = "MCP_WAIT_MAX_POLL_MS", "wait-max-poll-ms", Value, Some("60000"), "The wait tools' longest poll interval while nothing changes, milliseconds; clamped 10..=600000";
     WAIT_SETTLE_MS = "MCP_WAIT_SETTLE_MS", "wait-settle-ms", Value, Some("20000"), "github_wait_for_checks: how long every check must stay finished and unchanged before the wait ends (a check appearing late is waited for), milliseconds; clamped 0..=600000";
     WAIT_PROGRESS_MS = "MCP_WAIT_PROGRESS_MS", "wait-progress-ms", Value, Some("10000"), "The longest a wait tool stays silent: its last progress notification is sent again after this long without a change (clients that abort a call without progress keep waiting), milliseconds; clamped 10..=15000";
+    CI_ARCHIVE_MAX_ENTRIES = "CI_ARCHIVE_MAX_ENTRIES", "ci-archive-max-entries", Value, Some("10000"), "The ci tools: most entries a zip artifact may list (more: refused as a zip bomb); clamped 1..=1000000";
+    CI_ARCHIVE_MAX_UNCOMPRESSED_BYTES = "CI_ARCHIVE_MAX_UNCOMPRESSED_BYTES", "ci-archive-max-uncompressed-bytes", Value, Some("1073741824"), "The ci tools: most bytes a zip artifact's entries may hold uncompressed (more: refused as a zip bomb); clamped 1024..=2^40";
+    CI_ARCHIVE_MAX_RATIO = "CI_ARCHIVE_MAX_RATIO", "ci-archive-max-ratio", Value, Some("100"), "The ci tools: largest uncompressed / compressed size of one zip entry over 64 KiB (more: refused as a zip bomb); clamped 1..=100000";
     HTTP_CACHE_ENABLED = "HTTP_CACHE_ENABLED", "http-cache-enabled", Value, Some("true"), "Use the HTTP cache for circleci_get and the Atlassian reads: true/false/1/0/yes/no/on/off";
     HTTP_CACHE_MAX_ENTRIES = "HTTP_CACHE_MAX_ENTRIES", "http-cache-max-entries", Value, Some("512"), "Most HTTP cache entries; clamped 1..=1000000";
     HTTP_CACHE_MAX_BYTES = "HTTP_CACHE_MAX_BYTES", "http-cache-max-bytes", Value, Some("67108864"), "Most cached bytes; clamped 65536..=4294967296";

@@ -108,7 +108,8 @@ async fn logs_name_the_vendors_toolsets_and_missing_credentials() {
     server.terminate().await;
     let logs = server.logs();
     assert!(
-        logs.contains("vendors with credentials: circleci; toolsets: github,circleci"),
+        // `ci` reads through CircleCI's (or GitHub's) credentials: configured with either.
+        logs.contains("vendors with credentials: circleci,ci; toolsets: github,circleci"),
         "{logs}"
     );
     assert!(logs.contains("no request sent: set GITHUB_TOKEN"), "{logs}");
