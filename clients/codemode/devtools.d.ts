@@ -377,6 +377,193 @@ type ArtifactReadOutput = {
     /** The chunk's bytes, standard base64 with padding. */
     data: string;
 }
+type CiStatusInput = {
+    owner: string;
+    repo: string;
+    /** A branch or tag (or a SHA). */
+    ref?: string;
+    /** A commit SHA. */
+    sha?: string;
+    /** A pull request: its head commit. */
+    pullNumber?: number;
+    /** CircleCI project (default gh/OWNER/REPO). */
+    projectSlug?: string;
+}
+type CiStatusOutput = {
+    /** The commit's checks; null when too large (incomplete) */
+    data: {
+        sha: string;
+        branch: string | null;
+        state: "success" | "failure" | "pending" | "neutral";
+        counts: {
+            success: number;
+            failure: number;
+            pending: number;
+            neutral: number;
+        };
+        checks: {
+            kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+            name: string;
+            state: "success" | "failure" | "pending" | "neutral";
+            conclusion: string | null;
+            url: string | null;
+            attempts: number;
+            jobId: number | null;
+            runId: number | null;
+            jobNumber: number | null;
+            pipelineId: string | null;
+        }[];
+        circleci: {
+            projectSlug: string;
+            pipelines: {
+                id: string;
+                number: number | null;
+                state: string | null;
+            }[];
+            error: string | null;
+        } | null;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type CiTestResultsInput = {
+    owner?: string;
+    repo?: string;
+    /** GitHub Actions artifact id. */
+    artifactId?: number;
+    /** CircleCI, e.g. gh/ORG/REPO. */
+    projectSlug?: string;
+    /** CircleCI job number. */
+    jobNumber?: number;
+    /** A CircleCI job artifact's path. */
+    artifactPath?: string;
+    /** Glob over entry names, e.g. `**\/junit*.xml`; default: all. */
+    pathPattern?: string;
+    /** Default 100. */
+    maxFailed?: number;
+}
+type CiTestResultsOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        source: string;
+        totals: {
+            passed: number;
+            failed: number;
+            skipped: number;
+            total: number;
+        };
+        durationMs: number | null;
+        reports: {
+            entry: string | null;
+            format: string;
+            totals: {
+                passed: number;
+                failed: number;
+                skipped: number;
+                total: number;
+            };
+            durationMs: number | null;
+        }[];
+        skippedEntries: {
+            entry: string;
+            reason: string;
+        }[];
+        failed: {
+            report: string | null;
+            suite: string | null;
+            group: string | null;
+            name: string;
+            file: string | null;
+            line: number | null;
+            message: string | null;
+            details: string | null;
+            messageFullChars: number | null;
+            detailsFullChars: number | null;
+            detailsArtifactId: string | null;
+        }[];
+        failedOmitted: number;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type CiArtifactEntriesInput = {
+    owner?: string;
+    repo?: string;
+    /** GitHub Actions artifact id. */
+    artifactId?: number;
+    /** CircleCI, e.g. gh/ORG/REPO. */
+    projectSlug?: string;
+    /** CircleCI job number. */
+    jobNumber?: number;
+    /** A CircleCI job artifact's path. */
+    artifactPath?: string;
+}
+type CiArtifactEntriesOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        source: string;
+        archiveBytes: number;
+        entries: {
+            name: string;
+            size: number;
+            compressedSize: number;
+        }[];
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type CiArtifactEntryInput = {
+    owner?: string;
+    repo?: string;
+    /** GitHub Actions artifact id. */
+    artifactId?: number;
+    /** CircleCI, e.g. gh/ORG/REPO. */
+    projectSlug?: string;
+    /** CircleCI job number. */
+    jobNumber?: number;
+    /** A CircleCI job artifact's path. */
+    artifactPath?: string;
+    /** A name ci_artifact_entries lists. */
+    entry: string;
+    /** Default text. */
+    format?: "text" | "json" | "jsonl";
+}
+type CiArtifactEntryOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        source: string;
+        entry: string;
+        size: number;
+        format: "text" | "json" | "jsonl";
+        content: unknown;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
 type JiraGetInput = {
     /** Path from the product's base; a body's next link works as is. */
     path: string;
@@ -572,138 +759,6 @@ type BbDeleteInput = {
     outputFormat?: "toon" | "json";
 }
 type BbDeleteOutput = unknown
-type CiTestResultsInput = {
-    owner?: string;
-    repo?: string;
-    /** GitHub Actions artifact id. */
-    artifactId?: number;
-    /** CircleCI, e.g. gh/ORG/REPO. */
-    projectSlug?: string;
-    /** CircleCI job number. */
-    jobNumber?: number;
-    /** A CircleCI job artifact's path. */
-    artifactPath?: string;
-    /** Glob over entry names, e.g. `**\/junit*.xml`; default: all. */
-    pathPattern?: string;
-    /** Default 100. */
-    maxFailed?: number;
-}
-type CiTestResultsOutput = {
-    /** The body, or the jq output; null when incomplete */
-    data: {
-        source: string;
-        totals: {
-            passed: number;
-            failed: number;
-            skipped: number;
-            total: number;
-        };
-        durationMs: number | null;
-        reports: {
-            entry: string | null;
-            format: string;
-            totals: {
-                passed: number;
-                failed: number;
-                skipped: number;
-                total: number;
-            };
-            durationMs: number | null;
-        }[];
-        skippedEntries: {
-            entry: string;
-            reason: string;
-        }[];
-        failed: {
-            report: string | null;
-            suite: string | null;
-            group: string | null;
-            name: string;
-            file: string | null;
-            line: number | null;
-            message: string | null;
-            details: string | null;
-            messageFullChars: number | null;
-            detailsFullChars: number | null;
-            detailsArtifactId: string | null;
-        }[];
-        failedOmitted: number;
-    } | null;
-    /** Only when data is null (too large): read the whole result with artifact_read */
-    incomplete?: {
-        reason: "size" | "binary" | "unavailable";
-        bytes: number;
-        limitBytes: number;
-        artifactId: string | null;
-        mimeType?: string | null;
-    };
-}
-type CiArtifactEntriesInput = {
-    owner?: string;
-    repo?: string;
-    /** GitHub Actions artifact id. */
-    artifactId?: number;
-    /** CircleCI, e.g. gh/ORG/REPO. */
-    projectSlug?: string;
-    /** CircleCI job number. */
-    jobNumber?: number;
-    /** A CircleCI job artifact's path. */
-    artifactPath?: string;
-}
-type CiArtifactEntriesOutput = {
-    /** The body, or the jq output; null when incomplete */
-    data: {
-        source: string;
-        archiveBytes: number;
-        entries: {
-            name: string;
-            size: number;
-            compressedSize: number;
-        }[];
-    } | null;
-    /** Only when data is null (too large): read the whole result with artifact_read */
-    incomplete?: {
-        reason: "size" | "binary" | "unavailable";
-        bytes: number;
-        limitBytes: number;
-        artifactId: string | null;
-        mimeType?: string | null;
-    };
-}
-type CiArtifactEntryInput = {
-    owner?: string;
-    repo?: string;
-    /** GitHub Actions artifact id. */
-    artifactId?: number;
-    /** CircleCI, e.g. gh/ORG/REPO. */
-    projectSlug?: string;
-    /** CircleCI job number. */
-    jobNumber?: number;
-    /** A CircleCI job artifact's path. */
-    artifactPath?: string;
-    /** A name ci_artifact_entries lists. */
-    entry: string;
-    /** Default text. */
-    format?: "text" | "json" | "jsonl";
-}
-type CiArtifactEntryOutput = {
-    /** The body, or the jq output; null when incomplete */
-    data: {
-        source: string;
-        entry: string;
-        size: number;
-        format: "text" | "json" | "jsonl";
-        content: unknown;
-    } | null;
-    /** Only when data is null (too large): read the whole result with artifact_read */
-    incomplete?: {
-        reason: "size" | "binary" | "unavailable";
-        bytes: number;
-        limitBytes: number;
-        artifactId: string | null;
-        mimeType?: string | null;
-    };
-}
 
 declare const devtools: {
 	/**
@@ -808,6 +863,46 @@ declare const devtools: {
 	artifact_read: (input: ArtifactReadInput) => Promise<ArtifactReadOutput>;
 
 	/**
+	 * One CI state for a commit (ref, sha or pullNumber): every GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with the ids the log and wait tools take.
+	 * @param input.ref - A branch or tag (or a SHA).
+	 * @param input.sha - A commit SHA.
+	 * @param input.pullNumber - A pull request: its head commit.
+	 * @param input.projectSlug - CircleCI project (default gh/OWNER/REPO).
+	 */
+	ci_status: (input: CiStatusInput) => Promise<CiStatusOutput>;
+
+	/**
+	 * Test results of a GitHub Actions artifact, a CircleCI job or its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.
+	 * @param input.artifactId - GitHub Actions artifact id.
+	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
+	 * @param input.jobNumber - CircleCI job number.
+	 * @param input.artifactPath - A CircleCI job artifact's path.
+	 * @param input.pathPattern - Glob over entry names, e.g. `**\/junit*.xml`; default: all.
+	 * @param input.maxFailed - Default 100.
+	 */
+	ci_test_results: (input: CiTestResultsInput) => Promise<CiTestResultsOutput>;
+
+	/**
+	 * List the files of a zip artifact (GitHub Actions, or a CircleCI artifactPath).
+	 * @param input.artifactId - GitHub Actions artifact id.
+	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
+	 * @param input.jobNumber - CircleCI job number.
+	 * @param input.artifactPath - A CircleCI job artifact's path.
+	 */
+	ci_artifact_entries: (input: CiArtifactEntriesInput) => Promise<CiArtifactEntriesOutput>;
+
+	/**
+	 * Read one file of a zip artifact as text, json or jsonl.
+	 * @param input.artifactId - GitHub Actions artifact id.
+	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
+	 * @param input.jobNumber - CircleCI job number.
+	 * @param input.artifactPath - A CircleCI job artifact's path.
+	 * @param input.entry - A name ci_artifact_entries lists.
+	 * @param input.format - Default text.
+	 */
+	ci_artifact_entry: (input: CiArtifactEntryInput) => Promise<CiArtifactEntryOutput>;
+
+	/**
 	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
 	 * @param input.path - Path from the product's base; a body's next link works as is.
 	 * @param input.queryParams - Query parameters, unencoded.
@@ -893,35 +988,4 @@ declare const devtools: {
 	 * @param input.queryParams - Query parameters, unencoded.
 	 */
 	bb_delete: (input: BbDeleteInput) => Promise<BbDeleteOutput>;
-
-	/**
-	 * Test results of a GitHub Actions artifact, a CircleCI job or its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.
-	 * @param input.artifactId - GitHub Actions artifact id.
-	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
-	 * @param input.jobNumber - CircleCI job number.
-	 * @param input.artifactPath - A CircleCI job artifact's path.
-	 * @param input.pathPattern - Glob over entry names, e.g. `**\/junit*.xml`; default: all.
-	 * @param input.maxFailed - Default 100.
-	 */
-	ci_test_results: (input: CiTestResultsInput) => Promise<CiTestResultsOutput>;
-
-	/**
-	 * List the files of a zip artifact (GitHub Actions, or a CircleCI artifactPath).
-	 * @param input.artifactId - GitHub Actions artifact id.
-	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
-	 * @param input.jobNumber - CircleCI job number.
-	 * @param input.artifactPath - A CircleCI job artifact's path.
-	 */
-	ci_artifact_entries: (input: CiArtifactEntriesInput) => Promise<CiArtifactEntriesOutput>;
-
-	/**
-	 * Read one file of a zip artifact as text, json or jsonl.
-	 * @param input.artifactId - GitHub Actions artifact id.
-	 * @param input.projectSlug - CircleCI, e.g. gh/ORG/REPO.
-	 * @param input.jobNumber - CircleCI job number.
-	 * @param input.artifactPath - A CircleCI job artifact's path.
-	 * @param input.entry - A name ci_artifact_entries lists.
-	 * @param input.format - Default text.
-	 */
-	ci_artifact_entry: (input: CiArtifactEntryInput) => Promise<CiArtifactEntryOutput>;
 }

@@ -34,8 +34,8 @@ class GithubListWorkflowRunsInput(TypedDict):
 class Incomplete(TypedDict):
     """The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
     `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
-    `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`, `CiTestResultsOutput.incomplete`,
-    `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`.
+    `CircleciGetOutput.incomplete`, `CiStatusOutput.incomplete`, `CiTestResultsOutput.incomplete`,
+    `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`, `JiraGetOutput.incomplete`.
     """
 
     reason: Literal["size", "binary", "unavailable"]
@@ -373,111 +373,82 @@ class ArtifactReadOutput(TypedDict):
     """The chunk's bytes, standard base64 with padding."""
 
 
-class JiraGetInput(TypedDict):
-    """Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
-    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+class CiStatusInput(TypedDict):
+    """Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
+    GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
+    the ids the log and wait tools take.
     """
 
-    path: str
-    """Path from the product's base; a body's next link works as is."""
-    queryParams: NotRequired[dict[str, str]]
-    """Query parameters, unencoded."""
-    jq: NotRequired[str]
-    outputFormat: NotRequired[Literal["toon", "json"]]
+    owner: str
+    repo: str
+    ref: NotRequired[str]
+    """A branch or tag (or a SHA)."""
+    sha: NotRequired[str]
+    """A commit SHA."""
+    pullNumber: NotRequired[int]
+    """A pull request: its head commit."""
+    projectSlug: NotRequired[str]
+    """CircleCI project (default gh/OWNER/REPO)."""
 
 
-class JiraGetOutput(TypedDict):
-    """`structuredContent` of `jira_get` (Jira GET)."""
+class Counts(TypedDict):
+    """The type of `CiStatusOutputData.counts`."""
 
-    data: Any
-    """The body, or the jq output; null when incomplete"""
-    nextLink: str | None
-    """Next page: pass as path alone; null on the last"""
+    success: int
+    failure: int
+    pending: int
+    neutral: int
+
+
+class ChecksItem(TypedDict):
+    """The type of `CiStatusOutputData.checks[]`."""
+
+    kind: Literal["job", "check_run", "status", "workflow", "circleci_job"]
+    name: str
+    state: Literal["success", "failure", "pending", "neutral"]
+    conclusion: str | None
+    url: str | None
+    attempts: int
+    jobId: int | None
+    runId: int | None
+    jobNumber: int | None
+    pipelineId: str | None
+
+
+class PipelinesItem(TypedDict):
+    """The type of `Circleci.pipelines[]`."""
+
+    id: str
+    number: int | None
+    state: str | None
+
+
+class Circleci(TypedDict):
+    """The type of `CiStatusOutputData.circleci`."""
+
+    projectSlug: str
+    pipelines: list[PipelinesItem]
+    error: str | None
+
+
+class CiStatusOutputData(TypedDict):
+    """The type of `CiStatusOutput.data`."""
+
+    sha: str
+    branch: str | None
+    state: Literal["success", "failure", "pending", "neutral"]
+    counts: Counts
+    checks: list[ChecksItem]
+    circleci: Circleci | None
+
+
+class CiStatusOutput(TypedDict):
+    """`structuredContent` of `ci_status` (CI status of a commit)."""
+
+    data: CiStatusOutputData | None
+    """The commit's checks; null when too large (incomplete)"""
     incomplete: NotRequired[Incomplete]
     """Only when data is null (too large): read the whole result with artifact_read"""
-
-
-class JiraPostInput(TypedDict):
-    """Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
-    /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
-    """
-
-    path: str
-    queryParams: NotRequired[dict[str, str]]
-    body: NotRequired[Any]
-    jq: NotRequired[str]
-    outputFormat: NotRequired[Literal["toon", "json"]]
-
-
-# Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit).
-# Clears cached Jira reads.
-JiraPutInput = JiraPostInput
-
-
-# Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads.
-JiraPatchInput = JiraPostInput
-
-
-# Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone. Clears
-# cached Jira reads.
-JiraDeleteInput = JiraGetInput
-
-
-# Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id}
-# with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
-ConfGetInput = JiraGetInput
-
-
-# `structuredContent` of `conf_get` (Confluence GET).
-ConfGetOutput = JiraGetOutput
-
-
-# Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
-# {spaceId, title, body}. Clears cached Confluence reads.
-ConfPostInput = JiraPostInput
-
-
-# Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id,
-# status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
-ConfPutInput = JiraPostInput
-
-
-# Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
-# reads.
-ConfPatchInput = JiraPostInput
-
-
-# Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}:
-# for good). Clears cached Confluence reads.
-ConfDeleteInput = JiraGetInput
-
-
-# Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests,
-# .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.
-BbGetInput = JiraGetInput
-
-
-# `structuredContent` of `bb_get` (Bitbucket GET).
-BbGetOutput = JiraGetOutput
-
-
-# Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
-# /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
-BbPostInput = JiraPostInput
-
-
-# Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
-# Bitbucket reads.
-BbPutInput = JiraPostInput
-
-
-# Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket reads.
-BbPatchInput = JiraPostInput
-
-
-# Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be
-# undone. Clears cached Bitbucket reads.
-BbDeleteInput = JiraGetInput
 
 
 class CiTestResultsInput(TypedDict):
@@ -653,3 +624,110 @@ class CiArtifactEntryOutput(TypedDict):
     """The body, or the jq output; null when incomplete"""
     incomplete: NotRequired[Incomplete]
     """Only when data is null (too large): read the whole result with artifact_read"""
+
+
+class JiraGetInput(TypedDict):
+    """Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
+    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+    """
+
+    path: str
+    """Path from the product's base; a body's next link works as is."""
+    queryParams: NotRequired[dict[str, str]]
+    """Query parameters, unencoded."""
+    jq: NotRequired[str]
+    outputFormat: NotRequired[Literal["toon", "json"]]
+
+
+class JiraGetOutput(TypedDict):
+    """`structuredContent` of `jira_get` (Jira GET)."""
+
+    data: Any
+    """The body, or the jq output; null when incomplete"""
+    nextLink: str | None
+    """Next page: pass as path alone; null on the last"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""
+
+
+class JiraPostInput(TypedDict):
+    """Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
+    /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
+    """
+
+    path: str
+    queryParams: NotRequired[dict[str, str]]
+    body: NotRequired[Any]
+    jq: NotRequired[str]
+    outputFormat: NotRequired[Literal["toon", "json"]]
+
+
+# Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit).
+# Clears cached Jira reads.
+JiraPutInput = JiraPostInput
+
+
+# Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads.
+JiraPatchInput = JiraPostInput
+
+
+# Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone. Clears
+# cached Jira reads.
+JiraDeleteInput = JiraGetInput
+
+
+# Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id}
+# with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
+ConfGetInput = JiraGetInput
+
+
+# `structuredContent` of `conf_get` (Confluence GET).
+ConfGetOutput = JiraGetOutput
+
+
+# Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
+# {spaceId, title, body}. Clears cached Confluence reads.
+ConfPostInput = JiraPostInput
+
+
+# Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id,
+# status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
+ConfPutInput = JiraPostInput
+
+
+# Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
+# reads.
+ConfPatchInput = JiraPostInput
+
+
+# Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}:
+# for good). Clears cached Confluence reads.
+ConfDeleteInput = JiraGetInput
+
+
+# Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests,
+# .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.
+BbGetInput = JiraGetInput
+
+
+# `structuredContent` of `bb_get` (Bitbucket GET).
+BbGetOutput = JiraGetOutput
+
+
+# Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
+# /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
+BbPostInput = JiraPostInput
+
+
+# Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
+# Bitbucket reads.
+BbPutInput = JiraPostInput
+
+
+# Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket reads.
+BbPatchInput = JiraPostInput
+
+
+# Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be
+# undone. Clears cached Bitbucket reads.
+BbDeleteInput = JiraGetInput

@@ -31,8 +31,8 @@ export interface GithubListWorkflowRunsInput {
 /**
  * The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
  * `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
- * `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`, `CiTestResultsOutput.incomplete`,
- * `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`.
+ * `CircleciGetOutput.incomplete`, `CiStatusOutput.incomplete`, `CiTestResultsOutput.incomplete`,
+ * `CiArtifactEntriesOutput.incomplete`, `CiArtifactEntryOutput.incomplete`, `JiraGetOutput.incomplete`.
  */
 export interface Incomplete {
   reason: "size" | "binary" | "unavailable";
@@ -359,122 +359,76 @@ export interface ArtifactReadOutput {
 }
 
 /**
- * Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
- * fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+ * Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
+ * GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
+ * the ids the log and wait tools take.
  */
-export interface JiraGetInput {
-  /** Path from the product's base; a body's next link works as is. */
-  path: string;
-  /** Query parameters, unencoded. */
-  queryParams?: Record<string, string>;
-  jq?: string;
-  outputFormat?: "toon" | "json";
+export interface CiStatusInput {
+  owner: string;
+  repo: string;
+  /** A branch or tag (or a SHA). */
+  ref?: string;
+  /** A commit SHA. */
+  sha?: string;
+  /** A pull request: its head commit. */
+  pullNumber?: number;
+  /** CircleCI project (default gh/OWNER/REPO). */
+  projectSlug?: string;
 }
 
-/** `structuredContent` of `jira_get` (Jira GET). */
-export interface JiraGetOutput {
-  /** The body, or the jq output; null when incomplete */
-  data: unknown;
-  /** Next page: pass as path alone; null on the last */
-  nextLink: string | null;
+/** The type of `CiStatusOutputData.counts`. */
+export interface Counts {
+  success: number;
+  failure: number;
+  pending: number;
+  neutral: number;
+}
+
+/** The type of `CiStatusOutputData.checks[]`. */
+export interface ChecksItem {
+  kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+  name: string;
+  state: "success" | "failure" | "pending" | "neutral";
+  conclusion: string | null;
+  url: string | null;
+  attempts: number;
+  jobId: number | null;
+  runId: number | null;
+  jobNumber: number | null;
+  pipelineId: string | null;
+}
+
+/** The type of `Circleci.pipelines[]`. */
+export interface PipelinesItem {
+  id: string;
+  number: number | null;
+  state: string | null;
+}
+
+/** The type of `CiStatusOutputData.circleci`. */
+export interface Circleci {
+  projectSlug: string;
+  pipelines: PipelinesItem[];
+  error: string | null;
+}
+
+/** The type of `CiStatusOutput.data`. */
+export interface CiStatusOutputData {
+  sha: string;
+  branch: string | null;
+  state: "success" | "failure" | "pending" | "neutral";
+  counts: Counts;
+  checks: ChecksItem[];
+  circleci: Circleci | null;
+}
+
+/** `structuredContent` of `ci_status` (CI status of a commit). */
+export interface CiStatusOutput {
+  /** The commit's checks; null when too large (incomplete) */
+  data: CiStatusOutputData | null;
   /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
-
-/**
- * Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
- * /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
- */
-export interface JiraPostInput {
-  path: string;
-  queryParams?: Record<string, string>;
-  body?: unknown;
-  jq?: string;
-  outputFormat?: "toon" | "json";
-}
-
-/**
- * Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields}
- * (edit). Clears cached Jira reads.
- */
-export type JiraPutInput = JiraPostInput;
-
-/** Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads. */
-export type JiraPatchInput = JiraPostInput;
-
-/**
- * Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone.
- * Clears cached Jira reads.
- */
-export type JiraDeleteInput = JiraGetInput;
-
-/**
- * Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages,
- * /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with
- * its _links.next as path.
- */
-export type ConfGetInput = JiraGetInput;
-
-/** `structuredContent` of `conf_get` (Confluence GET). */
-export type ConfGetOutput = JiraGetOutput;
-
-/**
- * Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
- * {spaceId, title, body}. Clears cached Confluence reads.
- */
-export type ConfPostInput = JiraPostInput;
-
-/**
- * Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with
- * {id, status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
- */
-export type ConfPutInput = JiraPostInput;
-
-/**
- * Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
- * reads.
- */
-export type ConfPatchInput = JiraPostInput;
-
-/**
- * Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge:
- * true}: for good). Clears cached Confluence reads.
- */
-export type ConfDeleteInput = JiraGetInput;
-
-/**
- * Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g.
- * /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its
- * next URL as path.
- */
-export type BbGetInput = JiraGetInput;
-
-/** `structuredContent` of `bb_get` (Bitbucket GET). */
-export type BbGetOutput = JiraGetOutput;
-
-/**
- * Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
- * /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
- */
-export type BbPostInput = JiraPostInput;
-
-/**
- * Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
- * Bitbucket reads.
- */
-export type BbPutInput = JiraPostInput;
-
-/**
- * Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket
- * reads.
- */
-export type BbPatchInput = JiraPostInput;
-
-/**
- * Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot
- * be undone. Clears cached Bitbucket reads.
- */
-export type BbDeleteInput = JiraGetInput;
 
 /**
  * Arguments of `ci_test_results` (CI test results): Test results of a GitHub Actions artifact, a CircleCI job or
@@ -634,3 +588,121 @@ export interface CiArtifactEntryOutput {
   /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
+
+/**
+ * Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
+ * fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+ */
+export interface JiraGetInput {
+  /** Path from the product's base; a body's next link works as is. */
+  path: string;
+  /** Query parameters, unencoded. */
+  queryParams?: Record<string, string>;
+  jq?: string;
+  outputFormat?: "toon" | "json";
+}
+
+/** `structuredContent` of `jira_get` (Jira GET). */
+export interface JiraGetOutput {
+  /** The body, or the jq output; null when incomplete */
+  data: unknown;
+  /** Next page: pass as path alone; null on the last */
+  nextLink: string | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
+}
+
+/**
+ * Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
+ * /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
+ */
+export interface JiraPostInput {
+  path: string;
+  queryParams?: Record<string, string>;
+  body?: unknown;
+  jq?: string;
+  outputFormat?: "toon" | "json";
+}
+
+/**
+ * Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields}
+ * (edit). Clears cached Jira reads.
+ */
+export type JiraPutInput = JiraPostInput;
+
+/** Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads. */
+export type JiraPatchInput = JiraPostInput;
+
+/**
+ * Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone.
+ * Clears cached Jira reads.
+ */
+export type JiraDeleteInput = JiraGetInput;
+
+/**
+ * Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages,
+ * /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with
+ * its _links.next as path.
+ */
+export type ConfGetInput = JiraGetInput;
+
+/** `structuredContent` of `conf_get` (Confluence GET). */
+export type ConfGetOutput = JiraGetOutput;
+
+/**
+ * Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
+ * {spaceId, title, body}. Clears cached Confluence reads.
+ */
+export type ConfPostInput = JiraPostInput;
+
+/**
+ * Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with
+ * {id, status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
+ */
+export type ConfPutInput = JiraPostInput;
+
+/**
+ * Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
+ * reads.
+ */
+export type ConfPatchInput = JiraPostInput;
+
+/**
+ * Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge:
+ * true}: for good). Clears cached Confluence reads.
+ */
+export type ConfDeleteInput = JiraGetInput;
+
+/**
+ * Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g.
+ * /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its
+ * next URL as path.
+ */
+export type BbGetInput = JiraGetInput;
+
+/** `structuredContent` of `bb_get` (Bitbucket GET). */
+export type BbGetOutput = JiraGetOutput;
+
+/**
+ * Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
+ * /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
+ */
+export type BbPostInput = JiraPostInput;
+
+/**
+ * Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
+ * Bitbucket reads.
+ */
+export type BbPutInput = JiraPostInput;
+
+/**
+ * Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket
+ * reads.
+ */
+export type BbPatchInput = JiraPostInput;
+
+/**
+ * Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot
+ * be undone. Clears cached Bitbucket reads.
+ */
+export type BbDeleteInput = JiraGetInput;

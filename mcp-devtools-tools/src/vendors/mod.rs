@@ -47,10 +47,10 @@ pub(crate) struct VendorEntry {
 static VENDORS: &[VendorEntry] = &[
     github::ENTRY,
     circleci::ENTRY,
+    ci::ENTRY,
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,
-    ci::ENTRY,
 ];
 
 /// Every vendor and the toy vendor of the tests, which joins through its folder and this one line.
@@ -58,10 +58,10 @@ static VENDORS: &[VendorEntry] = &[
 static TEST_VENDORS: &[VendorEntry] = &[
     github::ENTRY,
     circleci::ENTRY,
+    ci::ENTRY,
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,
-    ci::ENTRY,
     toy::ENTRY,
 ];
 

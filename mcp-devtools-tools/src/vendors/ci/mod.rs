@@ -1,14 +1,15 @@
-//! Cross-vendor CI tools: the vendor folder `ci`. Its tools read what GitHub Actions and CircleCI produce through
-//! their clients: a zip artifact's files (`ci_artifact_entries`, `ci_artifact_entry`) and test results
-//! (`ci_test_results`). Their `data` is ours, typed fully in the `outputSchema`; they take no `jq`. The toolset is
-//! configured when GitHub or CircleCI is; it holds no credential of its own (each vendor's client redacts its own)
-//! and acts as GitHub's identity.
+//! Cross-vendor CI tools: the vendor (toolset) `ci`. They read what GitHub Actions and CircleCI report through
+//! those vendors' clients and settings: one CI state for a commit (`ci_status`), test results (`ci_test_results`)
+//! and a zip artifact's files (`ci_artifact_entries`, `ci_artifact_entry`). Their `data` is ours, typed fully in the
+//! `outputSchema`; they take no `jq`. The toolset is configured when GitHub or CircleCI is; it holds no credential
+//! of its own (each vendor's client redacts its own) and acts as GitHub's identity.
 
 mod circleci_tests;
 mod entries;
 mod model;
 mod results;
 mod source;
+mod status;
 
 use mcp_envelope::{Envelope, NoMeta, View};
 use mcp_results::splice::Spliced;
@@ -21,6 +22,7 @@ use entries::{EntriesResult, EntryArgs, EntryResult};
 use model::TestResults;
 use results::ReportArgs;
 use source::ArtifactArgs;
+use status::{CiStatus, CiStatusArgs};
 
 use super::VendorEntry;
 use crate::Vendor;
@@ -34,7 +36,7 @@ pub const VENDOR: Vendor = Vendor::named("ci");
 pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::ci_tools,
-    order: &[results::NAME, entries::LIST, entries::READ],
+    order: &[status::NAME, results::NAME, entries::LIST, entries::READ],
     tasks: &[],
     secrets: |_, secrets| secrets,
     configured: |config| config.github.http.credential.is_some() || config.circleci.http.credential.is_some(),
@@ -48,6 +50,33 @@ fn schema<T: schemars::JsonSchema>() -> std::sync::Arc<rmcp::model::JsonObject> 
 
 #[tool_router(router = ci_tools, vis = "pub(crate)")]
 impl DevtoolsServer {
+    #[tool(
+        name = "ci_status",
+        description = "One CI state for a commit (ref, sha or pullNumber): every GitHub check run and commit \
+                       status and, with CircleCI configured, its pipelines' workflows and jobs, each with the ids \
+                       the log and wait tools take.",
+        input_schema = mcp_results::schema::input_schema::<CiStatusArgs>(),
+        output_schema = crate::tools::output_schema(
+            Envelope::<CiStatus, NoMeta>::output_schema(),
+            Some("The commit's checks; null when too large (incomplete)"),
+        ),
+        annotations(
+            title = "CI status of a commit",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ci_status(
+        &self,
+        args: Args<CiStatusArgs>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<CiStatus>>, CallToolResult> {
+        let status = status::call(self.app(), &caller(&cx), args.into_result()?).await?;
+        Ok(self.app().results.json(&cx, status, View::default()).await)
+    }
+
     #[tool(
         name = "ci_test_results",
         description = "Test results of a GitHub Actions artifact, a CircleCI job or its artifactPath: counts, \

@@ -4,6 +4,7 @@
 mod get;
 mod logs;
 mod wait;
+pub(crate) mod workflows;
 
 use mcp_results::{Args, Json, Structured, WithView};
 use rmcp::model::CallToolResult;

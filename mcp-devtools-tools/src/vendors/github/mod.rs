@@ -2,6 +2,7 @@
 //! `github_get`, `github_get_job_logs`) as `#[tool]` methods on the front door, its toolset name, its secrets for
 //! the redactor and its enterprise identity ([`ENTRY`]). The work of each tool is in its own module.
 
+pub(crate) mod checks;
 mod get;
 mod log_absence;
 mod logs;
