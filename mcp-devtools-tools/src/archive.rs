@@ -1,6 +1,6 @@
 //! Zip archives (CI artifacts) read within bounds: the listing is refused whole when it is a zip bomb
 //! ([`crate::ArchiveLimits`]: entry count, total uncompressed size, one entry's compression ratio), and an entry is
-//! read into memory only up to a cap and never past what its header declares. Entry names are names: nothing is
+//! read into memory only up to a cap and must inflate to exactly the size its header declares (never read past it). Entry names are names: nothing is
 //! ever written to disk under them (`../x` is the name `../x`).
 //!
 //! Blocking (file I/O and inflating): call it off the async workers. Never panics on any input (fuzzed:
@@ -102,13 +102,15 @@ pub enum ArchiveError {
         /// The cap's setting.
         setting: &'static str,
     },
-    /// The entry inflates past its declared size.
-    #[error("entry `{name}` inflates past the {declared} bytes its header declares; refused")]
+    /// The entry does not inflate to its declared size (more, or fewer: a lying or broken header).
+    #[error("entry `{name}` does not inflate to the {declared} bytes its header declares ({found}); refused")]
     SizeMismatch {
         /// The entry.
         name: String,
         /// Its declared uncompressed bytes.
         declared: u64,
+        /// What it gave: `more`, or `N bytes`.
+        found: String,
     },
     /// The entry could not be read (an unsupported compression method, encryption, a CRC mismatch, I/O).
     #[error("entry `{name}` cannot be read: {detail}")]
@@ -206,10 +208,16 @@ impl<R: Read + Seek> Archive<R> {
         file.take(entry.size.saturating_add(1))
             .read_to_end(&mut bytes)
             .map_err(|err| unreadable(err.to_string()))?;
-        if bytes.len() as u64 > entry.size {
+        let read = bytes.len() as u64;
+        if read != entry.size {
             return Err(ArchiveError::SizeMismatch {
                 name: entry.name,
                 declared: entry.size,
+                found: if read > entry.size {
+                    "more".to_owned()
+                } else {
+                    format!("{read} bytes")
+                },
             });
         }
         Ok(bytes)
@@ -323,6 +331,20 @@ mod tests {
             err.to_string().contains("3 entries") && err.to_string().contains(MAX_ENTRIES_NAME),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_entry_must_inflate_to_its_declared_size() {
+        // A stored file of 5 bytes whose headers declare 9 (found by the zip_listing fuzz target: a lying size).
+        let mut bytes = zip_of(&[("a.txt", b"hello")]);
+        for (signature, offset) in [(b"PK\x03\x04", 22), (b"PK\x01\x02", 24)] {
+            let at = bytes.windows(4).position(|w| w == signature).unwrap() + offset;
+            bytes[at..at + 4].copy_from_slice(&9u32.to_le_bytes());
+        }
+        let mut archive = Archive::open(Cursor::new(bytes), &ArchiveLimits::default()).unwrap();
+        let err = archive.read("a.txt", 100, "X").unwrap_err();
+        assert!(matches!(err, ArchiveError::SizeMismatch { declared: 9, .. }), "{err}");
+        assert!(err.to_string().contains("(5 bytes)"), "{err}");
     }
 
     #[test]
