@@ -24,6 +24,7 @@ mod peer_reports;
 mod protocol_stdio;
 mod replicas;
 mod sdk_clients;
+mod sdk_waits;
 mod toolsets;
 mod upstream_bodies;
 mod upstream_trust;
