@@ -130,6 +130,108 @@ type GithubGetJobLogsOutput = {
         mimeType?: string | null;
     };
 }
+type GithubWaitForRunInput = {
+    /** Repository owner. */
+    owner: string;
+    /** Repository name. */
+    repo: string;
+    /** Workflow run id. */
+    runId: number;
+    /** Seconds (default 600; 0: the current state). */
+    timeoutSeconds?: number;
+    /** Log lines of each failed job to include (default 0). */
+    failedLogTail?: number;
+}
+type GithubWaitForRunOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        target: string;
+        stoppedBy: "finished" | "timeout" | "shutdown" | "upstream_error";
+        timedOut: boolean;
+        state: string;
+        conclusion: string | null;
+        url: string | null;
+        durationMs: number | null;
+        waitedMs: number;
+        polls: number;
+        projectSlug: string | null;
+        jobs: {
+            kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+            id: string;
+            name: string;
+            status: string;
+            conclusion: string | null;
+            failed: boolean;
+            url: string | null;
+            jobId: number | null;
+            runId: number | null;
+            jobNumber: number | null;
+            logTail: string[] | null;
+            logError: string | null;
+        }[];
+        lastError: string | null;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type GithubWaitForChecksInput = {
+    /** Repository owner. */
+    owner: string;
+    /** Repository name. */
+    repo: string;
+    /** Commit SHA, branch or tag. */
+    ref?: string;
+    /** Or a pull request: its head commit. */
+    pullNumber?: number;
+    /** Seconds (default 600; 0: the current state). */
+    timeoutSeconds?: number;
+    /** Log lines of each failed job to include (default 0). */
+    failedLogTail?: number;
+}
+type GithubWaitForChecksOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        target: string;
+        stoppedBy: "finished" | "timeout" | "shutdown" | "upstream_error";
+        timedOut: boolean;
+        state: string;
+        conclusion: string | null;
+        url: string | null;
+        durationMs: number | null;
+        waitedMs: number;
+        polls: number;
+        projectSlug: string | null;
+        jobs: {
+            kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+            id: string;
+            name: string;
+            status: string;
+            conclusion: string | null;
+            failed: boolean;
+            url: string | null;
+            jobId: number | null;
+            runId: number | null;
+            jobNumber: number | null;
+            logTail: string[] | null;
+            logError: string | null;
+        }[];
+        lastError: string | null;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
 type CircleciGetInput = {
     /** API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. */
     path: string;
@@ -191,6 +293,56 @@ type CircleciGetJobLogsOutput = {
         offset: number;
         bytes: number;
     }[] | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
+type CircleciWaitForPipelineInput = {
+    /** Pipeline id (a UUID). */
+    pipelineId?: string;
+    /** Or a project (gh/ORG/REPO) with branch: its newest pipeline. */
+    projectSlug?: string;
+    /** With projectSlug. */
+    branch?: string;
+    /** Seconds (default 600; 0: the current state). */
+    timeoutSeconds?: number;
+    /** Log lines of each failed job to include (default 0). */
+    failedLogTail?: number;
+}
+type CircleciWaitForPipelineOutput = {
+    /** The body, or the jq output; null when incomplete */
+    data: {
+        target: string;
+        stoppedBy: "finished" | "timeout" | "shutdown" | "upstream_error";
+        timedOut: boolean;
+        state: string;
+        conclusion: string | null;
+        url: string | null;
+        durationMs: number | null;
+        waitedMs: number;
+        polls: number;
+        projectSlug: string | null;
+        jobs: {
+            kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+            id: string;
+            name: string;
+            status: string;
+            conclusion: string | null;
+            failed: boolean;
+            url: string | null;
+            jobId: number | null;
+            runId: number | null;
+            jobNumber: number | null;
+            logTail: string[] | null;
+            logError: string | null;
+        }[];
+        lastError: string | null;
+    } | null;
     /** Only when data is null (too large): read the whole result with artifact_read */
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
@@ -464,6 +616,27 @@ declare const devtools: {
 	github_get_job_logs: (input: GithubGetJobLogsInput) => Promise<GithubGetJobLogsOutput>;
 
 	/**
+	 * Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with the tasks extension.
+	 * @param input.owner - Repository owner.
+	 * @param input.repo - Repository name.
+	 * @param input.runId - Workflow run id.
+	 * @param input.timeoutSeconds - Seconds (default 600; 0: the current state).
+	 * @param input.failedLogTail - Log lines of each failed job to include (default 0).
+	 */
+	github_wait_for_run: (input: GithubWaitForRunInput) => Promise<GithubWaitForRunOutput>;
+
+	/**
+	 * Wait until no check run or commit status of a commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks extension.
+	 * @param input.owner - Repository owner.
+	 * @param input.repo - Repository name.
+	 * @param input.ref - Commit SHA, branch or tag.
+	 * @param input.pullNumber - Or a pull request: its head commit.
+	 * @param input.timeoutSeconds - Seconds (default 600; 0: the current state).
+	 * @param input.failedLogTail - Log lines of each failed job to include (default 0).
+	 */
+	github_wait_for_checks: (input: GithubWaitForChecksInput) => Promise<GithubWaitForChecksOutput>;
+
+	/**
 	 * GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
 	 * @param input.path - API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job.
 	 * @param input.queryParams - Query parameters, unencoded; continue a list with page-token = the body's next_page_token.
@@ -483,6 +656,16 @@ declare const devtools: {
 	 * @param input.raw - Keep ANSI codes.
 	 */
 	circleci_get_job_logs: (input: CircleciGetJobLogsInput) => Promise<CircleciGetJobLogsOutput>;
+
+	/**
+	 * Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends progress; a task with the tasks extension.
+	 * @param input.pipelineId - Pipeline id (a UUID).
+	 * @param input.projectSlug - Or a project (gh/ORG/REPO) with branch: its newest pipeline.
+	 * @param input.branch - With projectSlug.
+	 * @param input.timeoutSeconds - Seconds (default 600; 0: the current state).
+	 * @param input.failedLogTail - Log lines of each failed job to include (default 0).
+	 */
+	circleci_wait_for_pipeline: (input: CircleciWaitForPipelineInput) => Promise<CircleciWaitForPipelineOutput>;
 
 	/**
 	 * Read an oversized tool result saved as an artifact (incomplete.artifactId), one chunk at a time. Each chunk's data is base64 of bytes [offset, nextOffset); continue with offset = nextOffset until eof is true, then decode and concatenate the chunks.
