@@ -120,12 +120,11 @@ async fn a_run_is_waited_for_until_it_completed_with_progress_and_conditional_po
             .any(|p| p.message.as_deref() == Some("in_progress: 1 of 2 done")),
         "{progress:?}"
     );
+    // While jobs ran, each poll was one request (the jobs list): the run itself was read first and once its jobs
+    // were done.
+    assert_eq!(live.run_answers(), 2, "{} requests in all", live.requests());
     // The unchanged in_progress answers were 304s after the first.
-    assert!(
-        live.not_modified.load(Ordering::SeqCst) >= 3,
-        "{} 304s",
-        live.not_modified.load(Ordering::SeqCst)
-    );
+    assert!(live.not_modified() >= 3, "{} 304s", live.not_modified());
 }
 
 async fn listed_tool_of(client: &WatchingClient, name: &str) -> rmcp::model::Tool {
@@ -233,7 +232,7 @@ async fn waits_on_one_run_share_its_polls_and_a_cancelled_wait_stops_polling() {
     let two = send(&second).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(app.wait_loops(), 1, "one poll loop for two waits on one run");
-    let answers = live.run_answers.load(Ordering::SeqCst);
+    let answers = live.requests();
     // 1.5 s at 50-200 ms: one loop polls at most ~12 times; two would poll twice as often.
     assert!((3..=14).contains(&answers), "{answers} polls of the run");
     for (client, handle) in [(&first, &one), (&second, &two)] {
@@ -241,14 +240,10 @@ async fn waits_on_one_run_share_its_polls_and_a_cancelled_wait_stops_polling() {
         client.peer().notify_cancelled(cancel).await.unwrap();
     }
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    let after_cancel = live.run_answers.load(Ordering::SeqCst);
+    let after_cancel = live.requests();
     assert_eq!(app.wait_loops(), 0, "the loop stopped with its last follower");
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    assert_eq!(
-        live.run_answers.load(Ordering::SeqCst),
-        after_cancel,
-        "no request after the cancel"
-    );
+    assert_eq!(live.requests(), after_cancel, "no request after the cancel");
 }
 
 #[tokio::test]

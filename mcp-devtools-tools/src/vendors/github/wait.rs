@@ -81,6 +81,7 @@ pub(super) async fn for_run(
         jobs: Conditional::new(format!(
             "{repo_path}/actions/runs/{run_id}/jobs?filter=latest&per_page=100"
         )),
+        run_read_now: false,
     };
     let result = wait::wait(app, cx, target.clone(), options, make).await?;
     Ok(with_tails(github, &owner, &repo, result, options).await)
@@ -213,6 +214,15 @@ impl Conditional {
     }
 }
 
+/// The stricter of two paces (the longer poll interval, the fewer requests left).
+fn merge(a: Pace, b: Pace) -> Pace {
+    match (not_before(a), not_before(b)) {
+        (Some(x), Some(y)) if x >= y => a,
+        (Some(_), None) => a,
+        _ => b,
+    }
+}
+
 /// How long until `reset_at` (epoch seconds), plus a second.
 fn until_reset(reset_at: u64) -> Duration {
     let now = SystemTime::now()
@@ -262,6 +272,8 @@ struct RunPoller {
     description: String,
     run: Conditional,
     jobs: Conditional,
+    /// The run was read in this poll already (the first).
+    run_read_now: bool,
 }
 
 impl Poller for RunPoller {
@@ -272,20 +284,46 @@ impl Poller for RunPoller {
                 None,
             );
         };
-        let (run, pace) = match self.run.poll(github).await {
-            Ok((run, pace)) => (run.clone(), pace),
-            Err(err) => {
-                let (err, wait) = poll_error(&self.description, &err);
-                return failed(err, wait);
+        // One request per poll while jobs run: the jobs list (conditional). The run itself is read first (an
+        // unknown run is named), then again only once no job is left running (its conclusion), or while it has no
+        // job yet.
+        let mut pace = Pace::default();
+        if self.run.body.is_none() {
+            match self.run.poll(github).await {
+                Ok((_, answered)) => {
+                    pace = answered;
+                    self.run_read_now = true;
+                }
+                Err(err) => {
+                    let (err, wait) = poll_error(&self.description, &err);
+                    return failed(err, wait);
+                }
             }
-        };
+        }
         let jobs = match self.jobs.poll(github).await {
-            Ok((jobs, _)) => jobs.clone(),
+            Ok((jobs, answered)) => {
+                pace = merge(pace, answered);
+                jobs.clone()
+            }
             Err(err) => {
                 let (err, wait) = poll_error(&format!("the jobs of {}", self.description), &err);
                 return failed(err, wait);
             }
         };
+        let listed = jobs["jobs"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let running = listed.iter().any(|job| job["status"] != "completed");
+        let run_finished = self.run.body.as_ref().is_some_and(|run| run["status"] == "completed");
+        if (listed.is_empty() || !running) && !run_finished && !self.run_read_now {
+            match self.run.poll(github).await {
+                Ok((_, answered)) => pace = merge(pace, answered),
+                Err(err) => {
+                    let (err, wait) = poll_error(&self.description, &err);
+                    return failed(err, wait);
+                }
+            }
+        }
+        self.run_read_now = false;
+        let run = self.run.body.clone().unwrap_or(Value::Null);
         let done = run["status"] == "completed";
         let observed = Observed {
             done,
