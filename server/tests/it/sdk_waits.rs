@@ -30,14 +30,14 @@ const WAIT_SETTINGS: [(&str, &str); 3] = [
     ("MCP_WAIT_MAX_POLL_MS", "100"),
     ("MCP_WAIT_PROGRESS_MS", "300"),
 ];
-/// In-progress answers of the run the `progress` case waits for: about 4 s of polling at 100 ms.
+/// In-progress answers of the jobs route of the run the `progress` case waits for: about 4 s of polling at 100 ms.
 const PROGRESS_POLLS: usize = 40;
 /// How long after a stop a request still counts as one sent before it.
 const STOP_WITHIN: Duration = Duration::from_secs(1);
 /// How long this side then watches the request log.
-const WATCH: Duration = Duration::from_millis(1500);
-/// The longest one script may run.
-const SCRIPT_LIMIT: Duration = Duration::from_secs(20);
+const WATCH: Duration = Duration::from_secs(1);
+/// The longest one script may run (they take 6 to 10 s; more on a loaded machine).
+const SCRIPT_LIMIT: Duration = Duration::from_secs(30);
 
 fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients")
@@ -88,10 +88,10 @@ impl Runs {
             .2
     }
 
-    /// Answers of the run's route of `case` so far.
+    /// Requests for the run of `case` so far (its route and its jobs route).
     fn answers(&self, case: &str) -> usize {
         let (_, _, live) = self.by_case.iter().find(|(name, _, _)| *name == case).unwrap();
-        live.run_answers()
+        live.requests()
     }
 
     /// The server's settings: every vendor of the upstream, structured output, fast waits.
@@ -137,7 +137,7 @@ impl Runs {
 #[derive(Debug)]
 struct Stop {
     line: String,
-    /// Answers of the run's route when the script said it stopped.
+    /// Requests for the run (both routes) when the script said it stopped.
     at_stop: usize,
     /// [`STOP_WITHIN`] later.
     settled: usize,
@@ -187,11 +187,11 @@ async fn drive(program: &Path, script: &str, cases: &[&str], runs: &Runs, env: V
             };
             let run_id: u64 = rest.split(' ').next().unwrap().parse().unwrap();
             let live = runs.live(run_id);
-            let at_stop = live.run_answers();
+            let at_stop = live.requests();
             tokio::time::sleep(STOP_WITHIN).await;
-            let settled = live.run_answers();
+            let settled = live.requests();
             tokio::time::sleep(WATCH).await;
-            let later = live.run_answers();
+            let later = live.requests();
             stops.push(Stop {
                 line: line.clone(),
                 at_stop,
