@@ -10,6 +10,22 @@
 //! time a call ends without its answer (a request timeout, an `AbortSignal`, a cancelled Python task, a closed
 //! client) the script says so and waits, and this side proves from the fake upstream's request log that the server
 //! stopped polling that run: no request from 1 s after the stop on.
+//!
+//! TODO(tasks, issue 41 point 3): a wait called as a task through the TypeScript SDK. The pinned
+//! `@modelcontextprotocol/sdk` 1.32.2 (npm's latest on 2026-12-05) has no client side for the Tasks extension
+//! (`io.modelcontextprotocol/tasks`, SEP-2663: declared in `capabilities.extensions`, a `CreateTaskResult` with
+//! `resultType: "task"`, `ttlMs` and `pollIntervalMs`, the result inline in `tasks/get`), which rmcp 3.11 and our
+//! server speak. What it has is the 2025-11-25 experimental core tasks (`client.experimental.tasks`,
+//! `capabilities.tasks`, `params.task`, `{task: {taskId, status, ttl, pollInterval}}`, `tasks/result`): other
+//! shapes, and its `callTool` rejects a result without `structuredContent` for a tool with an `outputSchema`. Its
+//! capability schema does let a client declare any extension, and `client.request` sends any method, so a test
+//! could drive our tasks by hand-written messages through its transport, but that tests our server, not the SDK's
+//! tasks support. When the server side (branch `tasks`) is on main and an SDK release implements the extension
+//! (`grep -r modelcontextprotocol/tasks clients/ts/node_modules/@modelcontextprotocol/sdk/dist`), pin it and add
+//! a case to `clients/ts/wait.mjs`: declare the extension, call `github_wait_for_run` on a live run, poll
+//! `tasks/get` to `completed`, validate the result against the tool's `outputSchema`, and `tasks/cancel` stopping
+//! the polling (`Live::requests`, as here). The Python SDK (`mcp` 2.3.0) has a generic client extension mechanism
+//! but no tasks client either.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
