@@ -10,6 +10,7 @@ use adapters_http::cache::HttpCache;
 use mcp_artifacts::{ArtifactStore, Bounded, FsStore, MemoryStore, S3Store, spawn_sweeper};
 use mcp_projection::Isolated;
 use mcp_results::Responder;
+use mcp_results::tasks::{MemoryTaskStore, RedisTaskStore, TaskStore};
 
 use crate::config::{ArtifactBackend, ToolsConfig};
 use crate::vendor::Vendor;
@@ -36,6 +37,9 @@ pub enum AppError {
     /// The policy file is unreadable or malformed.
     #[error(transparent)]
     Policy(#[from] mcp_policy::PolicyError),
+    /// The task store's Redis URL is not a Redis URL (an unreachable Redis is not an error).
+    #[error(transparent)]
+    TaskStore(#[from] mcp_results::tasks::RedisTaskConfigError),
 }
 
 /// Everything a tool call needs, shared by every call.
@@ -62,6 +66,8 @@ pub struct App {
     /// worker processes built from [`ToolsConfig::jq`], pre-started in the background), with one pipeline permit per
     /// CPU (at least two), so large results queue instead of all competing for the cores.
     pub results: Responder,
+    /// Where the tasks of the tools that run as tasks live ([`ToolsConfig::tasks`]): in this process, or in Redis.
+    pub tasks: Arc<dyn TaskStore>,
     /// Fired when the server drains (its host cancels it on shutdown): every wait tool ends at once with
     /// `stoppedBy: shutdown` instead of holding the drain for up to an hour.
     pub shutdown: tokio_util::sync::CancellationToken,
@@ -74,10 +80,11 @@ impl App {
     /// clients, loads the policy file and starts the `jq` workers in the background. Must run inside a tokio runtime.
     ///
     /// # Errors
-    /// [`AppError`]: the artifact directory cannot be created or read, the S3 bucket cannot be listed, the Redis URL
-    /// is not a Redis URL (an unreachable Redis is not an error: calls go uncached), or the policy file is unreadable
-    /// or malformed. A vendor client that cannot be built from its configuration does not stop the tools: it is
-    /// logged once and that vendor's tools fail at call time naming the setting.
+    /// [`AppError`]: the artifact directory cannot be created or read, the S3 bucket cannot be listed, a Redis URL
+    /// (the HTTP cache's or the task store's) is not a Redis URL (an unreachable Redis is not an error: calls go
+    /// uncached, and answer without tasks), or the policy file is unreadable or malformed. A vendor client that
+    /// cannot be built from its configuration does not stop the tools: it is logged once and that vendor's tools fail
+    /// at call time naming the setting.
     pub async fn new(config: ToolsConfig) -> Result<Self, AppError> {
         let store: Arc<dyn ArtifactStore> = match &config.artifact_backend {
             ArtifactBackend::Memory => Arc::new(MemoryStore::new(config.artifact_store)),
@@ -125,6 +132,11 @@ impl App {
         let results = Responder::new(store.clone(), config.max_bytes, Arc::new(projection))
             .with_structured_output(config.structured_output)
             .with_owner(Arc::new(|cx| crate::tools::caller(cx).as_str().to_owned()));
+        let tasks: Arc<dyn TaskStore> = match &config.tasks.redis {
+            Some(redis) => Arc::new(RedisTaskStore::new(redis)?),
+            None => Arc::new(MemoryTaskStore::new()),
+        };
+        tracing::info!(backend = %config.tasks.describe(), "task store open");
         Ok(App {
             config,
             store,
@@ -134,6 +146,7 @@ impl App {
             http_cache,
             policy,
             results,
+            tasks,
             shutdown: tokio_util::sync::CancellationToken::new(),
             waits: Default::default(),
         })

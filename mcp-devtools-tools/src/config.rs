@@ -4,6 +4,7 @@
 //! through [`ToolsConfig::selection_names`] and the adapters' `setting_names`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use adapters_atlassian::AtlassianConfig;
 use adapters_circleci::CircleciConfig;
@@ -12,6 +13,7 @@ use adapters_http::{cache::CacheConfig, cache::redis::RedisCacheConfig};
 use mcp_artifacts::{S3Config, StoreConfig, StoreLimits};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
+use mcp_results::tasks::RedisTaskStoreConfig;
 
 use crate::toolsets::{SelectionNames, ToolSelection};
 
@@ -91,6 +93,70 @@ pub struct ToolsConfig {
     pub enterprise_mode: bool,
     /// How the wait tools poll.
     pub wait: WaitConfig,
+    /// The tools that run as tasks (MCP Tasks extension): how long a task is kept, how often clients should poll
+    /// it, and where tasks live.
+    pub tasks: TasksConfig,
+}
+
+/// Default of [`TasksConfig::ttl`]: a task and its result are kept for 1 hour after its creation.
+pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
+/// Default of [`TasksConfig::poll_interval`]: clients are asked to poll `tasks/get` every 5000 ms.
+pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_millis(5000);
+
+/// The MCP Tasks extension (`io.modelcontextprotocol/tasks`): a call of a tool that runs as a task, from a client
+/// that declared the extension, is answered at once with a task (`ttlMs` [`TasksConfig::ttl`], `pollIntervalMs`
+/// [`TasksConfig::poll_interval`]) kept in memory, or in Redis ([`TasksConfig::redis`]) so that any replica answers
+/// `tasks/get` and `tasks/cancel`. [`TasksConfig::default`]: 1 hour, 5000 ms, in memory.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TasksConfig {
+    /// How long a task (and its result) is kept after its creation: its `ttlMs`.
+    pub ttl: Duration,
+    /// How often a client should poll the task: its `pollIntervalMs`.
+    pub poll_interval: Duration,
+    /// Where tasks live: `None` in this process; `Some`: in Redis, shared by replicas (password masked in `Debug`).
+    pub redis: Option<RedisTaskStoreConfig>,
+}
+
+impl Default for TasksConfig {
+    fn default() -> Self {
+        TasksConfig {
+            ttl: DEFAULT_TASK_TTL,
+            poll_interval: DEFAULT_TASK_POLL_INTERVAL,
+            redis: None,
+        }
+    }
+}
+
+impl TasksConfig {
+    /// This config with [`TasksConfig::ttl`] set.
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// This config with [`TasksConfig::poll_interval`] set.
+    #[must_use]
+    pub fn with_poll_interval(mut self, poll_interval: Duration) -> Self {
+        self.poll_interval = poll_interval;
+        self
+    }
+
+    /// This config with [`TasksConfig::redis`] set.
+    #[must_use]
+    pub fn with_redis(mut self, redis: Option<RedisTaskStoreConfig>) -> Self {
+        self.redis = redis;
+        self
+    }
+
+    /// One line for logs and `--print-config`: where tasks live, without secrets.
+    pub fn describe(&self) -> String {
+        match &self.redis {
+            Some(redis) => format!("redis {} (shared by replicas)", redis.masked_url()),
+            None => "memory (this process only)".to_owned(),
+        }
+    }
 }
 
 impl ToolsConfig {
@@ -205,6 +271,13 @@ impl ToolsConfig {
         self.enterprise_mode = enterprise_mode;
         self
     }
+
+    /// This config with [`ToolsConfig::tasks`] set.
+    #[must_use]
+    pub fn with_tasks(mut self, tasks: TasksConfig) -> Self {
+        self.tasks = tasks;
+        self
+    }
 }
 
 impl ToolsConfig {
@@ -231,6 +304,7 @@ impl ToolsConfig {
             policy_file: None,
             enterprise_mode: false,
             wait: WaitConfig::default(),
+            tasks: TasksConfig::default(),
         }
     }
 }
@@ -258,12 +332,14 @@ mod tests {
         config.http_cache_redis = Some(RedisCacheConfig::new(
             "redis://:redis%2Fconfigured-0007@cache:6379/0".to_owned(),
         ));
+        config.tasks.redis = Some(RedisTaskStoreConfig::new("redis://:tasks-configured-0008@tasks:6379/0"));
         let text = "ghp_configured-0001 circle-configured-0002 ATATT-configured-0003 bb-configured-0004 \
-                    s3-secret-configured-0005 s3-session-configured-0006 redis/configured-0007";
+                    s3-secret-configured-0005 s3-session-configured-0006 redis/configured-0007 tasks-configured-0008";
         assert_eq!(
             config.redactor().redact(text),
             "[redacted token] [redacted token] [redacted api_token] [redacted bitbucket_app_password] \
-             [redacted S3 secret access key] [redacted S3 session token] [redacted Redis password]"
+             [redacted S3 secret access key] [redacted S3 session token] [redacted Redis password] \
+             [redacted Redis password]"
         );
         // No credential set: only the toy vendor's (the tests' registry has it, and its token is a constant).
         let unset = ToolsConfig::default().redactor();

@@ -12,7 +12,7 @@
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
 //! - [`ToolsConfig`]: what everything is built from.
-//! - [`App`]: the store, vendor clients, policy and result path built from it.
+//! - [`App`]: the store, vendor clients, policy, result path and task store built from it.
 //! - [`DevtoolsServer`]: the `ServerHandler` and the in-process call.
 //! - [`logs`]: CI job logs as data, filtered as they stream in (`github_get_job_logs`, `circleci_get_job_logs`).
 //! - [`vendors`]: one folder per vendor, its tools as `#[tool]` methods, and the registry; [`tools`]: what they
@@ -36,7 +36,7 @@ mod vendor;
 pub mod vendors;
 
 pub use app::{App, AppError};
-pub use config::{ArtifactBackend, ToolsConfig, WaitConfig};
+pub use config::{ArtifactBackend, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TasksConfig, ToolsConfig, WaitConfig};
 pub use handler::{Catalog, DevtoolsServer};
 /// Deliberate re-export: the caller type of [`DevtoolsServer::call_tool_as`] (`mcp_policy::Principal`, which
 /// `mcp_serve` re-exports too).

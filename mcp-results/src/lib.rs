@@ -11,6 +11,7 @@
 //! | [`artifact_read`] | the `artifact_read` tool: [`artifact_read::route`] for rmcp routers, [`artifact_read::call`] by hand |
 //! | [`args`] | argument parsing with errors naming the argument, `maxLength` checks from the schema, digit-string integers |
 //! | [`schema`] | the compact `inputSchema` of an argument struct |
+//! | [`tasks`] | task state for the MCP Tasks extension: the [`tasks::TaskStore`] trait, in memory or (feature `redis`) in Redis |
 //!
 //! The rules it shares with the other crates (result shapes, limits, errors) are written down in the project's
 //! contract, `docs/CONTRACT.md` in the repository.
@@ -25,6 +26,7 @@ mod router;
 pub mod schema;
 pub mod splice;
 mod structured;
+pub mod tasks;
 mod view;
 
 pub use builder::{DEFAULT_OWNER, Owner, ResponderBuilder};

@@ -19,9 +19,10 @@ use adapters_http::{
     ClientOptions, HttpOptions, Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig,
 };
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
-use mcp_devtools_tools::{ArtifactBackend, ToolsConfig, WaitConfig, toolsets, toolsets::SelectionNames};
+use mcp_devtools_tools::{ArtifactBackend, TasksConfig, ToolsConfig, WaitConfig, toolsets, toolsets::SelectionNames};
 use mcp_envelope::SizeBound;
 use mcp_projection::IsolatedConfig;
+use mcp_results::tasks::RedisTaskStoreConfig;
 
 use crate::deploy_settings::{self as deploy, DeploySettings, SessionLimits};
 use crate::registry::*;
@@ -352,8 +353,21 @@ impl Settings {
             )
             .with_settle(Duration::from_millis(r.whole(WAIT_SETTLE_MS, 20_000, 0..=600_000)))
             .with_heartbeat(Duration::from_millis(r.whole(WAIT_PROGRESS_MS, 10_000, 10..=15_000)));
+        let tasks = TasksConfig::default()
+            .with_ttl(Duration::from_millis(r.whole(
+                TASKS_TTL_MS,
+                3_600_000,
+                1000..=86_400_000,
+            )))
+            .with_poll_interval(Duration::from_millis(r.whole(
+                TASKS_POLL_INTERVAL_MS,
+                5000,
+                10..=600_000,
+            )))
+            .with_redis(r.text(TASKS_REDIS_URL).map(RedisTaskStoreConfig::new));
         let tools = ToolsConfig::default()
             .with_wait(wait)
+            .with_tasks(tasks)
             .with_structured_output(r.switch(STRUCTURED_OUTPUT, false))
             .with_max_bytes(max_bytes)
             .with_artifact_backend(artifact_backend)
@@ -380,7 +394,7 @@ impl Settings {
     }
 
     /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache,
-    /// HTTP sessions and HTTP authentication.
+    /// tasks, HTTP sessions and HTTP authentication.
     pub fn backends(&self) -> Vec<String> {
         let cache = match (&self.tools.http_cache_redis, self.tools.http_cache.enabled) {
             (_, false) => "off".to_owned(),
@@ -398,6 +412,7 @@ impl Settings {
         vec![
             format!("artifacts: {}", self.tools.artifact_backend.describe()),
             format!("http cache: {cache}"),
+            format!("tasks: {}", self.tools.tasks.describe()),
             format!("http sessions: {sessions}"),
             format!("http auth: {}", self.auth_mode()),
         ]
@@ -559,6 +574,9 @@ mod tests {
             (AWS_SECRET_ACCESS_KEY, "wJalrXUtnFEMI-secret"),
             (AWS_ALLOW_HTTP, "true"),
             (HTTP_CACHE_REDIS_URL, "redis://:pa55word@cache:6379/1"),
+            (TASKS_REDIS_URL, "redis://:tasks-pa55@tasks:6379/2"),
+            (TASKS_TTL_MS, "600000"),
+            (TASKS_POLL_INTERVAL_MS, "250"),
             (HTTP_STATELESS, "true"),
         ]);
         assert!(warnings.is_empty(), "{warnings:?}");
@@ -574,13 +592,36 @@ mod tests {
         );
         assert!(lines.contains("http cache: redis redis://:***@cache:6379/1"), "{lines}");
         assert!(lines.contains("http sessions: stateless"), "{lines}");
+        assert!(
+            lines.contains("tasks: redis redis://:***@tasks:6379/2 (shared by replicas)"),
+            "{lines}"
+        );
+        let tasks = &s.tools.tasks;
+        assert_eq!(
+            (tasks.ttl, tasks.poll_interval),
+            (Duration::from_secs(600), Duration::from_millis(250))
+        );
+        assert_eq!(
+            tasks.redis.as_ref().map(|redis| redis.url.as_str()),
+            Some("redis://:tasks-pa55@tasks:6379/2")
+        );
         let shown = format!("{lines} {s:?}");
         assert!(
-            !shown.contains("wJalrXUtnFEMI-secret") && !shown.contains("pa55word"),
+            !shown.contains("wJalrXUtnFEMI-secret") && !shown.contains("pa55word") && !shown.contains("tasks-pa55"),
             "{shown}"
         );
         let (s, _) = settings(&[]);
         assert!(s.backends().join("\n").contains("http cache: in-process"));
+        assert!(s.backends().join("\n").contains("tasks: memory (this process only)"));
+        let tasks = &s.tools.tasks;
+        assert_eq!(
+            (tasks.ttl, tasks.poll_interval),
+            (Duration::from_secs(3600), Duration::from_millis(5000))
+        );
+        let (s, warnings) = settings(&[(TASKS_TTL_MS, "5"), (TASKS_POLL_INTERVAL_MS, "never")]);
+        assert_eq!(s.tools.tasks.ttl, Duration::from_secs(1), "clamped");
+        assert_eq!(s.tools.tasks.poll_interval, Duration::from_millis(5000), "the default");
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(!s.deploy.stateless);
     }
 

@@ -78,12 +78,13 @@ pub(crate) fn draining(app: &App) -> impl Future<Output = ()> + Send + 'static {
 
 /// Builds the tools from `config`; an error that stops start-up names the settings behind it.
 async fn app(config: ToolsConfig) -> anyhow::Result<Arc<App>> {
-    use registry::{ARTIFACT_S3_URL, AWS_ENDPOINT_URL, AWS_REGION, HTTP_CACHE_REDIS_URL};
+    use registry::{ARTIFACT_S3_URL, AWS_ENDPOINT_URL, AWS_REGION, HTTP_CACHE_REDIS_URL, TASKS_REDIS_URL};
     App::new(config).await.map(Arc::new).map_err(|err| match err {
         AppError::S3(_) => {
             anyhow::anyhow!("{err} (settings {ARTIFACT_S3_URL}, {AWS_ENDPOINT_URL}, {AWS_REGION} and the AWS_* keys)")
         }
         AppError::Redis(_) => anyhow::anyhow!("{HTTP_CACHE_REDIS_URL}: {err}"),
+        AppError::TaskStore(_) => anyhow::anyhow!("{TASKS_REDIS_URL}: {err}"),
         _ => err.into(),
     })
 }

@@ -17,9 +17,10 @@ use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
 use adapters_http::{ClientOptions, HttpConfig, HttpOptions, RetryPolicy, Secret, SettingNames, Vendor};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
-use mcp_devtools_tools::ToolsConfig;
 use mcp_devtools_tools::logs::{Grep, Options};
+use mcp_devtools_tools::{TasksConfig, ToolsConfig};
 use mcp_projection::IsolatedConfig;
+use mcp_results::tasks::RedisTaskStoreConfig;
 use mcp_serve::http::{ConnectionLimits, FairShare, SessionLimits};
 use mcp_serve::stdio::StdioConfig;
 
@@ -162,6 +163,35 @@ fn every_config_is_built_from_outside_with_its_builder() {
         (Duration::from_secs(600), 3, 2)
     );
 
+    let redis = RedisTaskStoreConfig::new("redis://127.0.0.1:6379/1")
+        .with_command_timeout(Duration::from_millis(500))
+        .with_reconnect_interval(Duration::from_secs(2))
+        .with_cancel_poll_interval(Duration::from_millis(100))
+        .with_key_prefix("my-server:tasks");
+    let tasks = TasksConfig::default()
+        .with_ttl(Duration::from_secs(600))
+        .with_poll_interval(Duration::from_millis(2000))
+        .with_redis(Some(redis));
+    assert_eq!(
+        (tasks.ttl, tasks.poll_interval),
+        (Duration::from_secs(600), Duration::from_millis(2000))
+    );
+    let redis = tasks.redis.as_ref().expect("set");
+    assert_eq!(
+        (
+            redis.command_timeout,
+            redis.cancel_poll_interval,
+            redis.key_prefix.as_str()
+        ),
+        (
+            Duration::from_millis(500),
+            Duration::from_millis(100),
+            "my-server:tasks"
+        )
+    );
+    let tools = ToolsConfig::default().with_tasks(tasks.clone());
+    assert_eq!(tools.tasks, tasks);
+
     let logs = Options::new(4096)
         .with_tail(Some(20))
         .with_grep(Some(Grep::new("error").unwrap()))
@@ -190,7 +220,7 @@ const LIBRARY_CRATES: [&str; 11] = [
 
 /// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters
 /// too: GitHub's and CircleCI's `GetRequest`; `Options`: the job-log scanner's), and the enums among their settings.
-const CONFIGS: [&str; 29] = [
+const CONFIGS: [&str; 31] = [
     "StoreConfig",
     "StoreLimits",
     "Quota",
@@ -214,6 +244,8 @@ const CONFIGS: [&str; 29] = [
     "AtlassianConfig",
     "SettingNames",
     "ToolsConfig",
+    "TasksConfig",
+    "RedisTaskStoreConfig",
     "Options",
     "OAuthConfig",
     "ArtifactBackend",

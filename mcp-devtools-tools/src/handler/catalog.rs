@@ -1,9 +1,10 @@
 //! [`Catalog`]: the tools a configuration offers, built once per process from every tool the vendor registry
 //! gives (each vendor's `#[tool]` routes and `artifact_read`, in `tools/list` order, `crate::vendors`): the tool
 //! selection applied by removing routes, the call policy by [`mcp_results::Responder::guard`], `outputSchema`
-//! dropped when structured output is off, and each tool's vendor and enterprise identity kept for its calls.
+//! dropped when structured output is off, and each tool's vendor and enterprise identity kept for its calls, and
+//! whether it runs as a task.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::model::Tool;
@@ -26,15 +27,20 @@ pub(crate) struct CatalogTool {
     pub identity: Identity,
     /// Its `#[tool]` route.
     pub route: ToolRoute<DevtoolsServer>,
+    /// Whether it runs as a task for a client that declared the tasks extension (its vendor's
+    /// `VendorEntry::tasks`).
+    pub task: bool,
 }
 
 /// The offered tools: one rmcp router, the `tools/list` entries in catalogue order, the refusal text of each tool
-/// the selection leaves out, and each offered tool's vendor and identity (for enterprise `_meta`).
+/// the selection leaves out, each offered tool's vendor and identity (for enterprise `_meta`), and the offered tools
+/// that run as tasks.
 pub struct Catalog {
     router: ToolRouter<DevtoolsServer>,
     listed: Vec<Tool>,
     left_out: Vec<(String, String)>,
     vendors: HashMap<String, (Vendor, Identity)>,
+    tasks: HashSet<String>,
 }
 
 impl Catalog {
@@ -59,13 +65,18 @@ impl Catalog {
             .collect();
         let mut listed = Vec::with_capacity(offered.len());
         let mut vendors = HashMap::with_capacity(offered.len());
+        let mut tasks = HashSet::new();
         let mut by_vendor: Vec<(Vendor, ToolRouter<DevtoolsServer>)> = Vec::new();
         for CatalogTool {
             vendor,
             identity,
             mut route,
+            task,
         } in offered
         {
+            if task {
+                tasks.insert(route.attr.name.to_string());
+            }
             if !config.structured_output {
                 route.attr.output_schema = None;
             }
@@ -88,6 +99,7 @@ impl Catalog {
             listed,
             left_out,
             vendors,
+            tasks,
         }
     }
 
@@ -109,6 +121,12 @@ impl Catalog {
             Some((_, refusal)) => refusal.clone(),
             None => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
         })
+    }
+
+    /// Whether the offered tool `name` runs as a task for a client that declared the tasks extension (MCP Tasks
+    /// extension: the call is answered at once with a task; the client polls `tasks/get`).
+    pub fn runs_as_task(&self, name: &str) -> bool {
+        self.tasks.contains(name)
     }
 
     /// The `tools/list` entries, in catalogue order.

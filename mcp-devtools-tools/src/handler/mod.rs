@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult, NumberOrString,
-    PaginatedRequestParams, RequestId, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams, GetTaskResult,
+    Implementation, ListToolsResult, NumberOrString, PaginatedRequestParams, RequestId, ServerCapabilities,
+    ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -19,6 +20,7 @@ use crate::app::App;
 use crate::gate;
 
 mod catalog;
+mod tasks;
 
 pub use catalog::Catalog;
 pub(crate) use catalog::{CatalogTool, Identity};
@@ -50,6 +52,11 @@ pub(crate) use catalog::{CatalogTool, Identity};
 /// routed to its `#[tool]` method through the policy's guard (a refusal sends nothing upstream), gets the
 /// enterprise `_meta` and is logged in one `tool_call` span (tool, principal, upstream status, policy effect,
 /// duration). [`DevtoolsServer::call_tool_as`] runs that same path in-process, without a transport (embedding).
+///
+/// It advertises the MCP Tasks extension (`io.modelcontextprotocol/tasks`): a call of a tool that runs as a task
+/// ([`Catalog::runs_as_task`]) from a client that declared the extension is answered at once with a task, kept in
+/// [`App::tasks`] for `tasks/get` and `tasks/cancel` (`tasks/update` is refused: no task asks for input); any other
+/// call, and every call of a client that did not declare it, is answered when it is done, as always.
 #[derive(Clone)]
 pub struct DevtoolsServer {
     app: Arc<App>,
@@ -221,7 +228,7 @@ impl ServerHandler for DevtoolsServer {
     }
 
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
             .with_server_info(Implementation::new("mcp-devtools", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Tools for CI and issue-tracker APIs. Results are TOON text by default (outputFormat: json for \
@@ -253,6 +260,42 @@ impl ServerHandler for DevtoolsServer {
                 mcp_results::error("Internal error: the caller is not authenticated; reconnect with a token").into(),
             );
         };
+        let request = if self.tools.runs_as_task(&request.name) && tasks::declared_tasks(&context) {
+            match self.start_task(&principal, request, &context).await {
+                Ok(task) => return Ok(CallToolResponse::Task(task)),
+                Err(request) => *request,
+            }
+        } else {
+            request
+        };
         Ok(self.call_traced(&principal, request, context).await?.into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.task_get(request, &context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.task_cancel(request, &context).await
+    }
+
+    /// No task of this server asks for input (none is ever `input_required`), so there is nothing to update.
+    async fn update_task(
+        &self,
+        _request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Err(ErrorData::invalid_params(
+            "tasks/update: this server's tasks never ask for input, so no task awaits an update",
+            None,
+        ))
     }
 }

@@ -27,6 +27,9 @@ pub(crate) struct VendorEntry {
     pub tools: fn() -> ToolRouter<DevtoolsServer>,
     /// Its tools' names in `tools/list` order (a test holds them to [`VendorEntry::tools`]).
     pub order: &'static [&'static str],
+    /// The names of its tools that run as tasks (MCP Tasks extension) for a client that declared the extension: the
+    /// long waits (`github_wait_for_run`, ...). Each is one of [`VendorEntry::order`] (a test holds them to it).
+    pub tasks: &'static [&'static str],
     /// Adds the credentials it holds in `config` to the redactor, named by their setting, so that no vendor's
     /// answer carries them back.
     pub secrets: fn(&ToolsConfig, RedactorBuilder) -> RedactorBuilder,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use adapters_http::Redactor;
 use adapters_http::cache::redis::RedisCacheConfig;
 use mcp_policy::{Selection, UnknownToolset};
+use mcp_results::tasks::RedisTaskStoreConfig;
 use serde::{Deserialize, Deserializer};
 
 use super::{COMPANIONS_AFTER, registry};
@@ -41,6 +42,7 @@ fn every_tool(app: &App) -> Vec<CatalogTool> {
         tools.extend(routes.into_iter().map(|route| CatalogTool {
             vendor: entry.vendor,
             identity: entry.identity,
+            task: entry.tasks.contains(&route.attr.name.as_ref()),
             route,
         }));
         if entry.vendor == COMPANIONS_AFTER {
@@ -48,6 +50,7 @@ fn every_tool(app: &App) -> Vec<CatalogTool> {
                 vendor: Vendor::NONE,
                 identity: |_| (None, None),
                 route: app.results.artifact_read_route(),
+                task: false,
             });
         }
     }
@@ -96,7 +99,7 @@ impl ToolsConfig {
     /// Every credential these settings hold, for [`adapters_http::Redactor`]: the GitHub token (and its git Basic
     /// pair with `x-access-token`), the CircleCI token, the
     /// Atlassian API token and Bitbucket app password (with their Basic pairs), the S3 secret access key (and session token) and
-    /// the Redis password. Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
+    /// the Redis passwords (the HTTP cache's and the task store's). Each is named by the host's setting name where the adapters have one (`GITHUB_TOKEN`, …);
     /// the store's two as `S3 secret access key` and `Redis password`. [`crate::App::new`] gives it to every
     /// vendor client, so no vendor's answer carries any of them back (values under 8 bytes are not secrets, see
     /// [`adapters_http::MIN_SECRET_BYTES`]).
@@ -114,6 +117,9 @@ impl ToolsConfig {
             }
         }
         if let Some(password) = self.http_cache_redis.as_ref().and_then(RedisCacheConfig::password) {
+            secrets = secrets.secret("Redis password", &password);
+        }
+        if let Some(password) = self.tasks.redis.as_ref().and_then(RedisTaskStoreConfig::password) {
             secrets = secrets.secret("Redis password", &password);
         }
         secrets.build()
@@ -135,7 +141,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_vendor_lists_the_order_of_exactly_its_tools() {
+    fn every_vendor_lists_the_order_of_exactly_its_tools_and_tasks_among_them() {
         for entry in registry() {
             let mut routed: Vec<String> = (entry.tools)()
                 .into_iter()
@@ -145,6 +151,13 @@ mod tests {
             routed.sort();
             ordered.sort();
             assert_eq!(routed, ordered, "vendor {}", entry.vendor);
+            for task in entry.tasks {
+                assert!(
+                    entry.order.contains(task),
+                    "vendor {}: task tool {task} is not its tool",
+                    entry.vendor
+                );
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ mod next_links;
 mod oversized;
 mod redaction;
 mod secret_props;
+mod tasks;
 mod toolsets;
 mod upstream_bodies;
 mod wait_tools;

@@ -6,10 +6,10 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::service::RunningService;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
 use sha2::{Digest, Sha256};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Child;
@@ -89,8 +89,22 @@ impl HttpServer {
 
     /// An rmcp client over streamable HTTP sending `Authorization: Bearer <token>`.
     pub async fn client(&self, token: &str) -> RunningService<RoleClient, ()> {
+        self.client_as(token, (), ClientLifecycleMode::Initialize).await
+    }
+
+    /// [`HttpServer::client`] with `handler` as the client (its capabilities, its notification handlers), in the
+    /// `lifecycle` it asks for: [`ClientLifecycleMode::Initialize`] (what [`HttpServer::client`] does), or
+    /// `server/discover` with every request carrying the client's capabilities in `_meta` (MCP 2026-07-28: what a
+    /// stateless server needs to see them).
+    pub async fn client_as<H: ClientHandler>(
+        &self,
+        token: &str,
+        handler: H,
+        lifecycle: ClientLifecycleMode,
+    ) -> RunningService<RoleClient, H> {
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.clone()).auth_header(token.to_string());
-        ().serve(StreamableHttpClientTransport::from_config(config))
+        handler
+            .serve_with_lifecycle(StreamableHttpClientTransport::from_config(config), lifecycle)
             .await
             .unwrap_or_else(|err| panic!("MCP handshake over HTTP: {err:?}\nserver log:\n{}", self.logs()))
     }

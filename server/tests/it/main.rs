@@ -22,6 +22,7 @@ mod http_soak;
 mod jq_isolation;
 mod peer_reports;
 mod protocol_stdio;
+mod replica_tasks;
 mod replicas;
 mod sdk_clients;
 mod sdk_waits;

@@ -268,6 +268,7 @@ async fn print_config_names_the_shared_backends_without_secrets() {
             ("AWS_ENDPOINT_URL", "http://127.0.0.1:9000"),
             ("AWS_SECRET_ACCESS_KEY", AWS_SECRET),
             ("HTTP_CACHE_REDIS_URL", "redis://:redis-pa55@cache:6379/0"),
+            ("MCP_TASKS_REDIS_URL", "redis://:tasks-pa55@tasks:6379/1"),
             ("MCP_HTTP_STATELESS", "true"),
         ])
         .arg("--print-config")
@@ -282,9 +283,14 @@ async fn print_config_names_the_shared_backends_without_secrets() {
         "MCP_HTTP_STATELESS = true",
         "# backend: artifacts: s3 s3://team-bucket/mcp (endpoint http://127.0.0.1:9000",
         "# backend: http cache: redis redis://:***@cache:6379/0",
+        "MCP_TASKS_REDIS_URL = ***",
+        "# backend: tasks: redis redis://:***@tasks:6379/1 (shared by replicas)",
         "# backend: http sessions: stateless",
     ] {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
     }
-    assert!(!text.contains(AWS_SECRET) && !text.contains("redis-pa55"), "{text}");
+    assert!(
+        !text.contains(AWS_SECRET) && !text.contains("redis-pa55") && !text.contains("tasks-pa55"),
+        "{text}"
+    );
 }

@@ -39,6 +39,7 @@ pub(crate) const JIRA: VendorEntry = VendorEntry {
     vendor: JIRA_VENDOR,
     tools: DevtoolsServer::jira_tools,
     order: &["jira_get", "jira_post", "jira_put", "jira_patch", "jira_delete"],
+    tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
         match &atlassian.api_token {
@@ -61,6 +62,7 @@ pub(crate) const CONFLUENCE: VendorEntry = VendorEntry {
     vendor: CONFLUENCE_VENDOR,
     tools: DevtoolsServer::confluence_tools,
     order: &["conf_get", "conf_post", "conf_put", "conf_patch", "conf_delete"],
+    tasks: &[],
     secrets: |_, secrets| secrets,
     configured: |config| {
         let atlassian = &config.atlassian;
@@ -74,6 +76,7 @@ pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     vendor: BITBUCKET_VENDOR,
     tools: DevtoolsServer::bitbucket_tools,
     order: &["bb_get", "bb_post", "bb_put", "bb_patch", "bb_delete"],
+    tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
         match &atlassian.bitbucket_app_password {

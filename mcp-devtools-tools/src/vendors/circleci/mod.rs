@@ -30,6 +30,7 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::circleci_tools,
     order: &[get::NAME, logs::NAME, wait::WAIT_FOR_PIPELINE],
+    tasks: &[wait::WAIT_FOR_PIPELINE],
     secrets: |config, secrets| {
         let http = &config.circleci.http;
         match &http.credential {

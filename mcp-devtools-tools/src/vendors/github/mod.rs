@@ -43,6 +43,7 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
         wait::WAIT_FOR_RUN,
         wait::WAIT_FOR_CHECKS,
     ],
+    tasks: &[wait::WAIT_FOR_RUN, wait::WAIT_FOR_CHECKS],
     secrets: |config, secrets| {
         let http = &config.github.http;
         match &http.credential {

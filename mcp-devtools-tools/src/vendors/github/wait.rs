@@ -103,7 +103,7 @@ pub(super) async fn for_checks(
     } = args.args;
     let repo_path = format!("repos/{owner}/{repo}");
     let (git_ref, what) = match (git_ref.filter(|r| !r.trim().is_empty()), pull_number) {
-        (Some(git_ref), None) => (git_ref.clone(), format!("{git_ref} of {owner}/{repo}")),
+        (Some(git_ref), None) => (git_ref.clone(), format!("ref {git_ref} of {owner}/{repo}")),
         (None, Some(number)) => {
             let sha = head_of_pull(github, &repo_path, number).await.map_err(|err| {
                 crate::tools::record_upstream_status(err.status());
@@ -130,6 +130,7 @@ pub(super) async fn for_checks(
     };
     let settle = app.config.wait.settle;
     let make = || ChecksPoller {
+        commit: what.clone(),
         started: Instant::now(),
         settle,
         check_runs: Conditional::new(format!(
@@ -245,9 +246,10 @@ fn not_before(pace: Pace) -> Option<Duration> {
     }
 }
 
-/// A poll error: `NotFound` naming `what` for a 404, else the error's text (a rate limit waits for its reset).
+/// A poll error: `NotFound` naming `what` for a 404 (or GitHub's 422 `No commit found for SHA`), else the error's
+/// text (a rate limit waits for its reset).
 fn poll_error(what: &str, err: &GithubError) -> (PollError, Option<Duration>) {
-    if err.status() == Some(404) {
+    if matches!(err.status(), Some(404 | 422)) {
         return (PollError::NotFound(format!("{what} was not found: {err}")), None);
     }
     let wait = match err {
@@ -370,6 +372,8 @@ fn actions_job(job: &Value) -> WaitJob {
 
 /// Polls a commit's check runs and combined status, and decides when they settled.
 struct ChecksPoller {
+    /// `ref X of owner/repo` (errors name it).
+    commit: String,
     started: Instant,
     settle: Duration,
     check_runs: Conditional,
@@ -390,14 +394,14 @@ impl Poller for ChecksPoller {
         let (runs, pace) = match self.check_runs.poll(github).await {
             Ok((runs, pace)) => (runs.clone(), pace),
             Err(err) => {
-                let (err, wait) = poll_error("the commit", &err);
+                let (err, wait) = poll_error(&self.commit, &err);
                 return failed(err, wait);
             }
         };
         let statuses = match self.statuses.poll(github).await {
             Ok((statuses, _)) => statuses.clone(),
             Err(err) => {
-                let (err, wait) = poll_error("the commit", &err);
+                let (err, wait) = poll_error(&self.commit, &err);
                 return failed(err, wait);
             }
         };

@@ -1,6 +1,12 @@
 //! The toy vendor of the tests: a vendor added the way docs/library.md says ("Adding a vendor"), through this
 //! folder and one line of the registry, and nothing else. Its config part is its token (a constant here; a real
-//! vendor's lives in [`crate::ToolsConfig`]); its one tool, `toy_get`, answers without an upstream.
+//! vendor's lives in [`crate::ToolsConfig`]); its tools answer without an upstream: `toy_get` at once, and
+//! `toy_wait`, which runs as a task (MCP Tasks extension) for a client that declared it, after a few steps with
+//! progress (the tests count the steps it took by its `label`: [`steps_taken`]).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use mcp_results::{Args, Json, Structured, WithView};
 use rmcp::model::CallToolResult;
@@ -14,6 +20,7 @@ use super::VendorEntry;
 use crate::Vendor;
 use crate::handler::DevtoolsServer;
 use crate::tools::output_schema;
+use crate::tools::progress::{ProgressUpdate, Reporter};
 
 /// The vendor: `toy`.
 pub(crate) const VENDOR: Vendor = Vendor::named("toy");
@@ -25,7 +32,8 @@ pub(crate) const TOKEN: &str = "toy-token-7f3a9c21e5b8";
 pub(crate) const ENTRY: VendorEntry = VendorEntry {
     vendor: VENDOR,
     tools: DevtoolsServer::toy_tools,
-    order: &["toy_get"],
+    order: &["toy_get", "toy_wait"],
+    tasks: &["toy_wait"],
     secrets: |_, secrets| secrets.secret("TOY_TOKEN", TOKEN),
     configured: |_| true,
     identity: |_| (Some("TOY_TOKEN"), None),
@@ -37,6 +45,39 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
 pub(crate) struct ToyArgs {
     /// Whom to greet.
     name: Option<String>,
+}
+
+/// `toy_wait`'s own arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct ToyWaitArgs {
+    /// Whose steps these are ([`steps_taken`]).
+    label: String,
+    /// How many steps (default 3).
+    steps: Option<u64>,
+    /// How long each step takes, milliseconds (default 50).
+    step_ms: Option<u64>,
+    /// End with an `isError` result instead of the count.
+    fail: Option<bool>,
+    /// Panic after the steps (a defect of a tool).
+    panic: Option<bool>,
+}
+
+/// The steps `toy_wait` took, by label.
+static STEPS: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
+
+/// How many steps `toy_wait` calls with `label` have taken so far.
+pub(crate) fn steps_taken(label: &str) -> u64 {
+    let steps = STEPS.lock().unwrap_or_else(PoisonError::into_inner);
+    steps.as_ref().and_then(|steps| steps.get(label)).copied().unwrap_or(0)
+}
+
+fn step(label: &str) {
+    let mut steps = STEPS.lock().unwrap_or_else(PoisonError::into_inner);
+    *steps
+        .get_or_insert_with(HashMap::new)
+        .entry(label.to_owned())
+        .or_default() += 1;
 }
 
 #[tool_router(router = toy_tools, vis = "pub(crate)")]
@@ -56,6 +97,41 @@ impl DevtoolsServer {
         let WithView { args, view } = args.into_result()?;
         let greeting = json!({"greeting": format!("hello {}", args.name.as_deref().unwrap_or("toy"))});
         Ok(self.app().results.json(&cx, greeting, view).await)
+    }
+
+    #[tool(
+        name = "toy_wait",
+        description = "Take a few steps, reporting progress (the toy vendor's long call, run as a task).",
+        input_schema = mcp_results::schema::input_schema::<WithView<ToyWaitArgs>>(),
+        output_schema = output_schema(mcp_envelope::Envelope::<Value>::output_schema(), None),
+        annotations(title = "Toy wait", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn toy_wait(
+        &self,
+        args: Args<WithView<ToyWaitArgs>>,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<Json<Structured<Value>>, CallToolResult> {
+        let WithView { args, view } = args.into_result()?;
+        let steps = args.steps.unwrap_or(3);
+        let mut reporter = Reporter::new(&cx, Duration::from_secs(10));
+        for done in 0..steps {
+            reporter
+                .report(ProgressUpdate {
+                    progress: done,
+                    total: Some(steps),
+                    message: format!("step {} of {steps}", done + 1),
+                })
+                .await;
+            tokio::time::sleep(Duration::from_millis(args.step_ms.unwrap_or(50))).await;
+            step(&args.label);
+        }
+        if args.panic == Some(true) {
+            panic!("toy_wait was asked to panic");
+        }
+        if args.fail == Some(true) {
+            return Err(mcp_results::error(format!("toy_wait failed after {steps} steps")));
+        }
+        Ok(self.app().results.json(&cx, json!({"steps": steps}), view).await)
     }
 }
 
@@ -88,7 +164,7 @@ mod tests {
     #[tokio::test]
     async fn a_vendor_added_through_its_folder_is_listed_called_and_filtered_by_its_toolset() {
         let all = server(ToolsConfig::default()).await;
-        assert_eq!(names(&all).last().map(String::as_str), Some("toy_get"));
+        assert_eq!(names(&all).last().map(String::as_str), Some("toy_wait"));
         let result = all
             .call_tool_as(&Principal::named("alice"), call("toy_get", json!({"name": "mia"})))
             .await
@@ -99,7 +175,7 @@ mod tests {
         );
 
         let toy_only = ToolsConfig::default().with_selection(parse_toolsets(Some("toy"), false).unwrap());
-        assert_eq!(names(&server(toy_only).await), ["artifact_read", "toy_get"]);
+        assert_eq!(names(&server(toy_only).await), ["artifact_read", "toy_get", "toy_wait"]);
 
         let github_only = ToolsConfig::default().with_selection(parse_toolsets(Some("github"), false).unwrap());
         let github_only = server(github_only).await;

@@ -1,5 +1,4 @@
 //! The result path through the public API: a memory store, the in-process runner and `artifact_read::call`.
-#![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
 use std::time::Duration;
