@@ -379,7 +379,11 @@ async fn a_pull_requests_finished_checks_answer_at_once_and_an_empty_combined_st
     let unknown = json!({"owner": "octo-org", "repo": "octo-repo", "ref": "0000000"});
     let result = common::call(&client, "github_wait_for_checks", unknown).await;
     assert_eq!(result.is_error, Some(true));
-    assert!(text(&result).contains("No commit found for SHA: 0000000"), "{}", text(&result));
+    assert!(
+        text(&result).contains("No commit found for SHA: 0000000"),
+        "{}",
+        text(&result)
+    );
     let missing = json!({"owner": "octo-org", "repo": "octo-repo", "pullNumber": 1});
     let result = common::call(&client, "github_wait_for_checks", missing).await;
     assert_eq!(result.is_error, Some(true));
