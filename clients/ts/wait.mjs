@@ -54,6 +54,9 @@ async function connect() {
       });
   const client = new Client({ name: "mcp-devtools-wait-ts", version: "1.0.0" });
   await client.connect(transport);
+  // The server advertises the tasks extension; this SDK (1.32.2) does not declare it, so its calls block.
+  const extensions = client.getServerCapabilities()?.extensions ?? {};
+  check("io.modelcontextprotocol/tasks" in extensions, `extensions advertised: ${JSON.stringify(extensions)}`);
   // listTools caches the outputSchemas: callTool then validates every structuredContent against its tool's.
   const { tools } = await client.listTools();
   const tool = tools.find((t) => t.name === TOOL);

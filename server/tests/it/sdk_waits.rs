@@ -19,13 +19,14 @@
 //! `capabilities.tasks`, `params.task`, `{task: {taskId, status, ttl, pollInterval}}`, `tasks/result`): other
 //! shapes, and its `callTool` rejects a result without `structuredContent` for a tool with an `outputSchema`. Its
 //! capability schema does let a client declare any extension, and `client.request` sends any method, so a test
-//! could drive our tasks by hand-written messages through its transport, but that tests our server, not the SDK's
-//! tasks support. When the server side (branch `tasks`) is on main and an SDK release implements the extension
-//! (`grep -r modelcontextprotocol/tasks clients/ts/node_modules/@modelcontextprotocol/sdk/dist`), pin it and add
-//! a case to `clients/ts/wait.mjs`: declare the extension, call `github_wait_for_run` on a live run, poll
-//! `tasks/get` to `completed`, validate the result against the tool's `outputSchema`, and `tasks/cancel` stopping
-//! the polling (`Live::requests`, as here). The Python SDK (`mcp` 2.3.0) has a generic client extension mechanism
-//! but no tasks client either.
+//! could drive our tasks by hand-written messages through its transport, but that tests our server (which
+//! `mcp-devtools-tools/tests/it/tasks.rs` and `replica_tasks.rs` do with rmcp), not the SDK's tasks support. Here
+//! the SDK sees the extension advertised and, not declaring it, gets the blocking call (`wait.mjs` checks both).
+//! When an SDK release implements the extension (`grep -r modelcontextprotocol/tasks
+//! clients/ts/node_modules/@modelcontextprotocol/sdk/dist`), pin it and add a case to `clients/ts/wait.mjs`:
+//! declare the extension, call `github_wait_for_run` on a live run, poll `tasks/get` to `completed`, validate the
+//! result against the tool's `outputSchema`, and `tasks/cancel` stopping the polling (`Live::requests`, as here).
+//! The Python SDK (`mcp` 2.3.0) has a generic client extension mechanism but no tasks client either.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
