@@ -104,9 +104,7 @@ fn main() {
         let pid = server.child.id().unwrap();
         let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
         // Warm up: one finished wait (a recorded run), so the idle figure includes the code paths.
-        let warm = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"github_wait_for_run","arguments":{{"owner":"octo-org","repo":"octo-repo","runId":2802600146}}}}}}"#
-        );
+        let warm = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"github_wait_for_run","arguments":{"owner":"octo-org","repo":"octo-repo","runId":2802600146}}}"#.to_owned();
         let answer = http
             .post(&server.url)
             .bearer_auth(token(0))
@@ -158,7 +156,7 @@ fn main() {
         println!("\nwait_load: {WAITS} concurrent github_wait_for_run over streamable HTTP (stateless), {RUNS} runs, poll {POLL:?}\n");
         println!("| measure | value | target | met |");
         println!("|---|---:|---:|---|");
-        println!("| waits in flight | {} (all open after {:.1} s) | {WAITS} | {} |", WAITS, all_open.as_secs_f64(), "yes");
+        println!("| waits in flight | {} (all open after {:.1} s) | {WAITS} | yes |", WAITS, all_open.as_secs_f64());
         let delta_mib = (loaded.saturating_sub(idle)) as f64 / 1024.0;
         println!(
             "| server RSS idle / with every wait | {:.1} MiB / {:.1} MiB (+{:.1} MiB) | at most +50 MB | {} |",
