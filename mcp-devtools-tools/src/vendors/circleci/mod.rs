@@ -4,6 +4,7 @@
 mod get;
 mod logs;
 mod wait;
+pub(crate) mod workflows;
 
 use mcp_results::{Args, Json, Structured, WithView};
 use rmcp::model::CallToolResult;
@@ -96,7 +97,7 @@ impl DevtoolsServer {
         name = "circleci_wait_for_pipeline",
         description = "Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the \
                        newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends \
-                       progress; a task with the tasks extension.",
+                       progress; with the tasks extension, a task kept for its ttlMs.",
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForPipelineArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
         annotations(

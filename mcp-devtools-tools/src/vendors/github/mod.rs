@@ -2,6 +2,7 @@
 //! `github_get`, `github_get_job_logs`) as `#[tool]` methods on the front door, its toolset name, its secrets for
 //! the redactor and its enterprise identity ([`ENTRY`]). The work of each tool is in its own module.
 
+pub(crate) mod checks;
 mod get;
 mod log_absence;
 mod logs;
@@ -210,9 +211,9 @@ impl DevtoolsServer {
 
 /// `github_wait_for_run`'s description.
 const WAIT_FOR_RUN_DESCRIPTION: &str = "Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed \
-                                        ones with jobId for github_get_job_logs). Sends progress; a task with the \
-                                        tasks extension.";
+                                        ones with jobId for github_get_job_logs). Sends progress; with the tasks \
+                                        extension, a task kept for its ttlMs.";
 /// `github_wait_for_checks`' description.
 const WAIT_FOR_CHECKS_DESCRIPTION: &str = "Wait until no check run or commit status of a commit (ref or pullNumber) \
-                                           is pending, late checks included. Sends progress; a task with the tasks \
-                                           extension.";
+                                           is pending, late checks included. Sends progress; with the tasks \
+                                           extension, a task kept for its ttlMs.";
