@@ -34,7 +34,7 @@ class GithubListWorkflowRunsInput(TypedDict):
 class Incomplete(TypedDict):
     """The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
     `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
-    `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
+    `CircleciGetOutput.incomplete`, `CiStatusOutput.incomplete`, `JiraGetOutput.incomplete`.
     """
 
     reason: Literal["size", "binary", "unavailable"]
@@ -168,8 +168,8 @@ class GithubGetJobLogsOutput(TypedDict):
 
 class GithubWaitForRunInput(TypedDict):
     """Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run
-    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with
-    the tasks extension.
+    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the
+    tasks extension, a task kept for its ttlMs.
     """
 
     owner: str
@@ -229,8 +229,8 @@ class GithubWaitForRunOutput(TypedDict):
 
 class GithubWaitForChecksInput(TypedDict):
     """Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status
-    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks
-    extension.
+    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a
+    task kept for its ttlMs.
     """
 
     owner: str
@@ -319,7 +319,7 @@ CircleciGetJobLogsOutput = GithubGetJobLogsOutput
 class CircleciWaitForPipelineInput(TypedDict):
     """Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a
     CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber
-    for circleci_get_job_logs). Sends progress; a task with the tasks extension.
+    for circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
     """
 
     pipelineId: NotRequired[str]
@@ -370,6 +370,84 @@ class ArtifactReadOutput(TypedDict):
     encoding: Literal["base64"]
     data: str
     """The chunk's bytes, standard base64 with padding."""
+
+
+class CiStatusInput(TypedDict):
+    """Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
+    GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
+    the ids the log and wait tools take.
+    """
+
+    owner: str
+    repo: str
+    ref: NotRequired[str]
+    """A branch or tag (or a SHA)."""
+    sha: NotRequired[str]
+    """A commit SHA."""
+    pullNumber: NotRequired[int]
+    """A pull request: its head commit."""
+    projectSlug: NotRequired[str]
+    """CircleCI project (default gh/OWNER/REPO)."""
+
+
+class Counts(TypedDict):
+    """The type of `CiStatusOutputData.counts`."""
+
+    success: int
+    failure: int
+    pending: int
+    neutral: int
+
+
+class ChecksItem(TypedDict):
+    """The type of `CiStatusOutputData.checks[]`."""
+
+    kind: Literal["job", "check_run", "status", "workflow", "circleci_job"]
+    name: str
+    state: Literal["success", "failure", "pending", "neutral"]
+    conclusion: str | None
+    url: str | None
+    attempts: int
+    jobId: int | None
+    runId: int | None
+    jobNumber: int | None
+    pipelineId: str | None
+
+
+class PipelinesItem(TypedDict):
+    """The type of `Circleci.pipelines[]`."""
+
+    id: str
+    number: int | None
+    state: str | None
+
+
+class Circleci(TypedDict):
+    """The type of `CiStatusOutputData.circleci`."""
+
+    projectSlug: str
+    pipelines: list[PipelinesItem]
+    error: str | None
+
+
+class CiStatusOutputData(TypedDict):
+    """The type of `CiStatusOutput.data`."""
+
+    sha: str
+    branch: str | None
+    state: Literal["success", "failure", "pending", "neutral"]
+    counts: Counts
+    checks: list[ChecksItem]
+    circleci: Circleci | None
+
+
+class CiStatusOutput(TypedDict):
+    """`structuredContent` of `ci_status` (CI status of a commit)."""
+
+    data: CiStatusOutputData | None
+    """The commit's checks; null when too large (incomplete)"""
+    incomplete: NotRequired[Incomplete]
+    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class JiraGetInput(TypedDict):

@@ -31,7 +31,7 @@ export interface GithubListWorkflowRunsInput {
 /**
  * The type of `GithubListWorkflowRunsOutput.incomplete`, `GithubListWorkflowJobsOutput.incomplete`,
  * `GithubGetOutput.incomplete`, `GithubGetJobLogsOutput.incomplete`, `GithubWaitForRunOutput.incomplete`,
- * `CircleciGetOutput.incomplete`, `JiraGetOutput.incomplete`.
+ * `CircleciGetOutput.incomplete`, `CiStatusOutput.incomplete`, `JiraGetOutput.incomplete`.
  */
 export interface Incomplete {
   reason: "size" | "binary" | "unavailable";
@@ -162,8 +162,8 @@ export interface GithubGetJobLogsOutput {
 
 /**
  * Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run completed:
- * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with the tasks
- * extension.
+ * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the tasks extension, a
+ * task kept for its ttlMs.
  */
 export interface GithubWaitForRunInput {
   /** Repository owner. */
@@ -220,7 +220,8 @@ export interface GithubWaitForRunOutput {
 
 /**
  * Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status of a
- * commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks extension.
+ * commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a task
+ * kept for its ttlMs.
  */
 export interface GithubWaitForChecksInput {
   /** Repository owner. */
@@ -305,7 +306,7 @@ export type CircleciGetJobLogsOutput = GithubGetJobLogsOutput;
 /**
  * Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a CircleCI
  * pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for
- * circleci_get_job_logs). Sends progress; a task with the tasks extension.
+ * circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
  */
 export interface CircleciWaitForPipelineInput {
   /** Pipeline id (a UUID). */
@@ -354,6 +355,78 @@ export interface ArtifactReadOutput {
   encoding: "base64";
   /** The chunk's bytes, standard base64 with padding. */
   data: string;
+}
+
+/**
+ * Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
+ * GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
+ * the ids the log and wait tools take.
+ */
+export interface CiStatusInput {
+  owner: string;
+  repo: string;
+  /** A branch or tag (or a SHA). */
+  ref?: string;
+  /** A commit SHA. */
+  sha?: string;
+  /** A pull request: its head commit. */
+  pullNumber?: number;
+  /** CircleCI project (default gh/OWNER/REPO). */
+  projectSlug?: string;
+}
+
+/** The type of `CiStatusOutputData.counts`. */
+export interface Counts {
+  success: number;
+  failure: number;
+  pending: number;
+  neutral: number;
+}
+
+/** The type of `CiStatusOutputData.checks[]`. */
+export interface ChecksItem {
+  kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+  name: string;
+  state: "success" | "failure" | "pending" | "neutral";
+  conclusion: string | null;
+  url: string | null;
+  attempts: number;
+  jobId: number | null;
+  runId: number | null;
+  jobNumber: number | null;
+  pipelineId: string | null;
+}
+
+/** The type of `Circleci.pipelines[]`. */
+export interface PipelinesItem {
+  id: string;
+  number: number | null;
+  state: string | null;
+}
+
+/** The type of `CiStatusOutputData.circleci`. */
+export interface Circleci {
+  projectSlug: string;
+  pipelines: PipelinesItem[];
+  error: string | null;
+}
+
+/** The type of `CiStatusOutput.data`. */
+export interface CiStatusOutputData {
+  sha: string;
+  branch: string | null;
+  state: "success" | "failure" | "pending" | "neutral";
+  counts: Counts;
+  checks: ChecksItem[];
+  circleci: Circleci | null;
+}
+
+/** `structuredContent` of `ci_status` (CI status of a commit). */
+export interface CiStatusOutput {
+  /** The commit's checks; null when too large (incomplete) */
+  data: CiStatusOutputData | null;
+  /** Only when data is null (too large): read the whole result with artifact_read */
+  incomplete?: Incomplete;
 }
 
 /**

@@ -813,7 +813,7 @@ mod tests {
             s.errors,
             [
                 "MCP_TOOLSETS=\"github,gitlab\": unknown toolset \"gitlab\"; use a comma-separated list of github, \
-              circleci, jira, confluence, bitbucket"
+              circleci, ci, jira, confluence, bitbucket"
             ]
         );
         assert!(s.tools.selection.toolsets.is_empty());

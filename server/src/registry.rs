@@ -51,7 +51,7 @@ macro_rules! settings {
 settings! {
     STRUCTURED_OUTPUT = "MCP_STRUCTURED_OUTPUT", "structured-output", Value, Some("false"), "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off";
     STRUCTURED_MAX_BYTES = "MCP_STRUCTURED_MAX_BYTES", "structured-max-bytes", Value, Some("262144"), "Bound on the compact structuredContent, bytes; clamped 16384..=15728640";
-    TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,jira,confluence,bitbucket"), "Comma-separated toolsets to offer: github, circleci, jira, confluence, bitbucket (artifact_read comes with them)";
+    TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,ci,jira,confluence,bitbucket"), "Comma-separated toolsets to offer: github, circleci, ci, jira, confluence, bitbucket (ci: ci_status, across GitHub and CircleCI; artifact_read comes with them)";
     READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off";
     GITHUB_TOKEN = "GITHUB_TOKEN", "github-token", Secret, None, "GitHub token (actions:read or repo); prefer the environment or a file over this flag";
     GITHUB_API_BASE = "GITHUB_API_BASE", "github-api-base", Value, Some("https://api.github.com"), "GitHub REST base URL (GHES: https://HOST/api/v3)";

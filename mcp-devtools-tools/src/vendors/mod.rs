@@ -4,6 +4,7 @@
 //! and one line here (docs/library.md, "Adding a vendor").
 
 pub(crate) mod atlassian;
+pub(crate) mod ci;
 pub(crate) mod circleci;
 pub(crate) mod github;
 #[cfg(test)]
@@ -46,6 +47,7 @@ pub(crate) struct VendorEntry {
 static VENDORS: &[VendorEntry] = &[
     github::ENTRY,
     circleci::ENTRY,
+    ci::ENTRY,
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,
@@ -56,6 +58,7 @@ static VENDORS: &[VendorEntry] = &[
 static TEST_VENDORS: &[VendorEntry] = &[
     github::ENTRY,
     circleci::ENTRY,
+    ci::ENTRY,
     atlassian::JIRA,
     atlassian::CONFLUENCE,
     atlassian::BITBUCKET,

@@ -21,6 +21,7 @@ const CIRCLECI_LOGS: &str = "circleci_get_job_logs";
 const WAIT_RUN: &str = "github_wait_for_run";
 const WAIT_CHECKS: &str = "github_wait_for_checks";
 const WAIT_PIPELINE: &str = "circleci_wait_for_pipeline";
+const CI_STATUS: &str = "ci_status";
 
 /// `base` plus `more` (later keys win).
 fn with(base: &Value, more: Value) -> Value {
@@ -171,6 +172,22 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             "ref is too long",
         ),
         (WAIT_PIPELINE, json!({"projectSlug": "gh/o/r"}), "pipelineId"),
+        (
+            CI_STATUS,
+            json!({"owner": "o", "repo": "r"}),
+            "exactly one of ref, sha and pullNumber",
+        ),
+        (
+            CI_STATUS,
+            with(&runs, json!({"sha": "a", "pullNumber": 2})),
+            "exactly one",
+        ),
+        (
+            CI_STATUS,
+            with(&runs, json!({"sha": "a".repeat(65)})),
+            "sha is too long",
+        ),
+        (CI_STATUS, with(&runs, json!({"sha": "a", "jq": "."})), "jq"),
         (WAIT_PIPELINE, json!({"pipelineId": "../me"}), "pipelineId"),
         (
             WAIT_PIPELINE,

@@ -39,7 +39,8 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
             "artifact_read"
         ]
     );
-    assert_eq!(names.len(), 10 + 15, "then the 15 Atlassian tools (atlassian_tools.rs)");
+    assert_eq!(names[10], "ci_status");
+    assert_eq!(names.len(), 11 + 15, "then the 15 Atlassian tools (atlassian_tools.rs)");
     for t in &listed[..10] {
         let schema = t.output_schema.as_ref().unwrap();
         assert_eq!(schema["type"], "object", "{}", t.name);

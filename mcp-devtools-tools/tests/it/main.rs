@@ -14,6 +14,7 @@ mod common;
 mod artifact_quota;
 mod atlassian_tools;
 mod bad_arguments;
+mod ci_status;
 mod circleci_tool;
 mod embedding;
 mod error_codes;

@@ -193,7 +193,7 @@ mod tests {
         assert!(
             unknown
                 .to_string()
-                .contains("github, circleci, jira, confluence, bitbucket, toy"),
+                .contains("github, circleci, ci, jira, confluence, bitbucket, toy"),
             "{unknown}"
         );
     }
