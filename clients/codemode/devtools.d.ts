@@ -377,6 +377,61 @@ type ArtifactReadOutput = {
     /** The chunk's bytes, standard base64 with padding. */
     data: string;
 }
+type CiStatusInput = {
+    owner: string;
+    repo: string;
+    /** A branch or tag (or a SHA). */
+    ref?: string;
+    /** A commit SHA. */
+    sha?: string;
+    /** A pull request: its head commit. */
+    pullNumber?: number;
+    /** CircleCI project (default gh/OWNER/REPO). */
+    projectSlug?: string;
+}
+type CiStatusOutput = {
+    /** The commit's checks; null when too large (incomplete) */
+    data: {
+        sha: string;
+        branch: string | null;
+        state: "success" | "failure" | "pending" | "neutral";
+        counts: {
+            success: number;
+            failure: number;
+            pending: number;
+            neutral: number;
+        };
+        checks: {
+            kind: "job" | "check_run" | "status" | "workflow" | "circleci_job";
+            name: string;
+            state: "success" | "failure" | "pending" | "neutral";
+            conclusion: string | null;
+            url: string | null;
+            attempts: number;
+            jobId: number | null;
+            runId: number | null;
+            jobNumber: number | null;
+            pipelineId: string | null;
+        }[];
+        circleci: {
+            projectSlug: string;
+            pipelines: {
+                id: string;
+                number: number | null;
+                state: string | null;
+            }[];
+            error: string | null;
+        } | null;
+    } | null;
+    /** Only when data is null (too large): read the whole result with artifact_read */
+    incomplete?: {
+        reason: "size" | "binary" | "unavailable";
+        bytes: number;
+        limitBytes: number;
+        artifactId: string | null;
+        mimeType?: string | null;
+    };
+}
 type JiraGetInput = {
     /** Path from the product's base; a body's next link works as is. */
     path: string;
@@ -616,7 +671,7 @@ declare const devtools: {
 	github_get_job_logs: (input: GithubGetJobLogsInput) => Promise<GithubGetJobLogsOutput>;
 
 	/**
-	 * Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; a task with the tasks extension.
+	 * Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
 	 * @param input.owner - Repository owner.
 	 * @param input.repo - Repository name.
 	 * @param input.runId - Workflow run id.
@@ -626,7 +681,7 @@ declare const devtools: {
 	github_wait_for_run: (input: GithubWaitForRunInput) => Promise<GithubWaitForRunOutput>;
 
 	/**
-	 * Wait until no check run or commit status of a commit (ref or pullNumber) is pending, late checks included. Sends progress; a task with the tasks extension.
+	 * Wait until no check run or commit status of a commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a task kept for its ttlMs.
 	 * @param input.owner - Repository owner.
 	 * @param input.repo - Repository name.
 	 * @param input.ref - Commit SHA, branch or tag.
@@ -658,7 +713,7 @@ declare const devtools: {
 	circleci_get_job_logs: (input: CircleciGetJobLogsInput) => Promise<CircleciGetJobLogsOutput>;
 
 	/**
-	 * Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends progress; a task with the tasks extension.
+	 * Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
 	 * @param input.pipelineId - Pipeline id (a UUID).
 	 * @param input.projectSlug - Or a project (gh/ORG/REPO) with branch: its newest pipeline.
 	 * @param input.branch - With projectSlug.
@@ -674,6 +729,15 @@ declare const devtools: {
 	 * @param input.maxBytes - Default 65536, at most 1048576.
 	 */
 	artifact_read: (input: ArtifactReadInput) => Promise<ArtifactReadOutput>;
+
+	/**
+	 * One CI state for a commit (ref, sha or pullNumber): every GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with the ids the log and wait tools take.
+	 * @param input.ref - A branch or tag (or a SHA).
+	 * @param input.sha - A commit SHA.
+	 * @param input.pullNumber - A pull request: its head commit.
+	 * @param input.projectSlug - CircleCI project (default gh/OWNER/REPO).
+	 */
+	ci_status: (input: CiStatusInput) => Promise<CiStatusOutput>;
 
 	/**
 	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
