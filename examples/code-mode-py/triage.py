@@ -1,5 +1,6 @@
-"""A three-vendor triage as a code-mode program, on the official Python MCP SDK client: for each failed GitHub
-Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the run's
+"""A three-vendor triage as a code-mode program, on the official Python MCP SDK client. First it waits, then it
+triages: github_wait_for_run waits until a run completed (--run-id, default the newest run; at most --wait-seconds),
+so that the triage sees its outcome. Then, for each failed GitHub Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the run's
 `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee. It reads
 `structuredContent` as data (types in tools.py, generated from tools/list by scripts/gen-types; the shapes of `data`
 it asks for in shapes.py) and prints one table, then each failure's reason: the failing steps' last error lines
@@ -8,7 +9,7 @@ The same task as the Rust `triage` example and ../code-mode-ts/triage.mjs, with 
 
 Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `scripts/test`,
 which creates the venv): clients/python/.venv/bin/python examples/code-mode-py/triage.py [--live] [--owner O]
-[--repo R] [--circleci-project SLUG]
+[--repo R] [--circleci-project SLUG] [--run-id ID] [--wait-seconds S]
 
 Upstream: by default it starts target/debug/recorded-upstream (or $RECORDED_UPSTREAM_BIN), which serves recorded
 data for every vendor on 127.0.0.1, and points the server at it; with $UPSTREAM_URL set it uses that recorded
@@ -40,7 +41,7 @@ from shapes import (
     WorkflowRun,
     WorkflowRunsPage,
 )
-from tools import ArtifactReadOutput, GithubListWorkflowRunsOutput
+from tools import ArtifactReadOutput, Data as WaitResult, GithubListWorkflowRunsOutput, GithubWaitForRunOutput
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FAILED_JOB = (
@@ -53,6 +54,7 @@ ERROR_LINES = "^(FAILED|ERROR:|E +|[A-Za-z]+Error:)"
 PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}"
 ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}"
 PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]"
+NEWEST_RUN = ".workflow_runs[0].id"
 JIRA_KEY = re.compile(r"\b[A-Z][A-Z0-9]+-[0-9]+\b")
 
 
@@ -146,9 +148,47 @@ class Tools:
         return total
 
 
+def waited_line(wait: WaitResult, seconds: int) -> str:
+    """What the wait saw: the run's state and conclusion and its failed jobs, or the state a wait that timed out (or
+    stopped for another reason) last saw."""
+    failed = sum(1 for job in wait["jobs"] if job["failed"])
+    jobs = len(wait["jobs"])
+    if wait["stoppedBy"] == "finished":
+        return f"Waited for {wait['target']}: {wait['state']}, {wait['conclusion'] or '-'}; {failed} of {jobs} job(s) failed"
+    if wait["stoppedBy"] == "timeout":
+        return f"Waited {seconds} s for {wait['target']}: still {wait['state']}; {failed} of {jobs} job(s) failed so far"
+    return (
+        f"Stopped waiting for {wait['target']} ({wait['stoppedBy']}): {wait['state']}; "
+        f"{failed} of {jobs} job(s) failed so far"
+    )
+
+
+async def wait_first(tools: Tools, options: argparse.Namespace) -> str:
+    """0. Wait, then triage: the run (default the newest) until it completed, at most --wait-seconds. The server polls
+    for the program (one poll loop per run, however many wait on it) and answers once it finished."""
+    repo = {"owner": options.owner, "repo": options.repo}
+    run_id = options.run_id
+    if run_id is None:
+        result = await tools.call("github_list_workflow_runs", {**repo, "perPage": options.per_page, "jq": NEWEST_RUN})
+        if result.is_error:
+            raise RuntimeError(f"listing runs failed: {text_of(result)}")
+        run_id = await tools.data_of(result)
+    if run_id is None:
+        return "No run to wait for."
+    # Not in tools.calls: the baseline leaves the wait out (its text holds waitedMs, which varies).
+    result = await tools.session.call_tool(
+        "github_wait_for_run", {**repo, "runId": run_id, "timeoutSeconds": options.wait_seconds}
+    )
+    if result.is_error:
+        return f"Could not wait for run {run_id}: {first_line(text_of(result))}"
+    envelope = cast(GithubWaitForRunOutput, result.structured_content)
+    return waited_line(cast(WaitResult, envelope["data"]), options.wait_seconds)
+
+
 async def triage(tools: Tools, options: argparse.Namespace) -> str:
     """Runs the task and returns the table it prints."""
     repo = {"owner": options.owner, "repo": options.repo}
+    waited = await wait_first(tools, options)
 
     # 1. Failed runs, page after page. No jq: the program keeps whole runs (it needs the head commit message), so a
     #    100-run page is over the structured bound and comes back as an artifact.
@@ -246,7 +286,7 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
 
     # 5. The table: all the program prints for the model.
     printed = (
-        f"{len(rows)} failed of {scanned} runs of {options.owner}/{options.repo} ({pages} page(s)); "
+        f"{waited}\n\n{len(rows)} failed of {scanned} runs of {options.owner}/{options.repo} ({pages} page(s)); "
         f"CircleCI project {project}\n\n"
     )
     printed += (
@@ -272,6 +312,8 @@ async def main() -> int:
     parser.add_argument("--per-page", type=int, default=100)
     parser.add_argument("--max-pages", type=int, default=3)
     parser.add_argument("--max-circleci-pages", type=int, default=3)
+    parser.add_argument("--run-id", type=int, help="the run to wait for before the triage; default the newest run")
+    parser.add_argument("--wait-seconds", type=int, default=60, help="the longest wait for that run, seconds")
     options = parser.parse_args()
 
     upstream = None

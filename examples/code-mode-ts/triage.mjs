@@ -1,5 +1,7 @@
 // @ts-check
-// A three-vendor triage as a code-mode program, on the official TypeScript MCP SDK client: for each failed GitHub
+// A three-vendor triage as a code-mode program, on the official TypeScript MCP SDK client. First it waits, then it
+// triages: github_wait_for_run waits until a run completed (--run-id, default the newest run; at most
+// --wait-seconds), so that the triage sees its outcome. Then, for each failed GitHub
 // Actions run, the failing job and step, the CircleCI pipeline built from the same commit (`vcs.revision` = the
 // run's `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee.
 // It reads `structuredContent` as data (types in tools.d.ts, generated from tools/list by scripts/gen-types; the
@@ -9,6 +11,7 @@
 //
 // Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `npm ci` in
 // this folder):  node examples/code-mode-ts/triage.mjs  [--live] [--owner O] [--repo R] [--circleci-project SLUG]
+//                  [--run-id ID] [--wait-seconds S]
 //
 // Upstream: by default it starts target/debug/recorded-upstream (or $RECORDED_UPSTREAM_BIN), which serves recorded
 // data for every vendor on 127.0.0.1, and points the server at it; with $UPSTREAM_URL set it uses that recorded
@@ -30,6 +33,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 /** @typedef {import("./tools").CircleciGetOutput} CircleciGetOutput */
 /** @typedef {import("./tools").JiraGetOutput} JiraGetOutput */
 /** @typedef {import("./tools").ArtifactReadOutput} ArtifactReadOutput */
+/** @typedef {import("./tools").GithubWaitForRunOutput} GithubWaitForRunOutput */
+/** @typedef {import("./tools").Data} WaitResult */
 /** @typedef {import("./shapes").WorkflowRun} WorkflowRun */
 /** @typedef {import("./shapes").WorkflowRunsPage} WorkflowRunsPage */
 /** @typedef {import("./shapes").FailedJobs} FailedJobs */
@@ -46,6 +51,7 @@ const ERROR_LINES = "^(FAILED|ERROR:|E +|[A-Za-z]+Error:)";
 const PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next: .next_page_token}";
 const ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}";
 const PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]";
+const NEWEST_RUN = ".workflow_runs[0].id";
 
 const { values: options } = parseArgs({
   options: {
@@ -56,6 +62,8 @@ const { values: options } = parseArgs({
     "per-page": { type: "string", default: "100" },
     "max-pages": { type: "string", default: "3" },
     "max-circleci-pages": { type: "string", default: "3" },
+    "run-id": { type: "string" },
+    "wait-seconds": { type: "string", default: "60" },
   },
 });
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -157,6 +165,47 @@ async function dataOf(result) {
 }
 
 const repo = { owner: options.owner, repo: options.repo };
+
+/**
+ * What the wait saw: the run's state and conclusion and its failed jobs, or the state a wait that timed out (or
+ * stopped for another reason) last saw.
+ * @param {WaitResult} wait @param {number} seconds
+ */
+function waitedLine(wait, seconds) {
+  const failedJobs = wait.jobs.filter((job) => job.failed).length;
+  const jobs = wait.jobs.length;
+  if (wait.stoppedBy === "finished") {
+    return `Waited for ${wait.target}: ${wait.state}, ${wait.conclusion ?? "-"}; ${failedJobs} of ${jobs} job(s) failed`;
+  }
+  if (wait.stoppedBy === "timeout") {
+    return `Waited ${seconds} s for ${wait.target}: still ${wait.state}; ${failedJobs} of ${jobs} job(s) failed so far`;
+  }
+  return `Stopped waiting for ${wait.target} (${wait.stoppedBy}): ${wait.state}; ${failedJobs} of ${jobs} job(s) failed so far`;
+}
+
+// 0. Wait, then triage: the run (default the newest) until it completed, at most --wait-seconds. The server polls
+//    for the program (one poll loop per run, however many wait on it) and answers once it finished.
+let runId = options["run-id"] === undefined ? null : Number(options["run-id"]);
+if (runId === null) {
+  const result = await callTool("github_list_workflow_runs", { ...repo, perPage: Number(options["per-page"]), jq: NEWEST_RUN });
+  if (result.isError) throw new Error(`listing runs failed: ${textOf(result)}`);
+  runId = /** @type {number | null} */ (await dataOf(result));
+}
+let waited = "No run to wait for.";
+if (runId !== null) {
+  const waitSeconds = Number(options["wait-seconds"]);
+  // Not in `calls`: the baseline leaves the wait out (its text holds waitedMs, which varies).
+  const result = /** @type {ToolResult} */ (
+    await client.callTool({ name: "github_wait_for_run", arguments: { ...repo, runId, timeoutSeconds: waitSeconds } })
+  );
+  if (result.isError) {
+    waited = `Could not wait for run ${runId}: ${firstLine(textOf(result))}`;
+  } else {
+    /** @type {GithubWaitForRunOutput} */
+    const envelope = result.structuredContent;
+    waited = waitedLine(/** @type {WaitResult} */ (envelope.data), waitSeconds);
+  }
+}
 
 // 1. Failed runs, page after page. No jq: the program keeps whole runs (it needs the head commit message), so a
 //    100-run page is over the structured bound and comes back as an artifact.
@@ -269,7 +318,7 @@ for (const key of [...new Set(rows.flatMap((row) => row.keys))].sort()) {
 }
 
 // 5. The table: all the program prints for the model.
-let printed = `${rows.length} failed of ${scanned} runs of ${options.owner}/${options.repo} (${pages} page(s)); CircleCI project ${project}\n\n`;
+let printed = `${waited}\n\n${rows.length} failed of ${scanned} runs of ${options.owner}/${options.repo} (${pages} page(s)); CircleCI project ${project}\n\n`;
 printed += "| run | workflow | branch | failing job: step | CircleCI pipeline | Jira | pull request |\n|---|---|---|---|---|---|---|\n";
 for (const { run, failing, pipeline, keys, pull } of rows) {
   const jira = keys.map((key) => `${key} (${issues.get(key)})`);

@@ -1,4 +1,7 @@
-//! A three-vendor triage as a code-mode program: for each failed GitHub Actions run, the failing job and step, the
+//! A three-vendor triage as a code-mode program. First it waits, then it triages: `github_wait_for_run` waits until
+//! a run completed (`--run-id`, default the newest run; at most `--wait-seconds`), so that the triage sees its outcome
+//! (against the recorded upstream every run has finished, and the wait answers at once). Then, for each failed GitHub
+//! Actions run, the failing job and step, the
 //! CircleCI pipeline built from the same commit (`vcs.revision` = the run's `head_sha`), the Jira issues named
 //! in the run's head commit message with their status and assignee, and the pull request of the commit. The program reads `structuredContent` as data
 //! and prints one table; a model would have read every tool's text block instead.
@@ -16,7 +19,9 @@
 //! (`grep` and `tailLines` run on the server, over the streamed log).
 //!
 //! It ends with the bytes table — the text blocks a model would have read making the same calls directly (each
-//! call without its `jq`), against the bytes this program printed — and a last line `ratio: N.Nx`.
+//! call without its `jq`), against the bytes this program printed — and a last line `ratio: N.Nx`. The wait is not
+//! in the table's calls: its text holds `waitedMs`, which changes from run to run, and the three programs print the
+//! same bytes (the line the program prints for it is counted).
 //!
 //! Run: `cargo run -p mcp-devtools-examples --bin triage` (add `-- --live --owner O --repo R` for real data).
 
@@ -57,6 +62,12 @@ struct Options {
     /// Most CircleCI pages to read per branch.
     #[arg(long, default_value_t = 3)]
     max_circleci_pages: u32,
+    /// The run to wait for before the triage; default the newest run of the repository.
+    #[arg(long)]
+    run_id: Option<u64>,
+    /// The longest wait for that run, seconds (github_wait_for_run's timeoutSeconds).
+    #[arg(long, default_value_t = 60)]
+    wait_seconds: u64,
 }
 
 /// The failing job of a run, its failed steps (GitHub `jobs`, projected on the server).
@@ -71,6 +82,8 @@ const PIPELINES: &str = r#"{items: [.items[] | {revision: .vcs.revision, number,
 const PULLS: &str = r#"[.[] | {number, state, merged: (.merged_at != null)}]"#;
 /// A Jira issue's status and assignee (asked with `fields=status,assignee`).
 const ISSUE: &str = r#"{status: .fields.status.name, assignee: .fields.assignee.displayName}"#;
+/// The newest run's id (`github_list_workflow_runs`, newest first).
+const NEWEST_RUN: &str = ".workflow_runs[0].id";
 
 /// Every call the program made (tool, arguments), to replay without `jq` for the baseline.
 #[derive(Default)]
@@ -118,6 +131,33 @@ async fn main() -> anyhow::Result<()> {
     let client = connect(&server_binary()?, &env).await?;
     let mut calls = Calls::default();
     let repo = json!({"owner": options.owner, "repo": options.repo});
+
+    // 0. Wait, then triage: the run (default the newest) until it completed, at most --wait-seconds. The server
+    //    polls for the program (one poll loop per run, however many wait on it) and answers once it finished.
+    let run_id = match options.run_id {
+        Some(id) => Some(id),
+        None => {
+            let args = with(&repo, json!({"perPage": options.per_page, "jq": NEWEST_RUN}));
+            let result = calls.raw(&client, "github_list_workflow_runs", args).await?;
+            if result.is_error == Some(true) {
+                anyhow::bail!("listing runs failed: {}", text(&result));
+            }
+            data_of(&client, &result).await?.as_u64()
+        }
+    };
+    let waited = match run_id {
+        None => "No run to wait for.".to_string(),
+        Some(id) => {
+            let args = with(&repo, json!({"runId": id, "timeoutSeconds": options.wait_seconds}));
+            // Not in `calls`: the baseline leaves the wait out (its text holds waitedMs, which varies).
+            let result = call_raw(&client, "github_wait_for_run", &args).await?;
+            if result.is_error == Some(true) {
+                format!("Could not wait for run {id}: {}", first_line(&text(&result)))
+            } else {
+                waited_line(&data_of(&client, &result).await?, options.wait_seconds)
+            }
+        }
+    };
 
     // 1. Failed runs, page after page. No jq: the program keeps whole runs (it needs the head commit message), so
     //    a 100-run page is over the structured bound and comes back as an artifact.
@@ -297,7 +337,7 @@ async fn main() -> anyhow::Result<()> {
 
     // 5. The table: all the program prints for the model.
     let mut printed = format!(
-        "{} failed of {scanned} runs of {}/{} ({pages} page(s)); CircleCI project {project}\n\n",
+        "{waited}\n\n{} failed of {scanned} runs of {}/{} ({pages} page(s)); CircleCI project {project}\n\n",
         rows.len(),
         options.owner,
         options.repo
@@ -344,6 +384,28 @@ async fn main() -> anyhow::Result<()> {
     println!("| printed by this program | {program} |");
     println!("ratio: {:.1}x", direct as f64 / program.max(1) as f64);
     Ok(())
+}
+
+/// What the wait saw: `Waited for workflow run 1 of o/r: completed, failure; 1 of 3 job(s) failed`, or the state a
+/// wait that timed out (or stopped for another reason) last saw.
+fn waited_line(wait: &Value, seconds: u64) -> String {
+    let jobs = wait["jobs"].as_array().map_or(0, Vec::len);
+    let failed = wait["jobs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|job| job["failed"] == true)
+        .count();
+    let target = wait["target"].as_str().unwrap_or("?");
+    let state = wait["state"].as_str().unwrap_or("?");
+    match wait["stoppedBy"].as_str().unwrap_or("?") {
+        "finished" => format!(
+            "Waited for {target}: {state}, {}; {failed} of {jobs} job(s) failed",
+            wait["conclusion"].as_str().unwrap_or("-")
+        ),
+        "timeout" => format!("Waited {seconds} s for {target}: still {state}; {failed} of {jobs} job(s) failed so far"),
+        other => format!("Stopped waiting for {target} ({other}): {state}; {failed} of {jobs} job(s) failed so far"),
+    }
 }
 
 /// `#2402 open`, `#2322 merged`, several joined with `, `, or `-` when the commit is in no pull request.

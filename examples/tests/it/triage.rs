@@ -1,5 +1,6 @@
 //! The triage programs, run as a user runs them. The Rust one (its binary, which starts the server against the
-//! embedded recorded upstream) prints the table of every failed run with data from all three vendors and the run's
+//! embedded recorded upstream) first waits for the newest run with `github_wait_for_run` (finished: it answers at
+//! once) and prints what the wait saw, then the table of every failed run with data from all three vendors and the run's
 //! pull request, shows the missing Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls. The
 //! TypeScript and Python ones (official SDK clients; `scripts/test` installs them) print exactly the same.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -44,8 +45,11 @@ fn run_triage() -> String {
 fn triage_joins_the_three_vendors_and_reads_far_less() {
     let out = triage_output();
     assert!(
-        out.starts_with("22 failed of 104 runs of octo-org/octo-repo (2 page(s))"),
-        "{out}"
+        out.starts_with(
+            "Waited for workflow run 3985210098 of octo-org/octo-repo: completed, success; 0 of 5 job(s) failed\n\n\
+             22 failed of 104 runs of octo-org/octo-repo (2 page(s))"
+        ),
+        "wait, then triage: the newest run (finished), then the table: {out}"
     );
     let rows: Vec<&str> = out
         .lines()

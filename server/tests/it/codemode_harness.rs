@@ -8,6 +8,8 @@
 //! - `triage.js`, written only from those declarations, triages the failed runs (runs -> failing job and step ->
 //!   Jira issue; the missing issue is an `isError` result, thrown into the program) and reads the oversized runs
 //!   page back through `artifact_read`;
+//! - `wait-logs.js`, written from the same declarations, waits for a run with `github_wait_for_run` and reads the log
+//!   of each job the wait reports failed with `github_get_job_logs`, by the `jobId` the wait result carries;
 //! - the AI SDK path (`@ai-sdk/mcp` tools into codemode's `createCodeTool`) hands the program the whole
 //!   `CallToolResult`, `isError` included;
 //! - `@ai-sdk/mcp`'s stdio transport (a Node child with a socket stdin) closes and its host exits.
@@ -177,6 +179,35 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
     assert!(
         rows.contains(&"| 2802600146 | Lint | docs | test (Python 3.9): Run tests | - |"),
         "page 2, reached through nextPage: {out}"
+    );
+}
+
+#[tokio::test]
+async fn cloudflare_codemode_waits_for_a_run_then_reads_its_failed_jobs_log() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = server(&upstream).await;
+    let env = [("MCP_URL", server.url.clone())];
+    let out = stdout_of("wait-logs.js", &node("run.mjs", &["run", "wait-logs.js"], &env).await);
+    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    assert_eq!(
+        result["run"],
+        json!("workflow run 2802600146 of octo-org/octo-repo: completed, failure (finished)"),
+        "{out}"
+    );
+    assert_eq!(
+        result["failedJobs"],
+        json!(["test (Python 3.9) (jobId 28026001462)"]),
+        "the wait result names the failed job and its jobId: {out}"
+    );
+    assert_eq!(
+        result["failing"],
+        json!([
+            "test (Python 3.9) / Run tests:",
+            "  AssertionError: assert datetime.timedelta(seconds=12) == datetime.timedelta(seconds=120)",
+            "  FAILED tests/test_retry.py::test_retry_after_seconds - AssertionError: assert \
+             datetime.timedelta(seconds=12) == datetime.timedelta(seconds=120)"
+        ]),
+        "the failed job's log, read by the jobId from the wait: {out}"
     );
 }
 

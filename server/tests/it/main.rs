@@ -25,6 +25,7 @@ mod protocol_stdio;
 mod replica_tasks;
 mod replicas;
 mod sdk_clients;
+mod sdk_waits;
 mod toolsets;
 mod upstream_bodies;
 mod upstream_trust;
