@@ -48,17 +48,6 @@ impl GithubClient {
             &["repos", owner, repo, "actions", "artifacts", id.as_str(), "zip"],
             &[],
         )?;
-        let download = self.http.get_handoff(url).await?;
-        if download.status().is_success() {
-            return Ok(download);
-        }
-        let response = download.into_response().await?;
-        let credential = self.http.vendor().credential_setting;
-        Err(GithubError::from_response(
-            response.status.as_u16(),
-            &response.headers,
-            &response.body,
-            credential,
-        ))
+        self.handed_off(url).await
     }
 }

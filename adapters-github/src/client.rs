@@ -156,6 +156,24 @@ impl GithubClient {
         Ok(page)
     }
 
+    /// A `GET` whose `302` to another host is followed without the token
+    /// ([`adapters_http::HttpClient::get_handoff`]): the download on success, GitHub's (or the other host's) error
+    /// answer mapped like any other.
+    pub(crate) async fn handed_off(&self, url: Url) -> Result<adapters_http::Download, GithubError> {
+        let download = self.http.get_handoff(url).await?;
+        if download.status().is_success() {
+            return Ok(download);
+        }
+        let response = download.into_response().await?;
+        let credential = self.http.vendor().credential_setting;
+        Err(GithubError::from_response(
+            response.status.as_u16(),
+            &response.headers,
+            &response.body,
+            credential,
+        ))
+    }
+
     /// [`adapters_http::HttpClient::require_credential`] with what GitHub's token must be.
     pub(crate) fn require_token(&self) -> Result<(), GithubError> {
         Ok(self.http.require_credential(TOKEN_EXPECTED)?)

@@ -42,18 +42,7 @@ impl GithubClient {
     pub async fn job_logs(&self, job: &JobRef) -> Result<Download, GithubError> {
         self.require_token()?;
         let url = job_url(self, job, true)?;
-        let download = self.http.get_handoff(url).await?;
-        if download.status().is_success() {
-            return Ok(download);
-        }
-        let response = download.into_response().await?;
-        let credential = self.http.vendor().credential_setting;
-        Err(GithubError::from_response(
-            response.status.as_u16(),
-            &response.headers,
-            &response.body,
-            credential,
-        ))
+        self.handed_off(url).await
     }
 }
 

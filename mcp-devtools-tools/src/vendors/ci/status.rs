@@ -20,7 +20,7 @@ use crate::app::App;
 use crate::args::ArgumentError;
 use crate::tools::wait::{JobKind, WaitJob};
 use crate::vendors::circleci::workflows::{fetch, job_entry, workflow_entry};
-use crate::vendors::github::checks::{check_run, commit_status};
+use crate::vendors::github::checks::{check_run, commit_status, get_json, pull_head, ref_segment};
 
 /// Tool name.
 pub const NAME: &str = "ci_status";
@@ -161,7 +161,7 @@ pub(super) async fn call(app: &App, principal: &Principal, args: CiStatusArgs) -
     let blank = |text: &Option<String>| text.as_ref().filter(|t| !t.trim().is_empty()).cloned();
     let (sha, branch) = match (blank(&args.git_ref), blank(&args.sha), args.pull_number) {
         (Some(git_ref), None, None) => {
-            let commit = get(github, &format!("{repo_path}/commits/{}", segment(&git_ref)))
+            let commit = get_json(github, &format!("{repo_path}/commits/{}", ref_segment(&git_ref)))
                 .await
                 .map_err(|err| upstream_error(&format!("ref {git_ref}"), &err))?;
             let sha = commit["sha"].as_str().unwrap_or(&git_ref).to_owned();
@@ -172,22 +172,18 @@ pub(super) async fn call(app: &App, principal: &Principal, args: CiStatusArgs) -
             let branch = branch_of(github, &repo_path, &sha).await;
             (sha, branch)
         }
-        (None, None, Some(number)) => {
-            let pull = get(github, &format!("{repo_path}/pulls/{number}"))
-                .await
-                .map_err(|err| upstream_error(&format!("pull request #{number}"), &err))?;
-            let sha = pull["head"]["sha"].as_str().unwrap_or_default().to_owned();
-            (sha, pull["head"]["ref"].as_str().map(str::to_owned))
-        }
+        (None, None, Some(number)) => pull_head(github, &repo_path, number)
+            .await
+            .map_err(|err| upstream_error(&format!("pull request #{number}"), &err))?,
         _ => {
             return Err(ArgumentError::new(NAME, "give exactly one of ref, sha and pullNumber").into_result());
         }
     };
-    let commit_path = format!("{repo_path}/commits/{}", segment(&sha));
+    let commit_path = format!("{repo_path}/commits/{}", ref_segment(&sha));
     let mut checks = check_runs(github, &commit_path)
         .await
         .map_err(|err| upstream_error(&format!("commit {sha}"), &err))?;
-    let statuses = get(github, &format!("{commit_path}/status?per_page=100"))
+    let statuses = get_json(github, &format!("{commit_path}/status?per_page=100"))
         .await
         .map_err(|err| upstream_error(&format!("commit {sha}"), &err))?;
     checks.extend(
@@ -240,24 +236,12 @@ pub(super) async fn call(app: &App, principal: &Principal, args: CiStatusArgs) -
 /// The branch of commit `sha`, from its pull request: an open one's head branch, a merged one's base; `None` when
 /// it has none or it cannot be read (CircleCI's pipelines are then looked for among the project's newest).
 async fn branch_of(github: &GithubClient, repo_path: &str, sha: &str) -> Option<String> {
-    let pulls = get(github, &format!("{repo_path}/commits/{}/pulls", segment(sha)))
+    let pulls = get_json(github, &format!("{repo_path}/commits/{}/pulls", ref_segment(sha)))
         .await
         .ok()?;
     let pull = pulls.as_array()?.first()?;
     let side = if pull["state"] == "open" { "head" } else { "base" };
     pull[side]["ref"].as_str().map(str::to_owned)
-}
-
-/// One GET's JSON body.
-async fn get(github: &GithubClient, path: &str) -> Result<Value, GithubError> {
-    Ok(github.poll(path, None).await?.body.unwrap_or(Value::Null))
-}
-
-/// A ref as one URL path segment.
-fn segment(git_ref: &str) -> String {
-    url::form_urlencoded::byte_serialize(git_ref.as_bytes())
-        .collect::<String>()
-        .replace('+', "%20")
 }
 
 fn upstream_error(what: &str, err: &GithubError) -> CallToolResult {

@@ -2,6 +2,7 @@
 //! <https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference> and
 //! <https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference>.
 
+use adapters_github::{GithubClient, GithubError};
 use serde_json::Value;
 
 use crate::logs::is_failed;
@@ -10,6 +11,29 @@ use crate::tools::wait::{JobKind, WaitJob};
 /// A string field, when it is one.
 pub(crate) fn text(value: &Value) -> Option<String> {
     value.as_str().map(str::to_owned)
+}
+
+/// A ref (a branch may hold `/`) or SHA as one URL path segment.
+pub(crate) fn ref_segment(git_ref: &str) -> String {
+    url::form_urlencoded::byte_serialize(git_ref.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20")
+}
+
+/// One GET's JSON body (`null` when GitHub sent none).
+pub(crate) async fn get_json(github: &GithubClient, path: &str) -> Result<Value, GithubError> {
+    Ok(github.poll(path, None).await?.body.unwrap_or(Value::Null))
+}
+
+/// Pull request `number` of `repo_path` (`repos/OWNER/REPO`): its head commit's SHA and its head branch.
+pub(crate) async fn pull_head(
+    github: &GithubClient,
+    repo_path: &str,
+    number: u64,
+) -> Result<(String, Option<String>), GithubError> {
+    let pull = get_json(github, &format!("{repo_path}/pulls/{number}")).await?;
+    let sha = pull["head"]["sha"].as_str().unwrap_or_default().to_owned();
+    Ok((sha, pull["head"]["ref"].as_str().map(str::to_owned)))
 }
 
 /// A check run; an Actions job's check run has the job's id and its run in `details_url`.

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::checks::{check_run, commit_status, text};
+use super::checks::{check_run, commit_status, pull_head, ref_segment, text};
 use crate::app::App;
 use crate::args::ArgumentError;
 use crate::logs::is_failed;
@@ -82,7 +82,6 @@ pub(super) async fn for_run(
         jobs: Conditional::new(format!(
             "{repo_path}/actions/runs/{run_id}/jobs?filter=latest&per_page=100"
         )),
-        run_read_now: false,
     };
     let result = wait::wait(app, cx, target.clone(), options, make).await?;
     Ok(with_tails(github, &owner, &repo, result, options).await)
@@ -106,7 +105,7 @@ pub(super) async fn for_checks(
     let (git_ref, what) = match (git_ref.filter(|r| !r.trim().is_empty()), pull_number) {
         (Some(git_ref), None) => (git_ref.clone(), format!("ref {git_ref} of {owner}/{repo}")),
         (None, Some(number)) => {
-            let sha = head_of_pull(github, &repo_path, number).await.map_err(|err| {
+            let (sha, _) = pull_head(github, &repo_path, number).await.map_err(|err| {
                 crate::tools::record_upstream_status(err.status());
                 let text = format!("{WAIT_FOR_CHECKS} failed: pull request #{number} of {owner}/{repo}: {err}");
                 mcp_results::error_with_meta(text, err.info().to_meta())
@@ -124,7 +123,7 @@ pub(super) async fn for_checks(
             .into_result());
         }
     };
-    let encoded = url_segment(&git_ref);
+    let encoded = ref_segment(&git_ref);
     let target = Target {
         description: format!("the checks of {what}"),
         key: format!("github {} {repo_path} checks {git_ref}", github.api_base()),
@@ -151,20 +150,6 @@ fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, CallToolResu
     app.github
         .as_ref()
         .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))
-}
-
-/// A pull request's head SHA.
-async fn head_of_pull(github: &GithubClient, repo_path: &str, number: u64) -> Result<String, GithubError> {
-    let polled = github.poll(&format!("{repo_path}/pulls/{number}"), None).await?;
-    let body = polled.body.unwrap_or(Value::Null);
-    Ok(body["head"]["sha"].as_str().unwrap_or_default().to_owned())
-}
-
-/// A ref as one URL path segment (a branch may hold `/`).
-fn url_segment(git_ref: &str) -> String {
-    url::form_urlencoded::byte_serialize(git_ref.as_bytes())
-        .collect::<String>()
-        .replace('+', "%20")
 }
 
 /// Adds the log tails of the failed Actions jobs when `options` asks for them.
@@ -271,8 +256,6 @@ struct RunPoller {
     description: String,
     run: Conditional,
     jobs: Conditional,
-    /// The run was read in this poll already (the first).
-    run_read_now: bool,
 }
 
 impl Poller for RunPoller {
@@ -287,12 +270,10 @@ impl Poller for RunPoller {
         // unknown run is named), then again only once no job is left running (its conclusion), or while it has no
         // job yet.
         let mut pace = Pace::default();
-        if self.run.body.is_none() {
+        let first = self.run.body.is_none();
+        if first {
             match self.run.poll(github).await {
-                Ok((_, answered)) => {
-                    pace = answered;
-                    self.run_read_now = true;
-                }
+                Ok((_, answered)) => pace = answered,
                 Err(err) => {
                     let (err, wait) = poll_error(&self.description, &err);
                     return failed(err, wait);
@@ -312,7 +293,7 @@ impl Poller for RunPoller {
         let listed = jobs["jobs"].as_array().map(Vec::as_slice).unwrap_or_default();
         let running = listed.iter().any(|job| job["status"] != "completed");
         let run_finished = self.run.body.as_ref().is_some_and(|run| run["status"] == "completed");
-        if (listed.is_empty() || !running) && !run_finished && !self.run_read_now {
+        if (listed.is_empty() || !running) && !run_finished && !first {
             match self.run.poll(github).await {
                 Ok((_, answered)) => pace = merge(pace, answered),
                 Err(err) => {
@@ -321,7 +302,6 @@ impl Poller for RunPoller {
                 }
             }
         }
-        self.run_read_now = false;
         let run = self.run.body.clone().unwrap_or(Value::Null);
         let done = run["status"] == "completed";
         let observed = Observed {
