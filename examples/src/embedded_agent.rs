@@ -5,7 +5,7 @@
 //! the recorded upstream, started in this process too (every vendor on 127.0.0.1).
 //!
 //! What it does: reads the failed GitHub Actions runs (allowed), reads the Jira issue named by the first one
-//! (allowed), then tries to comment on that issue (`jira_post`), which the policy denies: the refusal is an
+//! (allowed), then tries to comment on that issue (`jira_write`, method POST), which the policy denies: the refusal is an
 //! `isError` result with `_meta.code = "policy_denied"` and the rule, and nothing reaches the upstream.
 //!
 //! Run: `cargo run -p mcp-devtools-examples --bin embedded_agent`.
@@ -94,13 +94,13 @@ async fn run() -> anyhow::Result<()> {
     let comment = call(
         &server,
         &agent,
-        "jira_post",
-        json!({"path": format!("/rest/api/3/issue/{key}/comment"), "body": {"body": "CI failed on this change"}}),
+        "jira_write",
+        json!({"method": "POST", "path": format!("/rest/api/3/issue/{key}/comment"), "body": {"body": "CI failed on this change"}}),
     )
     .await?;
     let meta = serde_json::to_value(&comment.meta)?;
     println!(
-        "denied   jira_post {key}/comment: {} (rule {}); requests sent upstream: {}",
+        "denied   jira_write POST {key}/comment: {} (rule {}); requests sent upstream: {}",
         meta["code"].as_str().unwrap_or("?"),
         meta["decision"]["rule"].as_str().unwrap_or("?"),
         received(&upstream).await - seen

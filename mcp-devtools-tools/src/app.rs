@@ -37,6 +37,21 @@ pub enum AppError {
     /// The policy file is unreadable or malformed.
     #[error(transparent)]
     Policy(#[from] mcp_policy::PolicyError),
+    /// A policy rule names a tool this server no longer has (a rule that matched it would silently match nothing).
+    #[error(
+        "policy rule {rule}: tool {tool:?} is gone: the Atlassian writes are one tool per product since 0.2; \
+         write tool = \"{replacement}\" with arguments = {{ method = \"{method}\" }}"
+    )]
+    RetiredTool {
+        /// The rule's id.
+        rule: String,
+        /// The retired name, e.g. `jira_delete`.
+        tool: String,
+        /// The tool that does it now, e.g. `jira_write`.
+        replacement: &'static str,
+        /// Its `method`, e.g. `DELETE`.
+        method: &'static str,
+    },
     /// The task store's Redis URL is not a Redis URL (an unreachable Redis is not an error).
     #[error(transparent)]
     TaskStore(#[from] mcp_results::tasks::RedisTaskConfigError),
@@ -120,7 +135,8 @@ impl App {
             .as_deref()
             .map(mcp_policy::Policy::load)
             .transpose()?
-            .map(Arc::new);
+            .map(|policy| crate::vendors::atlassian::refuse_retired_tools(&policy).map(|()| Arc::new(policy)))
+            .transpose()?;
         let projection = Isolated::new(config.jq.clone());
         let prestarting = projection.clone();
         tokio::spawn(async move {

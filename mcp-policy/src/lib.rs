@@ -25,6 +25,7 @@
 //! principal = "intern-*"            # glob over the principal name; omitted = any
 //! tool = "circleci_*"               # glob over the tool name; omitted = any
 //! vendor = "circleci"               # one of the host's vendors (V); omitted = any
+//! arguments = { method = "DELETE" }  # argument name -> glob over its value (Policy::decide_call); omitted = any
 //! effect = "deny"                   # allow | deny | approval_required
 //! reason = "Interns use GitHub only"
 //! ```

@@ -61,7 +61,7 @@ pub enum PolicyError {
         path: Option<PathBuf>,
         /// The rule's id.
         rule: String,
-        /// `principal` or `tool`.
+        /// `principal`, `tool` or `arguments`.
         field: &'static str,
         /// globset's message.
         message: String,
@@ -95,6 +95,8 @@ struct RuleFile<V> {
     principal: Option<String>,
     tool: Option<String>,
     vendor: Option<V>,
+    #[serde(default)]
+    arguments: std::collections::BTreeMap<String, String>,
     effect: Effect,
     #[serde(default)]
     reason: String,
@@ -106,6 +108,8 @@ struct Rule<V> {
     principal: Option<GlobMatcher>,
     tool: Option<GlobMatcher>,
     vendor: Option<V>,
+    /// Argument name -> glob over its value; every one must match.
+    arguments: Vec<(String, GlobMatcher)>,
     effect: Effect,
     reason: String,
 }
@@ -180,9 +184,16 @@ impl<V: DeserializeOwned + PartialEq> Policy<V> {
                         message: err.kind().to_string(),
                     })
             };
+            let mut arguments = Vec::with_capacity(rule.arguments.len());
+            for (name, pattern) in rule.arguments {
+                if let Some(matcher) = glob("arguments", Some(pattern))? {
+                    arguments.push((name, matcher));
+                }
+            }
             rules.push(Rule {
                 principal: glob("principal", rule.principal)?,
                 tool: glob("tool", rule.tool)?,
+                arguments,
                 id: id.clone(),
                 vendor: rule.vendor,
                 effect: rule.effect,
@@ -196,14 +207,43 @@ impl<V: DeserializeOwned + PartialEq> Policy<V> {
     }
 
     /// The decision of the first rule matching a call of `tool` (which talks to `vendor`) by `principal` (the
-    /// caller's name); `None` when no rule matches (the call is allowed).
+    /// caller's name); `None` when no rule matches (the call is allowed). A rule with `arguments` needs them, so it
+    /// never matches here: use [`Policy::decide_call`].
     pub fn decide(&self, principal: &str, tool: &str, vendor: &V) -> Option<Decision> {
+        self.decide_call(principal, tool, vendor, None)
+    }
+
+    /// Each rule's id and `tool` glob as written, in order (rules without one are left out): for a host to check
+    /// the globs against its tools, e.g. to refuse a rule naming a tool it no longer has.
+    pub fn tool_patterns(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.rules
+            .iter()
+            .filter_map(|rule| rule.tool.as_ref().map(|tool| (rule.id.as_str(), tool.glob().glob())))
+    }
+
+    /// [`Policy::decide`] for a call with its `arguments` (the `tools/call` arguments object). A rule's
+    /// `arguments` (argument name -> glob) match when the call has each named argument and its value matches: a
+    /// string as it is, a number or boolean as its JSON text; a missing argument, `null`, an array or an object
+    /// never matches. So `arguments = { method = "DELETE" }` on `tool = "jira_write"` is about deletes only.
+    pub fn decide_call(
+        &self,
+        principal: &str,
+        tool: &str,
+        vendor: &V,
+        arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> Option<Decision> {
         self.rules
             .iter()
             .find(|rule| {
                 rule.principal.as_ref().is_none_or(|g| g.is_match(principal))
                     && rule.tool.as_ref().is_none_or(|g| g.is_match(tool))
                     && rule.vendor.as_ref().is_none_or(|v| v == vendor)
+                    && rule.arguments.iter().all(|(name, glob)| {
+                        arguments
+                            .and_then(|arguments| arguments.get(name))
+                            .and_then(argument_text)
+                            .is_some_and(|text| glob.is_match(text.as_ref()))
+                    })
             })
             .map(|rule| Decision {
                 rule: rule.id.clone(),
@@ -211,6 +251,16 @@ impl<V: DeserializeOwned + PartialEq> Policy<V> {
                 reason: rule.reason.clone(),
                 policy_version: self.version.clone(),
             })
+    }
+}
+
+/// The text an `arguments` glob matches: a string as it is, a number or boolean as its JSON text.
+fn argument_text(value: &serde_json::Value) -> Option<std::borrow::Cow<'_, str>> {
+    match value {
+        serde_json::Value::String(text) => Some(std::borrow::Cow::Borrowed(text)),
+        serde_json::Value::Number(number) => Some(std::borrow::Cow::Owned(number.to_string())),
+        serde_json::Value::Bool(flag) => Some(std::borrow::Cow::Owned(flag.to_string())),
+        _ => None,
     }
 }
 
@@ -249,6 +299,50 @@ reason = "Ask the lead"
 
     fn policy() -> Policy<Vendor> {
         Policy::parse(Path::new("p.toml"), POLICY).unwrap()
+    }
+
+    #[test]
+    fn argument_globs_match_only_calls_with_that_argument() {
+        let text = "version = \"1\"\n[[rules]]\nid = \"no-deletes\"\ntool = \"jira_write\"\narguments = { method = \"DELETE\", path = \"/rest/api/3/issue/*\" }\neffect = \"deny\"\n";
+        let policy: Policy<Vendor> = Policy::from_toml(text).unwrap();
+        let call = |arguments: serde_json::Value| {
+            policy
+                .decide_call("bot", "jira_write", &Vendor::None, arguments.as_object())
+                .map(|d| d.rule)
+        };
+        let delete = serde_json::json!({"method": "DELETE", "path": "/rest/api/3/issue/EX-1"});
+        assert_eq!(call(delete).as_deref(), Some("no-deletes"));
+        assert_eq!(
+            call(serde_json::json!({"method": "POST", "path": "/rest/api/3/issue/EX-1"})),
+            None
+        );
+        assert_eq!(
+            call(serde_json::json!({"method": "DELETE"})),
+            None,
+            "a missing argument never matches"
+        );
+        assert_eq!(
+            call(serde_json::json!({"method": ["DELETE"], "path": "/rest/api/3/issue/x"})),
+            None
+        );
+        assert_eq!(
+            policy.decide("bot", "jira_write", &Vendor::None),
+            None,
+            "decide has no arguments"
+        );
+        assert_eq!(
+            policy.tool_patterns().collect::<Vec<_>>(),
+            [("no-deletes", "jira_write")]
+        );
+        let numbers: Policy<Vendor> =
+            Policy::from_toml("version = \"1\"\n[[rules]]\narguments = { runId = \"4*\" }\neffect = \"deny\"\n")
+                .unwrap();
+        let decided = numbers.decide_call("bot", "t", &Vendor::None, serde_json::json!({"runId": 42}).as_object());
+        assert!(decided.is_some(), "a number matches as its JSON text");
+        let bad = Policy::<Vendor>::from_toml(
+            "version = \"1\"\n[[rules]]\narguments = { method = \"[\" }\neffect = \"deny\"\n",
+        );
+        assert!(bad.unwrap_err().to_string().contains("bad arguments glob"));
     }
 
     #[test]

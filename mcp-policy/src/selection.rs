@@ -158,7 +158,7 @@ mod tests {
             ("artifact_read", tool(None, true, false)),
             ("circleci_get", tool(Some("circleci"), true, true)),
             ("jira_get", tool(Some("jira"), true, false)),
-            ("jira_post", tool(Some("jira"), false, false)),
+            ("jira_write", tool(Some("jira"), false, false)),
         ]
     }
 
@@ -189,7 +189,7 @@ mod tests {
             left,
             [
                 ("circleci_get", LeftOut::NotInToolsets),
-                ("jira_post", LeftOut::ReadOnly)
+                ("jira_write", LeftOut::ReadOnly)
             ]
         );
     }
@@ -198,7 +198,7 @@ mod tests {
     fn companions_go_when_no_offered_tool_returns_artifacts() {
         let selection = Selection::parse(Some("jira"), &KNOWN, false).unwrap();
         let (offered, left) = names(&selection);
-        assert_eq!(offered, ["jira_get", "jira_post"]);
+        assert_eq!(offered, ["jira_get", "jira_write"]);
         assert!(left.contains(&("artifact_read", LeftOut::NoArtifacts)), "{left:?}");
     }
 

@@ -64,12 +64,11 @@ pub fn output_schema() -> JsonObject {
     mcp_envelope::compact_output_schema(mcp_envelope::output_schema_for::<ArtifactReadResult>())
 }
 
-/// The annotations: read-only, idempotent, closed world (no upstream), titled "Read artifact".
+/// The annotations: read-only and closed world (no upstream), titled "Read artifact". `destructiveHint` and
+/// `idempotentHint` are left out: the MCP spec gives them meaning only when `readOnlyHint` is false.
 pub fn annotations() -> ToolAnnotations {
     ToolAnnotations::with_title("Read artifact")
         .read_only(true)
-        .destructive(false)
-        .idempotent(true)
         .open_world(false)
 }
 

@@ -21,7 +21,8 @@ impl Responder {
 
     /// `router` with `policy` decided before every call of its tools: a call the policy refuses gets
     /// the policy's refusal (`isError`, `_meta.code: "policy_denied"` and the deciding rule) and the tool does not
-    /// run. The principal is the caller [`Responder::owner`] names; `vendor` is the vendor every tool of `router`
+    /// run; rules with `arguments` see the call's arguments ([`Policy::decide_call`]). The principal is the caller
+    /// [`Responder::owner`] names; `vendor` is the vendor every tool of `router`
     /// calls, for the rules that name one. Tools listed stay as they are. `policy` may be shared between routers
     /// (an `Arc<Policy<V>>`). The deciding rule's effect is recorded as `policy_effect` on the current tracing
     /// span, when the span declares that field.
@@ -37,7 +38,8 @@ impl Responder {
             let (call, name) = (route.call.clone(), route.attr.name.clone());
             let (policy, vendor, responder) = (policy.clone(), vendor.clone(), self.clone());
             guarded.add_route(ToolRoute::new_dyn(route.attr, move |cx: ToolCallContext<'_, S>| {
-                let decision = policy.decide(&responder.owner(&cx.request_context), &name, &vendor);
+                let owner = responder.owner(&cx.request_context);
+                let decision = policy.decide_call(&owner, &name, &vendor, cx.arguments.as_ref());
                 if let Some(decision) = &decision {
                     tracing::Span::current().record("policy_effect", tracing::field::debug(decision.effect));
                 }

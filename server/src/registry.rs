@@ -52,7 +52,7 @@ settings! {
     STRUCTURED_OUTPUT = "MCP_STRUCTURED_OUTPUT", "structured-output", Value, Some("false"), "Advertise outputSchema and return structuredContent: true/false/1/0/yes/no/on/off";
     STRUCTURED_MAX_BYTES = "MCP_STRUCTURED_MAX_BYTES", "structured-max-bytes", Value, Some("262144"), "Bound on the compact structuredContent, bytes; clamped 16384..=15728640";
     TOOLSETS = "MCP_TOOLSETS", "toolsets", Value, Some("github,circleci,ci,jira,confluence,bitbucket"), "Comma-separated toolsets to offer: github, circleci, ci, jira, confluence, bitbucket (ci: ci_status, ci_test_results and the artifact reads, across GitHub and CircleCI; artifact_read comes with them)";
-    READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no *_post/_put/_patch/_delete); env values true/false/1/0/yes/no/on/off";
+    READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no jira_write, conf_write, bb_write); env values true/false/1/0/yes/no/on/off";
     GITHUB_TOKEN = "GITHUB_TOKEN", "github-token", Secret, None, "GitHub token (actions:read or repo); prefer the environment or a file over this flag";
     GITHUB_API_BASE = "GITHUB_API_BASE", "github-api-base", Value, Some("https://api.github.com"), "GitHub REST base URL (GHES: https://HOST/api/v3)";
     UPSTREAM_TIMEOUT = "MCP_UPSTREAM_TIMEOUT_SECONDS", "upstream-timeout-seconds", Value, Some("30"), "Timeout of one upstream call (every attempt and retry wait), seconds; clamped 1..=300";
@@ -106,7 +106,7 @@ settings! {
     OAUTH_RESOURCE = "MCP_OAUTH_RESOURCE", "oauth-resource", Value, Some("http://<bound address>/mcp on a loopback bind"), "This server's public MCP URL (https://mcp.example.com/mcp): the audience access tokens must carry (RFC 8707) and the resource of /.well-known/oauth-protected-resource; required off loopback";
     OAUTH_PRINCIPAL_CLAIM = "MCP_OAUTH_PRINCIPAL_CLAIM", "oauth-principal-claim", Value, Some("sub"), "The access-token claim naming the principal; the principal is oauth:<value> (policy rules, artifacts, sessions)";
     OAUTH_READ_SCOPE = "MCP_OAUTH_READ_SCOPE", "oauth-read-scope", Value, Some("devtools:read"), "The scope an access token needs to call a read tool (and artifact_read)";
-    OAUTH_WRITE_SCOPE = "MCP_OAUTH_WRITE_SCOPE", "oauth-write-scope", Value, Some("devtools:write"), "The scope an access token needs to call a write tool (*_post/_put/_patch/_delete); a call without it gets 403 insufficient_scope";
+    OAUTH_WRITE_SCOPE = "MCP_OAUTH_WRITE_SCOPE", "oauth-write-scope", Value, Some("devtools:write"), "The scope an access token needs to call a write tool (jira_write, conf_write, bb_write); a call without it gets 403 insufficient_scope";
     OAUTH_ALGORITHMS = "MCP_OAUTH_ALGORITHMS", "oauth-algorithms", Value, Some("RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,EdDSA"), "Comma-separated JWS algorithms accepted on access tokens; HS* and none are never accepted";
     OAUTH_LEEWAY = "MCP_OAUTH_LEEWAY_SECONDS", "oauth-leeway-seconds", Value, Some("30"), "Clock skew tolerated on an access token's exp and nbf, seconds; clamped 0..=300";
     OAUTH_INTROSPECTION_CLIENT_ID = "MCP_OAUTH_INTROSPECTION_CLIENT_ID", "oauth-introspection-client-id", Value, None, "Client id this server introspects opaque access tokens with (RFC 7662, with the secret); unset = only JWT access tokens";

@@ -119,7 +119,12 @@ impl Catalog {
         }
         Err(match self.left_out.iter().find(|(left_out, _)| left_out == name) {
             Some((_, refusal)) => refusal.clone(),
-            None => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
+            None => match crate::vendors::atlassian::retired(name) {
+                Some((tool, method)) => format!(
+                    "Unknown tool {name:?}: since 0.2 it is {tool} with \"method\": \"{method}\" (same other arguments)"
+                ),
+                None => format!("Unknown tool {name:?}: call tools/list for the tools this server offers"),
+            },
         })
     }
 

@@ -58,36 +58,61 @@ async fn requests(upstream: &RecordedUpstream, verb: &str, path: &str) -> usize 
 }
 
 #[tokio::test]
-async fn fifteen_tools_reads_with_a_schema_writes_text_only() {
+async fn six_tools_reads_with_a_schema_writes_text_only() {
     let (_upstream, client) = start().await;
     let tools = client.list_all_tools().await.unwrap();
     let mut seen = 0;
     for product in ["jira", "conf", "bb"] {
-        for verb in ["get", "post", "put", "patch", "delete"] {
-            let name = format!("{product}_{verb}");
+        for kind in ["get", "write"] {
+            let name = format!("{product}_{kind}");
             let tool = tools.iter().find(|t| t.name == name.as_str()).expect(&name);
             let annotations = tool.annotations.as_ref().unwrap();
             let props = tool.input_schema["properties"].as_object().unwrap();
             assert!(props.contains_key("path") && props.contains_key("jq") && props.contains_key("outputFormat"));
-            if verb == "get" {
+            if kind == "get" {
                 assert_eq!(annotations.read_only_hint, Some(true), "{name}");
                 assert_eq!(tool.output_schema.as_ref().unwrap()["type"], "object", "{name}");
                 assert!(!props.contains_key("body"), "{name}");
             } else {
                 assert!(tool.output_schema.is_none(), "{name}: writes never advertise a schema");
-                assert_eq!(annotations.read_only_hint, Some(false), "{name}");
-                assert_eq!(annotations.destructive_hint, Some(true), "{name}");
+                // The spec's defaults (not read-only, destructive, not idempotent, open world): only the title.
+                assert!(annotations.title.is_some(), "{name}");
+                assert_eq!(annotations.read_only_hint, None, "{name}");
+                assert_eq!(annotations.destructive_hint, None, "{name}");
+                assert_eq!(annotations.idempotent_hint, None, "{name}");
+                assert_eq!(annotations.open_world_hint, None, "{name}");
+                assert!(props.contains_key("body"), "{name}");
                 assert_eq!(
-                    annotations.idempotent_hint,
-                    Some(matches!(verb, "put" | "delete")),
+                    props["method"]["enum"],
+                    json!(["POST", "PUT", "PATCH", "DELETE"]),
                     "{name}"
                 );
-                assert_eq!(props.contains_key("body"), verb != "delete", "{name}");
+                assert_eq!(tool.input_schema["required"], json!(["method", "path"]), "{name}");
             }
             seen += 1;
         }
     }
-    assert_eq!(seen, 15);
+    assert_eq!(seen, 6);
+    for retired in ["jira_post", "conf_put", "bb_delete"] {
+        assert!(tools.iter().all(|t| t.name != retired), "{retired} is not listed");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_retired_write_tool_is_refused_naming_its_successor() {
+    let (upstream, client) = start().await;
+    let refused = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("jira_delete")
+                .with_arguments(json!({"path": "/rest/api/3/issue/ED-1"}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("since 0.2 it is jira_write with"), "{refused}");
+    assert!(refused.contains("DELETE"), "{refused}");
+    assert!(upstream.server().received_requests().await.unwrap().is_empty());
     client.cancel().await.unwrap();
 }
 
@@ -298,8 +323,8 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
     let (upstream, client) = start().await;
     let created = call(
         &client,
-        "jira_post",
-        json!({"path": "/rest/api/3/issue", "outputFormat": "json",
+        "jira_write",
+        json!({"method": "POST", "path": "/rest/api/3/issue", "outputFormat": "json",
                "body": {"fields": {"project": {"key": "EX"}, "summary": "New", "issuetype": {"name": "Task"}}}}),
     )
     .await;
@@ -311,14 +336,18 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
     assert_eq!(serde_json::from_str::<Value>(&text(&created)).unwrap(), created_issue());
     let sent = upstream.server().received_requests().await.unwrap().pop().unwrap();
     assert_eq!(sent.body_json::<Value>().unwrap()["fields"]["summary"], "New");
-    for (tool, path) in [
-        ("jira_put", "/rest/api/3/issue/ED-1"),
-        ("jira_delete", "/rest/api/3/issue/ED-1"),
-        ("conf_delete", "/wiki/api/v2/pages/7700526"),
-        ("bb_delete", "/repositories/octo-org/octo-repo/pullrequests/11/approve"),
+    for (tool, method, path) in [
+        ("jira_write", "PUT", "/rest/api/3/issue/ED-1"),
+        ("jira_write", "DELETE", "/rest/api/3/issue/ED-1"),
+        ("conf_write", "DELETE", "/wiki/api/v2/pages/7700526"),
+        (
+            "bb_write",
+            "DELETE",
+            "/repositories/octo-org/octo-repo/pullrequests/11/approve",
+        ),
     ] {
-        let mut args = json!({"path": path, "outputFormat": "json"});
-        if tool.ends_with("put") {
+        let mut args = json!({"method": method, "path": path, "outputFormat": "json"});
+        if method == "PUT" {
             args["body"] = json!({"fields": {"summary": "Renamed"}});
         }
         let result = call(&client, tool, args).await;
@@ -328,8 +357,8 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
     }
     let approved = call(
         &client,
-        "bb_post",
-        json!({"path": "/repositories/octo-org/octo-repo/pullrequests/11/approve", "jq": ".state"}),
+        "bb_write",
+        json!({"method": "POST", "path": "/repositories/octo-org/octo-repo/pullrequests/11/approve", "jq": ".state"}),
     )
     .await;
     assert_eq!(text(&approved), "approved");
@@ -337,8 +366,8 @@ async fn writes_are_text_only_and_204_gives_an_empty_object() {
     // A jq that fails at run time after the write happened must not look like a failed write.
     let projected = call(
         &client,
-        "jira_post",
-        json!({"path": "/rest/api/3/issue", "jq": ".key | error(\"boom\")",
+        "jira_write",
+        json!({"method": "POST", "path": "/rest/api/3/issue", "jq": ".key | error(\"boom\")",
                "body": {"fields": {"summary": "Once"}}}),
     )
     .await;
@@ -373,7 +402,12 @@ async fn a_write_clears_that_vendors_cached_reads() {
         1,
         "the second read is cached"
     );
-    let deleted = call(&client, "jira_delete", json!({"path": "/rest/api/3/issue/ED-1"})).await;
+    let deleted = call(
+        &client,
+        "jira_write",
+        json!({"method": "DELETE", "path": "/rest/api/3/issue/ED-1"}),
+    )
+    .await;
     assert_ne!(deleted.is_error, Some(true), "{}", text(&deleted));
     structured(&call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await);
     structured(&call(&client, "bb_get", json!({"path": "/repositories/octo-org"})).await);
@@ -406,7 +440,12 @@ async fn a_missing_setting_fails_only_that_tool_naming_it_and_sends_nothing() {
     let jira = call(&client, "jira_get", json!({"path": "/rest/api/3/myself"})).await;
     assert_error(&jira, "Jira is not configured: ATLASSIAN_SITE_NAME not set");
     assert_error(&jira, "JIRA_BASE_URL");
-    let conf = call(&client, "conf_post", json!({"path": "/wiki/api/v2/pages", "body": {}})).await;
+    let conf = call(
+        &client,
+        "conf_write",
+        json!({"method": "POST", "path": "/wiki/api/v2/pages", "body": {}}),
+    )
+    .await;
     assert_error(&conf, "CONFLUENCE_BASE_URL");
     assert!(
         upstream.server().received_requests().await.unwrap().is_empty(),
@@ -434,7 +473,13 @@ async fn bad_arguments_are_clear_errors() {
         ("jira_get", json!({}), "path"),
         ("jira_get", json!({"path": "/x", "body": {}}), "body"),
         ("bb_get", json!({"path": "/x", "jq": ".["}), "jq"),
-        ("conf_delete", json!({"path": "/x", "body": {}}), "body"),
+        (
+            "conf_write",
+            json!({"method": "DELETE", "path": "/x", "body": {}}),
+            "a DELETE sends no body",
+        ),
+        ("jira_write", json!({"path": "/x"}), "method"),
+        ("jira_write", json!({"method": "GET", "path": "/x"}), "method"),
         ("jira_get", json!({"path": "  "}), "must not be empty"),
     ];
     for (tool, args, includes) in cases {

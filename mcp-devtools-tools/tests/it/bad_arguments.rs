@@ -253,16 +253,30 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
 /// The Atlassian tools (`jira_`, `conf_`, `bb_` + `get`/`post`/`put`/`patch`/`delete`) all take `path`,
 /// `queryParams`, `jq`, `outputFormat` (and `body`, any JSON, for writes): the same cases for each tool listed.
 fn atlassian_cases(listed: &[String]) -> Vec<(String, Value, &'static str)> {
-    let base = json!({"path": "/rest/api/3/myself"});
     let mut cases = Vec::new();
     for tool in listed
         .iter()
         .filter(|t| ["jira_", "conf_", "bb_"].iter().any(|p| t.starts_with(p)))
     {
+        // A write needs its method; every other argument is checked as the reads' are.
+        let method = if tool.ends_with("_write") {
+            json!({"method": "PUT"})
+        } else {
+            json!({})
+        };
+        let base = with(&method, json!({"path": "/rest/api/3/myself"}));
         let mut add = |args: Value, needle: &'static str| cases.push((tool.clone(), args, needle));
-        add(json!({}), "path");
-        add(json!({"path": ["rest"]}), "path");
-        add(json!({"path": "/x".repeat(2049)}), "path is too long");
+        add(method.clone(), "path");
+        add(with(&method, json!({"path": ["rest"]})), "path");
+        add(with(&method, json!({"path": "/x".repeat(2049)})), "path is too long");
+        if tool.ends_with("_write") {
+            add(json!({"path": "/x"}), "method");
+            add(json!({"method": "get", "path": "/x"}), "method");
+            add(
+                json!({"method": "DELETE", "path": "/x", "body": {}}),
+                "a DELETE sends no body",
+            );
+        }
         add(with(&base, json!({"queryParams": {"maxResults": 50}})), "queryParams");
         add(with(&base, json!({"queryParams": "a=b"})), "queryParams");
         for (more, needle) in view_cases() {

@@ -135,7 +135,7 @@ async fn the_dispatch_table_is_built_once_and_shared_by_every_session() {
     let server = server(&upstream, |config| config).await;
     let session = server.clone().with_principal(Principal::named("b"));
     let (first, second) = (server.tools(), session.tools());
-    assert_eq!(first.len(), 29);
+    assert_eq!(first.len(), 20);
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.name, b.name);
         // The same schema objects: listing (or opening a session) builds nothing.

@@ -44,7 +44,7 @@ async fn tools_list_advertises_schemas_only_with_the_switch_on() {
         names[11..14],
         ["ci_test_results", "ci_artifact_entries", "ci_artifact_entry"]
     );
-    assert_eq!(names.len(), 14 + 15, "then the 15 Atlassian tools (atlassian_tools.rs)");
+    assert_eq!(names.len(), 14 + 6, "then the six Atlassian tools (atlassian_tools.rs)");
     for t in &listed[..10] {
         let schema = t.output_schema.as_ref().unwrap();
         assert_eq!(schema["type"], "object", "{}", t.name);

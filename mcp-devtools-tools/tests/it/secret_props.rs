@@ -140,8 +140,8 @@ fn tool(index: usize) -> (&'static str, Value) {
         3 => ("conf_get", json!({"path": "/wiki/api/v2/pages"})),
         4 => ("bb_get", json!({"path": "/repositories/w/r"})),
         _ => (
-            "jira_post",
-            json!({"path": "/rest/api/3/issue", "body": {"fields": {}}}),
+            "jira_write",
+            json!({"method": "POST", "path": "/rest/api/3/issue", "body": {"fields": {}}}),
         ),
     }
 }

@@ -58,7 +58,7 @@ async fn toolsets_and_read_only_narrow_what_is_listed_and_callable() {
     let before = upstream.server().received_requests().await.unwrap_or_default().len();
     for (tool, setting) in [
         ("circleci_get", "MCP_TOOLSETS=github,jira"),
-        ("jira_post", "MCP_READ_ONLY=true"),
+        ("jira_write", "MCP_READ_ONLY=true"),
     ] {
         let err = client
             .call_tool(
@@ -83,7 +83,7 @@ async fn one_toolset_lists_its_tools_and_artifact_read() {
     let upstream = RecordedUpstream::all().await.unwrap();
     let client = connect(config(&upstream, Some("confluence"), false)).await;
     let listed = names(&client).await;
-    assert!(listed.contains(&"conf_post".to_owned()) && listed.contains(&"artifact_read".to_owned()));
+    assert!(listed.contains(&"conf_write".to_owned()) && listed.contains(&"artifact_read".to_owned()));
     assert!(
         !listed
             .iter()

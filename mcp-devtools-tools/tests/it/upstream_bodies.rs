@@ -263,8 +263,8 @@ async fn binary_bodies_are_saved_as_artifacts_byte_for_byte() {
     }
     let write = call(
         &client,
-        "bb_post",
-        json!({"path": "/repositories/w/r/thumbnail", "body": {}}),
+        "bb_write",
+        json!({"method": "POST", "path": "/repositories/w/r/thumbnail", "body": {}}),
     )
     .await;
     assert_ne!(write.is_error, Some(true));
@@ -328,14 +328,13 @@ async fn writes_never_become_reads() {
     let sent = json!({"fields": {"summary": "once"}});
     for verb in verbs {
         for status in [301u16, 302, 303, 307, 308] {
-            let tool = format!("jira_{}", verb.to_ascii_lowercase());
             let from = format!("/rest/api/3/issue/{verb}/{status}");
             let to = format!("/rest/api/3/moved/{verb}/{status}");
-            let mut args = json!({"path": from});
+            let mut args = json!({"method": verb, "path": from});
             if verb != "DELETE" {
                 args["body"] = sent.clone();
             }
-            let result = call(&client, &tool, args).await;
+            let result = call(&client, "jira_write", args).await;
             let received = upstream.server().received_requests().await.unwrap();
             let at = |p: &str| received.iter().filter(|r| r.url.path() == p).collect::<Vec<_>>();
             assert_eq!(at(&from).len(), 1, "{verb} {status}: sent once");

@@ -95,8 +95,8 @@ mod tests {
 
     #[test]
     fn tools_need_their_scope_and_others_the_default() {
-        let scopes = ToolScopes::new("devtools:read").with_tool("jira_post", "devtools:write");
-        assert_eq!(scopes.required("jira_post"), "devtools:write");
+        let scopes = ToolScopes::new("devtools:read").with_tool("jira_write", "devtools:write");
+        assert_eq!(scopes.required("jira_write"), "devtools:write");
         assert_eq!(scopes.required("github_list_workflow_runs"), "devtools:read");
         assert_eq!(scopes.required("no_such_tool"), "devtools:read");
         assert_eq!(scopes.supported(), ["devtools:read", "devtools:write"]);

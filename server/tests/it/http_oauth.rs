@@ -131,7 +131,7 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
     let full = auth.token(&auth.issuer, "machine-a", BOTH, &url).await;
     let client = server.client(&full).await;
     let tools = client.list_all_tools().await.unwrap();
-    assert!(tools.iter().any(|tool| tool.name == "jira_post"));
+    assert!(tools.iter().any(|tool| tool.name == "jira_write"));
     let result = common::call(&client, "github_list_workflow_runs", runs()).await;
     assert_ne!(result.is_error, Some(true), "{result:?}");
     let after_call = upstream_requests(&upstream).await;
@@ -140,8 +140,8 @@ async fn access_tokens_of_the_authorization_server_are_checked_end_to_end() {
     // A read-only token: reads, and a write tool gets 403 naming the scope it needs, sending nothing upstream.
     let reader = auth.token(&auth.issuer, "machine-b", "devtools:read", &url).await;
     let session = open(&url, &reader).await;
-    let write = json!({"path": "/rest/api/3/issue", "body": {}});
-    let refused = post(&url, Some(&reader), Some(&session), &tool_call("jira_post", write)).await;
+    let write = json!({"method": "POST", "path": "/rest/api/3/issue", "body": {}});
+    let refused = post(&url, Some(&reader), Some(&session), &tool_call("jira_write", write)).await;
     assert_eq!(refused.status(), 403);
     let header = challenge(&refused);
     assert!(

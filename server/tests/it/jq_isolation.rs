@@ -119,9 +119,9 @@ async fn a_runaway_after_a_write_still_reports_the_write() {
         ],
     );
     let client = connect(env).await;
-    let args = json!({"path": "/rest/api/3/issue", "jq": "\"x\" * 1000000000 | length",
+    let args = json!({"method": "POST", "path": "/rest/api/3/issue", "jq": "\"x\" * 1000000000 | length",
                       "body": {"fields": {"summary": "Once"}}});
-    let result = call(&client, "jira_post", args).await;
+    let result = call(&client, "jira_write", args).await;
     assert_ne!(result.is_error, Some(true), "{}", text(&result));
     let text = text(&result);
     assert!(

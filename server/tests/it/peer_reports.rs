@@ -908,22 +908,22 @@ async fn a_write_answered_5xx_or_429_is_sent_once_and_a_read_is_retried() {
     let body = json!({"fields": {"project": {"key": "ED"}, "summary": "once", "issuetype": {"name": "Bug"}}});
     for (tool_name, at, args) in [
         (
-            "jira_post",
+            "POST",
             "/rest/api/3/issue",
-            json!({"path": "/rest/api/3/issue", "body": body}),
+            json!({"method": "POST", "path": "/rest/api/3/issue", "body": body}),
         ),
         (
-            "jira_patch",
+            "PATCH",
             "/rest/api/3/issue/ED-1",
-            json!({"path": "/rest/api/3/issue/ED-1", "body": {"x": 1}}),
+            json!({"method": "PATCH", "path": "/rest/api/3/issue/ED-1", "body": {"x": 1}}),
         ),
         (
-            "jira_post",
+            "POST",
             "/rest/api/3/issue/ED-1/comment",
-            json!({"path": "/rest/api/3/issue/ED-1/comment", "body": {"body": "hi"}}),
+            json!({"method": "POST", "path": "/rest/api/3/issue/ED-1/comment", "body": {"body": "hi"}}),
         ),
     ] {
-        let result = call(&client, tool_name, args).await;
+        let result = call(&client, "jira_write", args).await;
         assert_eq!(result.is_error, Some(true), "{tool_name} {at}: {}", text(&result));
         let sent = upstream
             .server()

@@ -188,7 +188,7 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
     );
     assert_eq!(
         on_value["result"]["tools"].as_array().map(Vec::len),
-        Some(29),
+        Some(20),
         "every tool is listed"
     );
     insta::assert_snapshot!("tools_list_on", serde_json::to_string_pretty(&on_value).unwrap());

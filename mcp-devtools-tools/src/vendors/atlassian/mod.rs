@@ -1,11 +1,14 @@
 //! Jira, Confluence and Bitbucket: the vendor's folder, one toolset per product ([`JIRA`], [`CONFLUENCE`],
-//! [`BITBUCKET`]). Each product's five tools (`*_get`, `*_post`, `*_put`, `*_patch`, `*_delete`) are `#[tool]`
-//! methods on the front door, written once by [`product_tools!`] for the three products; what they do is in
-//! [`tools`].
+//! [`BITBUCKET`]). Each product's two tools (`*_get`, and `*_write` taking `method`: POST, PUT, PATCH or DELETE) are
+//! `#[tool]` methods on the front door, written once by [`product_tools!`] for the three products; what they do is
+//! in [`tools`].
 //!
-//! The writes' annotations: not read-only, open world, and `destructiveHint: true` for every verb, because these
-//! are pass-throughs: a POST can merge a pull request or transition an issue and a PUT overwrites, as surely as a
-//! DELETE removes. `idempotentHint` is true for PUT and DELETE only (RFC 9110 §9.2.2).
+//! One write tool per product, not one per verb: the four had the same arguments, and each tool costs every
+//! session its description and schemas in context (the peers consolidated the same way, e.g.
+//! github/github-mcp-server#1261). A policy still tells the verbs apart by the `method` argument
+//! (`mcp_policy` rules' `arguments`). The write's annotations: not read-only, open world and `destructiveHint:
+//! true`, the spec's defaults, because these are pass-throughs: a POST can merge a pull request or transition an
+//! issue and a PUT overwrites, as surely as a DELETE removes; not idempotent, as POST is not (RFC 9110 §9.2.2).
 
 mod tools;
 
@@ -17,7 +20,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
 use serde_json::Value;
 
-use tools::{BodyArgs, PathArgs};
+use tools::{PathArgs, WriteArgs};
 
 use super::VendorEntry;
 use crate::Vendor;
@@ -38,7 +41,7 @@ pub const BITBUCKET_VENDOR: Vendor = Vendor::named("bitbucket");
 pub(crate) const JIRA: VendorEntry = VendorEntry {
     vendor: JIRA_VENDOR,
     tools: DevtoolsServer::jira_tools,
-    order: &["jira_get", "jira_post", "jira_put", "jira_patch", "jira_delete"],
+    order: &["jira_get", "jira_write"],
     tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
@@ -61,7 +64,7 @@ pub(crate) const JIRA: VendorEntry = VendorEntry {
 pub(crate) const CONFLUENCE: VendorEntry = VendorEntry {
     vendor: CONFLUENCE_VENDOR,
     tools: DevtoolsServer::confluence_tools,
-    order: &["conf_get", "conf_post", "conf_put", "conf_patch", "conf_delete"],
+    order: &["conf_get", "conf_write"],
     tasks: &[],
     secrets: |_, secrets| secrets,
     configured: |config| {
@@ -75,7 +78,7 @@ pub(crate) const CONFLUENCE: VendorEntry = VendorEntry {
 pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     vendor: BITBUCKET_VENDOR,
     tools: DevtoolsServer::bitbucket_tools,
-    order: &["bb_get", "bb_post", "bb_put", "bb_patch", "bb_delete"],
+    order: &["bb_get", "bb_write"],
     tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
@@ -93,6 +96,46 @@ pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     },
     identity: |app| identity(app, Product::Bitbucket),
 };
+
+/// The per-verb write tools of releases before 0.2 and what does each now: (retired name, tool, `method`).
+const RETIRED_TOOLS: [(&str, &str, &str); 12] = [
+    ("jira_post", "jira_write", "POST"),
+    ("jira_put", "jira_write", "PUT"),
+    ("jira_patch", "jira_write", "PATCH"),
+    ("jira_delete", "jira_write", "DELETE"),
+    ("conf_post", "conf_write", "POST"),
+    ("conf_put", "conf_write", "PUT"),
+    ("conf_patch", "conf_write", "PATCH"),
+    ("conf_delete", "conf_write", "DELETE"),
+    ("bb_post", "bb_write", "POST"),
+    ("bb_put", "bb_write", "PUT"),
+    ("bb_patch", "bb_write", "PATCH"),
+    ("bb_delete", "bb_write", "DELETE"),
+];
+
+/// The tool and `method` that replace the retired write tool `name`, if it is one.
+pub(crate) fn retired(name: &str) -> Option<(&'static str, &'static str)> {
+    RETIRED_TOOLS
+        .iter()
+        .find(|(tool, ..)| *tool == name)
+        .map(|(_, replacement, method)| (*replacement, *method))
+}
+
+/// Refuses a policy with a rule whose `tool` is a retired write tool's name: it would match nothing, and the
+/// calls it was written to refuse would run.
+pub(crate) fn refuse_retired_tools(policy: &mcp_policy::Policy<Vendor>) -> Result<(), crate::app::AppError> {
+    for (rule, pattern) in policy.tool_patterns() {
+        if let Some((replacement, method)) = retired(pattern) {
+            return Err(crate::app::AppError::RetiredTool {
+                rule: rule.to_owned(),
+                tool: pattern.to_owned(),
+                replacement,
+                method,
+            });
+        }
+    }
+    Ok(())
+}
 
 /// The Atlassian account (e-mail and API token) is set.
 fn account(config: &crate::ToolsConfig) -> bool {
@@ -122,79 +165,46 @@ macro_rules! write_note {
 
 const JIRA_GET: &str = "GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
                         maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.";
-const JIRA_POST: &str = concat!(
-    "POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create), /rest/api/3/issue/EX-1/comment.",
-    write_note!("Jira")
-);
-const JIRA_PUT: &str = concat!(
-    "PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit).",
-    write_note!("Jira")
-);
-const JIRA_PATCH: &str = concat!("PATCH a Jira path with a JSON body.", write_note!("Jira"));
-const JIRA_DELETE: &str = concat!(
-    "DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone.",
+const JIRA_WRITE: &str = concat!(
+    "POST, PUT, PATCH or DELETE (method) a Jira path with a JSON body, e.g. POST /rest/api/3/issue (create), \
+     PUT /rest/api/3/issue/EX-1 {fields} (edit), POST .../EX-1/comment, DELETE .../EX-1 (for good).",
     write_note!("Jira")
 );
 const CONF_GET: &str = "GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with \
                         queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its \
                         _links.next as path.";
-const CONF_POST: &str = concat!(
-    "POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with {spaceId, title, body}.",
-    write_note!("Confluence")
-);
-const CONF_PUT: &str = concat!(
-    "PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id, status, title, body, \
-     version: {number: current + 1}}.",
-    write_note!("Confluence")
-);
-const CONF_PATCH: &str = concat!("PATCH a Confluence path with a JSON body.", write_note!("Confluence"));
-const CONF_DELETE: &str = concat!(
-    "DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}: for good).",
+const CONF_WRITE: &str = concat!(
+    "POST, PUT, PATCH or DELETE (method) a Confluence path with a JSON body, e.g. POST /wiki/api/v2/pages \
+     {spaceId, title, body}, PUT .../pages/{id} {id, status, title, body, version: {number: current + 1}}, \
+     DELETE .../pages/{id} (queryParams {purge: true}: for good).",
     write_note!("Confluence")
 );
 const BB_GET: &str = "GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
                       .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.";
-const BB_POST: &str = concat!(
-    "POST a JSON body to a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
-     .../pullrequests/{id}/approve.",
-    write_note!("Bitbucket")
-);
-const BB_PUT: &str = concat!(
-    "PUT a JSON body to a Bitbucket path, e.g. a pull request.",
-    write_note!("Bitbucket")
-);
-const BB_PATCH: &str = concat!("PATCH a Bitbucket path with a JSON body.", write_note!("Bitbucket"));
-const BB_DELETE: &str = concat!(
-    "DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be undone.",
+const BB_WRITE: &str = concat!(
+    "POST, PUT, PATCH or DELETE (method) a Bitbucket path with a JSON body, e.g. POST \
+     /repositories/{workspace}/{repo}/pullrequests, POST or DELETE .../pullrequests/{id}/approve.",
     write_note!("Bitbucket")
 );
 
-/// One product's five tools as `#[tool]` methods of the router `$router`: names, titles and descriptions given,
-/// the rest the same for every product.
+/// One product's two tools as `#[tool]` methods of the router `$router`: names, titles and descriptions given,
+/// the rest the same for every product. The write's annotations are the spec's defaults (not read-only,
+/// destructive, not idempotent, open world), so only its title is sent.
 macro_rules! product_tools {
     (
         $router:ident, $product:expr,
         $get:ident $get_name:tt $get_title:tt $get_description:ident,
-        $post:ident $post_name:tt $post_title:tt $post_description:ident,
-        $put:ident $put_name:tt $put_title:tt $put_description:ident,
-        $patch:ident $patch_name:tt $patch_title:tt $patch_description:ident,
-        $delete:ident $delete_name:tt $delete_title:tt $delete_description:ident $(,)?
+        $write:ident $write_name:tt $write_title:tt $write_description:ident $(,)?
     ) => {
         #[tool_router(router = $router, vis = "pub(crate)")]
         impl DevtoolsServer {
             #[tool(
-                                        name = $get_name,
-                                        description = $get_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
-                                        output_schema = read_schema(),
-                                        annotations(
-                                            title = $get_title,
-                                            read_only_hint = true,
-                                            destructive_hint = false,
-                                            idempotent_hint = true,
-                                            open_world_hint = true
-                                        )
-                                    )]
+                        name = $get_name,
+                        description = $get_description,
+                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
+                        output_schema = read_schema(),
+                        annotations(title = $get_title, read_only_hint = true)
+                    )]
             async fn $get(
                 &self,
                 args: Args<WithView<PathArgs>>,
@@ -207,82 +217,20 @@ macro_rules! product_tools {
             }
 
             #[tool(
-                                        name = $post_name,
-                                        description = $post_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                        annotations(
-                                            title = $post_title,
-                                            read_only_hint = false,
-                                            destructive_hint = true,
-                                            idempotent_hint = false,
-                                            open_world_hint = true
-                                        )
-                                    )]
-            async fn $post(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
-                self.atlassian_write($post_name, $product, Verb::Post, args, &cx)
-                    .await
-            }
-
-            #[tool(
-                                        name = $put_name,
-                                        description = $put_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                        annotations(
-                                            title = $put_title,
-                                            read_only_hint = false,
-                                            destructive_hint = true,
-                                            idempotent_hint = true,
-                                            open_world_hint = true
-                                        )
-                                    )]
-            async fn $put(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
-                self.atlassian_write($put_name, $product, Verb::Put, args, &cx)
-                    .await
-            }
-
-            #[tool(
-                                        name = $patch_name,
-                                        description = $patch_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<BodyArgs>>(),
-                                        annotations(
-                                            title = $patch_title,
-                                            read_only_hint = false,
-                                            destructive_hint = true,
-                                            idempotent_hint = false,
-                                            open_world_hint = true
-                                        )
-                                    )]
-            async fn $patch(&self, args: Args<WithView<BodyArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
-                self.atlassian_write($patch_name, $product, Verb::Patch, args, &cx)
-                    .await
-            }
-
-            #[tool(
-                                        name = $delete_name,
-                                        description = $delete_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
-                                        annotations(
-                                            title = $delete_title,
-                                            read_only_hint = false,
-                                            destructive_hint = true,
-                                            idempotent_hint = true,
-                                            open_world_hint = true
-                                        )
-                                    )]
-            async fn $delete(&self, args: Args<WithView<PathArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
-                let call = match args.into_result() {
-                    Ok(WithView { args, view }) => Call::path(args, view),
-                    Err(refused) => return refused,
+                        name = $write_name,
+                        description = $write_description,
+                        input_schema = mcp_results::schema::input_schema::<WithView<WriteArgs>>(),
+                        annotations(title = $write_title)
+                    )]
+            async fn $write(&self, args: Args<WithView<WriteArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
+                let written = args
+                    .into_result()
+                    .map(|WithView { args, view }| Call::write($write_name, args, view));
+                let (verb, call) = match written {
+                    Ok(Ok(call)) => call,
+                    Ok(Err(refused)) | Err(refused) => return refused,
                 };
-                tools::run(
-                    self.app(),
-                    &caller(&cx),
-                    $delete_name,
-                    $product,
-                    Verb::Delete,
-                    call,
-                )
-                .await
+                tools::run(self.app(), &caller(&cx), $write_name, $product, verb, call).await
             }
         }
     };
@@ -291,44 +239,44 @@ macro_rules! product_tools {
 product_tools!(
     jira_tools, Product::Jira,
     jira_get "jira_get" "Jira GET" JIRA_GET,
-    jira_post "jira_post" "Jira POST" JIRA_POST,
-    jira_put "jira_put" "Jira PUT" JIRA_PUT,
-    jira_patch "jira_patch" "Jira PATCH" JIRA_PATCH,
-    jira_delete "jira_delete" "Jira DELETE" JIRA_DELETE,
+    jira_write "jira_write" "Jira write" JIRA_WRITE,
 );
 
 product_tools!(
     confluence_tools, Product::Confluence,
     conf_get "conf_get" "Confluence GET" CONF_GET,
-    conf_post "conf_post" "Confluence POST" CONF_POST,
-    conf_put "conf_put" "Confluence PUT" CONF_PUT,
-    conf_patch "conf_patch" "Confluence PATCH" CONF_PATCH,
-    conf_delete "conf_delete" "Confluence DELETE" CONF_DELETE,
+    conf_write "conf_write" "Confluence write" CONF_WRITE,
 );
 
 product_tools!(
     bitbucket_tools, Product::Bitbucket,
     bb_get "bb_get" "Bitbucket GET" BB_GET,
-    bb_post "bb_post" "Bitbucket POST" BB_POST,
-    bb_put "bb_put" "Bitbucket PUT" BB_PUT,
-    bb_patch "bb_patch" "Bitbucket PATCH" BB_PATCH,
-    bb_delete "bb_delete" "Bitbucket DELETE" BB_DELETE,
+    bb_write "bb_write" "Bitbucket write" BB_WRITE,
 );
 
-impl DevtoolsServer {
-    /// A write with a body (`*_post`, `*_put`, `*_patch`): text only, never `structuredContent`.
-    async fn atlassian_write(
-        &self,
-        name: &'static str,
-        product: Product,
-        verb: Verb,
-        args: Args<WithView<BodyArgs>>,
-        cx: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let call = match args.into_result() {
-            Ok(WithView { args, view }) => Call::body(args, view),
-            Err(refused) => return refused,
-        };
-        tools::run(self.app(), &caller(cx), name, product, verb, call).await
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn policy(tool: &str) -> mcp_policy::Policy<Vendor> {
+        let text = format!("version = \"1\"\n[[rules]]\nid = \"r\"\ntool = \"{tool}\"\neffect = \"deny\"\n");
+        mcp_policy::Policy::from_toml(&text).unwrap()
+    }
+
+    #[test]
+    fn a_policy_naming_a_retired_write_tool_is_refused_with_its_successor() {
+        let err = refuse_retired_tools(&policy("conf_delete")).unwrap_err().to_string();
+        assert!(
+            err.contains(r#"policy rule r: tool "conf_delete" is gone"#)
+                && err.contains(r#"tool = "conf_write" with arguments = { method = "DELETE" }"#),
+            "{err}"
+        );
+        for fine in ["jira_write", "jira_*", "*_post*"] {
+            assert!(refuse_retired_tools(&policy(fine)).is_ok(), "{fine}");
+        }
+        assert_eq!(retired("bb_patch"), Some(("bb_write", "PATCH")));
+        assert_eq!(retired("bb_get"), None);
     }
 }

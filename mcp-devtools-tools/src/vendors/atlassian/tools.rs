@@ -1,6 +1,6 @@
-//! What the 15 Atlassian tools do (their `#[tool]` methods are in [`super`]): `jira_get`, `conf_get`, `bb_get` — `{data, incomplete?}` whose text is
-//! the bare body ([`TextSource::Data`]) — and `{jira,conf,bb}_{post,put,patch,delete}`, text only (never an
-//! `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
+//! What the six Atlassian tools do (their `#[tool]` methods are in [`super`]): `jira_get`, `conf_get`, `bb_get` —
+//! `{data, incomplete?}` whose text is the bare body ([`TextSource::Data`]) — and `jira_write`, `conf_write`,
+//! `bb_write`, text only (never an `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
 //! decoding live in `adapters-atlassian`.
 
 use std::collections::BTreeMap;
@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::Principal;
 use crate::app::App;
-use crate::args;
+use crate::args::{self, ArgumentError};
 use crate::tools::{record_upstream_status, writes};
 
 /// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, nextLink, incomplete?}`.
@@ -28,7 +28,7 @@ pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
     )
 }
 
-/// Arguments of the reads (`jira_get`, `conf_get`, `bb_get`) and of the deletes.
+/// Arguments of the reads (`jira_get`, `conf_get`, `bb_get`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PathArgs {
@@ -39,10 +39,13 @@ pub struct PathArgs {
     pub query_params: Option<BTreeMap<String, String>>,
 }
 
-/// Arguments of the writes that send a body (`*_post`, `*_put`, `*_patch`).
+/// Arguments of the writes (`jira_write`, `conf_write`, `bb_write`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BodyArgs {
+pub struct WriteArgs {
+    #[schemars(description = "")]
+    /// The HTTP method.
+    pub method: WriteMethod,
     #[schemars(description = "")]
     /// Path from the product's base.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
@@ -51,11 +54,25 @@ pub struct BodyArgs {
     /// Query parameters, unencoded.
     pub query_params: Option<BTreeMap<String, String>>,
     #[schemars(description = "")]
-    /// JSON request body.
+    /// JSON request body (never with DELETE).
     pub body: Option<serde_json::Value>,
 }
 
-/// The HTTP method of a tool.
+/// The method of a write, as HTTP spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum WriteMethod {
+    /// Create (RFC 9110 §9.3.3).
+    Post,
+    /// Replace (§9.3.4).
+    Put,
+    /// Change in part (RFC 5789).
+    Patch,
+    /// Remove (§9.3.5): never with a body.
+    Delete,
+}
+
+/// The HTTP method of a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Verb {
     Get,
@@ -86,7 +103,7 @@ pub(super) struct Call {
 }
 
 impl Call {
-    /// A read's or a delete's arguments.
+    /// A read's arguments.
     pub(super) fn path(args: PathArgs, view: ViewArgs) -> Self {
         Call {
             path: args.path,
@@ -96,14 +113,26 @@ impl Call {
         }
     }
 
-    /// A write's arguments with its body.
-    pub(super) fn body(args: BodyArgs, view: ViewArgs) -> Self {
-        Call {
+    /// A write's verb and arguments; a DELETE with a body is refused (`_meta.code: "invalid_argument"`), since
+    /// the products ignore it and the caller meant something else.
+    pub(super) fn write(tool: &'static str, args: WriteArgs, view: ViewArgs) -> Result<(Verb, Self), CallToolResult> {
+        let verb = match args.method {
+            WriteMethod::Post => Verb::Post,
+            WriteMethod::Put => Verb::Put,
+            WriteMethod::Patch => Verb::Patch,
+            WriteMethod::Delete => Verb::Delete,
+        };
+        if verb == Verb::Delete && args.body.is_some() {
+            let detail = "body: a DELETE sends no body; leave it out (query parameters go in queryParams)";
+            return Err(ArgumentError::new(tool, detail).into_result());
+        }
+        let call = Call {
             path: args.path,
             query: args.query_params.unwrap_or_default().into_iter().collect(),
             body: args.body,
             view: view.into_view().text_from(TextSource::Data),
-        }
+        };
+        Ok((verb, call))
     }
 }
 

@@ -60,13 +60,7 @@ impl DevtoolsServer {
             Envelope::<CiStatus, NoMeta>::output_schema(),
             Some("The commit's checks; null when too large (incomplete)"),
         ),
-        annotations(
-            title = "CI status of a commit",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "CI status of a commit", read_only_hint = true)
     )]
     async fn ci_status(
         &self,
@@ -83,13 +77,7 @@ impl DevtoolsServer {
                        failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.",
         input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, ReportArgs>>(),
         output_schema = schema::<TestResults>(),
-        annotations(
-            title = "CI test results",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "CI test results", read_only_hint = true)
     )]
     async fn ci_test_results(
         &self,
@@ -106,13 +94,7 @@ impl DevtoolsServer {
         description = "List the files of a zip artifact (GitHub Actions, or a CircleCI artifactPath).",
         input_schema = mcp_results::schema::input_schema::<ArtifactArgs>(),
         output_schema = schema::<EntriesResult>(),
-        annotations(
-            title = "List artifact files",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "List artifact files", read_only_hint = true)
     )]
     async fn ci_artifact_entries(
         &self,
@@ -128,13 +110,7 @@ impl DevtoolsServer {
         description = "Read one file of a zip artifact as text, json or jsonl.",
         input_schema = mcp_results::schema::input_schema::<Spliced<ArtifactArgs, EntryArgs>>(),
         output_schema = schema::<EntryResult>(),
-        annotations(
-            title = "Read an artifact file",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Read an artifact file", read_only_hint = true)
     )]
     async fn ci_artifact_entry(
         &self,

@@ -54,13 +54,7 @@ impl DevtoolsServer {
                        and job paths are never cached; fresh: true forces a new read.",
         input_schema = mcp_results::schema::input_schema::<WithView<CircleciGetArgs>>(),
         output_schema = output_schema(get::output_schema(), Some(GET_DATA)),
-        annotations(
-            title = "CircleCI GET",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "CircleCI GET", read_only_hint = true)
     )]
     async fn circleci_get(
         &self,
@@ -76,13 +70,7 @@ impl DevtoolsServer {
         description = "CircleCI job output lines by step (projectSlug, jobNumber), as github_get_job_logs.",
         input_schema = mcp_results::schema::input_schema::<WithView<WithLogFilter<CircleciJobLogsArgs>>>(),
         output_schema = output_schema(crate::tools::logs::output_schema(), None),
-        annotations(
-            title = "Get CircleCI job logs",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Get CircleCI job logs", read_only_hint = true)
     )]
     async fn circleci_get_job_logs(
         &self,
@@ -100,13 +88,7 @@ impl DevtoolsServer {
                        progress; with the tasks extension, a task kept for its ttlMs.",
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForPipelineArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
-        annotations(
-            title = "Wait for a CircleCI pipeline",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Wait for a CircleCI pipeline", read_only_hint = true)
     )]
     async fn circleci_wait_for_pipeline(
         &self,

@@ -72,13 +72,7 @@ impl DevtoolsServer {
                        workflow and filtered by branch, status, event or actor.",
         input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowRunsArgs>>>(),
         output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(RUNS_DATA)),
-        annotations(
-            title = "List workflow runs",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "List workflow runs", read_only_hint = true)
     )]
     async fn github_list_workflow_runs(
         &self,
@@ -94,13 +88,7 @@ impl DevtoolsServer {
         description = "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.",
         input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowJobsArgs>>>(),
         output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(JOBS_DATA)),
-        annotations(
-            title = "List workflow run jobs",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "List workflow run jobs", read_only_hint = true)
     )]
     async fn github_list_workflow_jobs(
         &self,
@@ -116,13 +104,7 @@ impl DevtoolsServer {
         description = "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
         input_schema = mcp_results::schema::input_schema::<Paged<WithView<GithubGetArgs>>>(),
         output_schema = output_schema(get::output_schema(), None),
-        annotations(
-            title = "GitHub GET",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "GitHub GET", read_only_hint = true)
     )]
     async fn github_get(
         &self,
@@ -139,13 +121,7 @@ impl DevtoolsServer {
                        Default: failed steps' last 200 lines.",
         input_schema = mcp_results::schema::input_schema::<WithView<WithLogFilter<GithubJobLogsArgs>>>(),
         output_schema = output_schema(crate::tools::logs::output_schema(), None),
-        annotations(
-            title = "Get job logs",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Get job logs", read_only_hint = true)
     )]
     async fn github_get_job_logs(
         &self,
@@ -161,13 +137,7 @@ impl DevtoolsServer {
         description = WAIT_FOR_RUN_DESCRIPTION,
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForRunArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
-        annotations(
-            title = "Wait for a workflow run",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Wait for a workflow run", read_only_hint = true)
     )]
     async fn github_wait_for_run(
         &self,
@@ -187,13 +157,7 @@ impl DevtoolsServer {
         description = WAIT_FOR_CHECKS_DESCRIPTION,
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForChecksArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
-        annotations(
-            title = "Wait for a commit's checks",
-            read_only_hint = true,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = true
-        )
+        annotations(title = "Wait for a commit's checks", read_only_hint = true)
     )]
     async fn github_wait_for_checks(
         &self,
