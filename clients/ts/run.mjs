@@ -40,7 +40,7 @@ async function clientFor(profile) {
     const structured = spec.profiles[profile].MCP_STRUCTURED_OUTPUT === "true";
     for (const tool of tools) {
       const hasSchema = tool.outputSchema !== undefined;
-      const isWrite = /_(post|put|patch|delete)$/.test(tool.name); // Atlassian writes: text only, never a schema
+      const isWrite = tool.name.endsWith("_write"); // Atlassian writes: text only, never a schema
       if (hasSchema !== (structured && !isWrite)) throw new Error(`${profile}: ${tool.name} outputSchema present=${hasSchema}`);
       if (hasSchema && tool.outputSchema.type !== "object") throw new Error(`${tool.name}: outputSchema root is not an object`);
     }

@@ -9,23 +9,19 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 class GithubListWorkflowRunsInput(TypedDict):
     """Arguments of `github_list_workflow_runs` (List workflow runs): List GitHub Actions workflow runs of a
-    repository (newest first), optionally of one workflow and filtered by branch, status, event or actor.
+    repository, newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A
+    status or conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor:
+    Login of the user who started the run. perPage: 1..=100 (default 30).
     """
 
     owner: str
     repo: str
     workflowId: NotRequired[int | str]
-    """Workflow id or file name (e.g. ci.yml)."""
     branch: NotRequired[str]
-    """Branch name."""
     status: NotRequired[str]
-    """A status or conclusion, e.g. failure, in_progress."""
     event: NotRequired[str]
-    """Triggering event, e.g. push, pull_request."""
     actor: NotRequired[str]
-    """Login of the user who started the run."""
     perPage: NotRequired[int]
-    """1..=100 (default 30)."""
     page: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
@@ -55,22 +51,19 @@ class GithubListWorkflowRunsOutput(TypedDict):
     nextPage: int | None
     """Pass as page for the next page; null on the last"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class GithubListWorkflowJobsInput(TypedDict):
     """Arguments of `github_list_workflow_jobs` (List workflow run jobs): List the jobs of one GitHub Actions
-    workflow run, with their steps, conclusions and runner.
+    workflow run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the
+    latest attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30).
     """
 
     owner: str
     repo: str
     runId: int
-    """The run's id."""
     filter: NotRequired[Literal["latest", "all"]]
-    """latest (default): the latest attempt's jobs; all: every attempt's."""
     perPage: NotRequired[int]
-    """1..=100 (default 30)."""
     page: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
@@ -86,21 +79,18 @@ class GithubListWorkflowJobsOutput(TypedDict):
     nextPage: int | None
     """Pass as page for the next page; null on the last"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class GithubGetInput(TypedDict):
     """Arguments of `github_get` (GitHub GET): GET a GitHub REST path (pull requests of a commit, its check-runs, a
-    run's artifacts, ...).
+    run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the
+    API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30).
     """
 
     path: str
-    """REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host."""
     queryParams: NotRequired[dict[str, str]]
     mediaType: NotRequired[Literal["json", "diff", "patch"]]
-    """diff, patch: the text as a string."""
     perPage: NotRequired[int]
-    """1..=100 (default 30)."""
     page: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
@@ -116,34 +106,26 @@ class GithubGetOutput(TypedDict):
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class GithubGetJobLogsInput(TypedDict):
     """Arguments of `github_get_job_logs` (Get job logs): GitHub Actions job log lines by step, for jobId, runId +
-    jobName, or runId (failed jobs). Default: failed steps' last 200 lines.
+    jobName, or runId (failed jobs). jobId: One job by id. runId: A run's jobs. jobName: With runId: this job.
+    failedOnly: Failed jobs and steps only (default true). tailLines: Last lines per step (200; 0: all). grep:
+    Regex: matching lines only. context: Lines around matches. step: Step number or name. raw: Keep ANSI codes.
     """
 
     owner: str
     repo: str
     jobId: NotRequired[int]
-    """One job by id."""
     runId: NotRequired[int]
-    """A run's jobs."""
     jobName: NotRequired[str]
-    """With runId: this job."""
     failedOnly: NotRequired[bool]
-    """Failed jobs and steps only (default true)."""
     tailLines: NotRequired[int]
-    """Last lines per step (200; 0: all)."""
     grep: NotRequired[str]
-    """Regex: matching lines only."""
     context: NotRequired[int]
-    """Lines around matches."""
     step: NotRequired[int | str]
-    """Step number or name."""
     raw: NotRequired[bool]
-    """Keep ANSI codes."""
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -164,25 +146,20 @@ class GithubGetJobLogsOutput(TypedDict):
     logs: NotRequired[list[LogsItem] | None]
     """Each job's log in the artifact."""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class GithubWaitForRunInput(TypedDict):
     """Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run
-    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the
-    tasks extension, a task kept for its ttlMs.
+    completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a
+    task. owner: Repository owner. repo: Repository name. runId: Workflow run id. timeoutSeconds: Seconds (default
+    600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
     """
 
     owner: str
-    """Repository owner."""
     repo: str
-    """Repository name."""
     runId: int
-    """Workflow run id."""
     timeoutSeconds: NotRequired[int]
-    """Seconds (default 600; 0: the current state)."""
     failedLogTail: NotRequired[int]
-    """Log lines of each failed job to include (default 0)."""
 
 
 class JobsItem(TypedDict):
@@ -223,29 +200,23 @@ class GithubWaitForRunOutput(TypedDict):
     """`structuredContent` of `github_wait_for_run` (Wait for a workflow run)."""
 
     data: Data | None
-    """The body, or the jq output; null when incomplete"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class GithubWaitForChecksInput(TypedDict):
     """Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status
-    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a
-    task kept for its ttlMs.
+    of a commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. owner:
+    Repository owner. repo: Repository name. ref: Commit SHA, branch or tag. pullNumber: Or a pull request: its
+    head commit. timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each
+    failed job to include (default 0).
     """
 
     owner: str
-    """Repository owner."""
     repo: str
-    """Repository name."""
     ref: NotRequired[str]
-    """Commit SHA, branch or tag."""
     pullNumber: NotRequired[int]
-    """Or a pull request: its head commit."""
     timeoutSeconds: NotRequired[int]
-    """Seconds (default 600; 0: the current state)."""
     failedLogTail: NotRequired[int]
-    """Log lines of each failed job to include (default 0)."""
 
 
 # `structuredContent` of `github_wait_for_checks` (Wait for a commit's checks).
@@ -254,15 +225,15 @@ GithubWaitForChecksOutput = GithubWaitForRunOutput
 
 class CircleciGetInput(TypedDict):
     """Arguments of `circleci_get` (CircleCI GET): GET a CircleCI API v2 path (pipelines, workflows, jobs, insights,
-    /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
+    /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path,
+    e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query
+    parameters, unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP
+    cache (default false).
     """
 
     path: str
-    """API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job."""
     queryParams: NotRequired[dict[str, str]]
-    """Query parameters, unencoded; continue a list with page-token = the body's next_page_token."""
     fresh: NotRequired[bool]
-    """Bypass the HTTP cache (default false)."""
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -285,30 +256,23 @@ class CircleciGetOutput(TypedDict):
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class CircleciGetJobLogsInput(TypedDict):
     """Arguments of `circleci_get_job_logs` (Get CircleCI job logs): CircleCI job output lines by step (projectSlug,
-    jobNumber), as github_get_job_logs.
+    jobNumber), as github_get_job_logs. projectSlug: e.g. gh/ORG/REPO. jobNumber: Job number. failedOnly: Failed
+    jobs and steps only (default true). tailLines: Last lines per step (200; 0: all). grep: Regex: matching lines
+    only. context: Lines around matches. step: Step number or name. raw: Keep ANSI codes.
     """
 
     projectSlug: str
-    """e.g. gh/ORG/REPO."""
     jobNumber: int
-    """Job number."""
     failedOnly: NotRequired[bool]
-    """Failed jobs and steps only (default true)."""
     tailLines: NotRequired[int]
-    """Last lines per step (200; 0: all)."""
     grep: NotRequired[str]
-    """Regex: matching lines only."""
     context: NotRequired[int]
-    """Lines around matches."""
     step: NotRequired[int | str]
-    """Step number or name."""
     raw: NotRequired[bool]
-    """Keep ANSI codes."""
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -320,19 +284,16 @@ CircleciGetJobLogsOutput = GithubGetJobLogsOutput
 class CircleciWaitForPipelineInput(TypedDict):
     """Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a
     CircleCI pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber
-    for circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
+    for circleci_get_job_logs). Sends progress; can run as a task. pipelineId: Pipeline id (a UUID). projectSlug:
+    Or a project (gh/ORG/REPO) with branch: its newest pipeline. branch: With projectSlug. timeoutSeconds: Seconds
+    (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
     """
 
     pipelineId: NotRequired[str]
-    """Pipeline id (a UUID)."""
     projectSlug: NotRequired[str]
-    """Or a project (gh/ORG/REPO) with branch: its newest pipeline."""
     branch: NotRequired[str]
-    """With projectSlug."""
     timeoutSeconds: NotRequired[int]
-    """Seconds (default 600; 0: the current state)."""
     failedLogTail: NotRequired[int]
-    """Log lines of each failed job to include (default 0)."""
 
 
 # `structuredContent` of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline).
@@ -342,15 +303,13 @@ CircleciWaitForPipelineOutput = GithubWaitForRunOutput
 class ArtifactReadInput(TypedDict):
     """Arguments of `artifact_read` (Read artifact): Read an oversized tool result saved as an artifact
     (incomplete.artifactId), one chunk at a time. Each chunk's data is base64 of bytes [offset, nextOffset);
-    continue with offset = nextOffset until eof is true, then decode and concatenate the chunks.
+    continue with offset = nextOffset until eof is true, then decode and concatenate the chunks. artifactId: The
+    `incomplete.artifactId` of an oversized result. offset: Default 0. maxBytes: Default 65536, at most 1048576.
     """
 
     artifactId: str
-    """The `incomplete.artifactId` of an oversized result."""
     offset: NotRequired[int]
-    """Default 0."""
     maxBytes: NotRequired[int]
-    """Default 65536, at most 1048576."""
 
 
 class ArtifactReadOutput(TypedDict):
@@ -376,19 +335,16 @@ class ArtifactReadOutput(TypedDict):
 class CiStatusInput(TypedDict):
     """Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
     GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
-    the ids the log and wait tools take.
+    the ids the log and wait tools take. ref: A branch or tag (or a SHA). sha: A commit SHA. pullNumber: A pull
+    request: its head commit. projectSlug: CircleCI project (default gh/OWNER/REPO).
     """
 
     owner: str
     repo: str
     ref: NotRequired[str]
-    """A branch or tag (or a SHA)."""
     sha: NotRequired[str]
-    """A commit SHA."""
     pullNumber: NotRequired[int]
-    """A pull request: its head commit."""
     projectSlug: NotRequired[str]
-    """CircleCI project (default gh/OWNER/REPO)."""
 
 
 class Counts(TypedDict):
@@ -446,31 +402,25 @@ class CiStatusOutput(TypedDict):
     """`structuredContent` of `ci_status` (CI status of a commit)."""
 
     data: CiStatusOutputData | None
-    """The commit's checks; null when too large (incomplete)"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class CiTestResultsInput(TypedDict):
     """Arguments of `ci_test_results` (CI test results): Test results of a GitHub Actions artifact, a CircleCI job or
     its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go,
-    dart.
+    dart. artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO. jobNumber: CircleCI job
+    number. artifactPath: A CircleCI job artifact's path. pathPattern: Glob over entry names, e.g.
+    `**/junit*.xml`; default: all. maxFailed: Default 100.
     """
 
     owner: NotRequired[str]
     repo: NotRequired[str]
     artifactId: NotRequired[int]
-    """GitHub Actions artifact id."""
     projectSlug: NotRequired[str]
-    """CircleCI, e.g. gh/ORG/REPO."""
     jobNumber: NotRequired[int]
-    """CircleCI job number."""
     artifactPath: NotRequired[str]
-    """A CircleCI job artifact's path."""
     pathPattern: NotRequired[str]
-    """Glob over entry names, e.g. `**/junit*.xml`; default: all."""
     maxFailed: NotRequired[int]
-    """Default 100."""
 
 
 class Totals(TypedDict):
@@ -539,26 +489,21 @@ class CiTestResultsOutput(TypedDict):
     """`structuredContent` of `ci_test_results` (CI test results)."""
 
     data: CiTestResultsOutputData | None
-    """The body, or the jq output; null when incomplete"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class CiArtifactEntriesInput(TypedDict):
     """Arguments of `ci_artifact_entries` (List artifact files): List the files of a zip artifact (GitHub Actions, or
-    a CircleCI artifactPath).
+    a CircleCI artifactPath). artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO.
+    jobNumber: CircleCI job number. artifactPath: A CircleCI job artifact's path.
     """
 
     owner: NotRequired[str]
     repo: NotRequired[str]
     artifactId: NotRequired[int]
-    """GitHub Actions artifact id."""
     projectSlug: NotRequired[str]
-    """CircleCI, e.g. gh/ORG/REPO."""
     jobNumber: NotRequired[int]
-    """CircleCI job number."""
     artifactPath: NotRequired[str]
-    """A CircleCI job artifact's path."""
 
 
 class EntriesItem(TypedDict):
@@ -581,30 +526,24 @@ class CiArtifactEntriesOutput(TypedDict):
     """`structuredContent` of `ci_artifact_entries` (List artifact files)."""
 
     data: CiArtifactEntriesOutputData | None
-    """The body, or the jq output; null when incomplete"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class CiArtifactEntryInput(TypedDict):
     """Arguments of `ci_artifact_entry` (Read an artifact file): Read one file of a zip artifact as text, json or
-    jsonl.
+    jsonl. artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO. jobNumber: CircleCI
+    job number. artifactPath: A CircleCI job artifact's path. entry: A name ci_artifact_entries lists. format:
+    Default text.
     """
 
     owner: NotRequired[str]
     repo: NotRequired[str]
     artifactId: NotRequired[int]
-    """GitHub Actions artifact id."""
     projectSlug: NotRequired[str]
-    """CircleCI, e.g. gh/ORG/REPO."""
     jobNumber: NotRequired[int]
-    """CircleCI job number."""
     artifactPath: NotRequired[str]
-    """A CircleCI job artifact's path."""
     entry: str
-    """A name ci_artifact_entries lists."""
     format: NotRequired[Literal["text", "json", "jsonl"]]
-    """Default text."""
 
 
 class CiArtifactEntryOutputData(TypedDict):
@@ -621,20 +560,17 @@ class CiArtifactEntryOutput(TypedDict):
     """`structuredContent` of `ci_artifact_entry` (Read an artifact file)."""
 
     data: CiArtifactEntryOutputData | None
-    """The body, or the jq output; null when incomplete"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
 class JiraGetInput(TypedDict):
     """Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
-    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from
+    the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
     """
 
     path: str
-    """Path from the product's base; a body's next link works as is."""
     queryParams: NotRequired[dict[str, str]]
-    """Query parameters, unencoded."""
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -647,14 +583,15 @@ class JiraGetOutput(TypedDict):
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
     incomplete: NotRequired[Incomplete]
-    """Only when data is null (too large): read the whole result with artifact_read"""
 
 
-class JiraPostInput(TypedDict):
-    """Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
-    /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
+class JiraWriteInput(TypedDict):
+    """Arguments of `jira_write` (Jira write): POST, PUT, PATCH or DELETE (method) a Jira path with a JSON body, e.g.
+    POST /rest/api/3/issue (create), PUT /rest/api/3/issue/EX-1 {fields} (edit), POST .../EX-1/comment, DELETE
+    .../EX-1 (for good). Clears cached Jira reads. method: The method of a write, as HTTP spells it.
     """
 
+    method: Literal["POST", "PUT", "PATCH", "DELETE"]
     path: str
     queryParams: NotRequired[dict[str, str]]
     body: NotRequired[Any]
@@ -662,22 +599,9 @@ class JiraPostInput(TypedDict):
     outputFormat: NotRequired[Literal["toon", "json"]]
 
 
-# Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields} (edit).
-# Clears cached Jira reads.
-JiraPutInput = JiraPostInput
-
-
-# Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads.
-JiraPatchInput = JiraPostInput
-
-
-# Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone. Clears
-# cached Jira reads.
-JiraDeleteInput = JiraGetInput
-
-
 # Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id}
 # with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
+# path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
 ConfGetInput = JiraGetInput
 
 
@@ -685,28 +609,16 @@ ConfGetInput = JiraGetInput
 ConfGetOutput = JiraGetOutput
 
 
-# Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
-# {spaceId, title, body}. Clears cached Confluence reads.
-ConfPostInput = JiraPostInput
-
-
-# Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with {id,
-# status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
-ConfPutInput = JiraPostInput
-
-
-# Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
-# reads.
-ConfPatchInput = JiraPostInput
-
-
-# Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge: true}:
-# for good). Clears cached Confluence reads.
-ConfDeleteInput = JiraGetInput
+# Arguments of `conf_write` (Confluence write): POST, PUT, PATCH or DELETE (method) a Confluence path with a JSON body,
+# e.g. POST /wiki/api/v2/pages {spaceId, title, body}, PUT .../pages/{id} {id, status, title, body, version: {number:
+# current + 1}}, DELETE .../pages/{id} (queryParams {purge: true}: for good). Clears cached Confluence reads. method:
+# The method of a write, as HTTP spells it.
+ConfWriteInput = JiraWriteInput
 
 
 # Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests,
-# .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.
+# .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's
+# base; a body's next link works as is. queryParams: Query parameters, unencoded.
 BbGetInput = JiraGetInput
 
 
@@ -714,20 +626,7 @@ BbGetInput = JiraGetInput
 BbGetOutput = JiraGetOutput
 
 
-# Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
-# /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
-BbPostInput = JiraPostInput
-
-
-# Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
-# Bitbucket reads.
-BbPutInput = JiraPostInput
-
-
-# Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket reads.
-BbPatchInput = JiraPostInput
-
-
-# Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot be
-# undone. Clears cached Bitbucket reads.
-BbDeleteInput = JiraGetInput
+# Arguments of `bb_write` (Bitbucket write): POST, PUT, PATCH or DELETE (method) a Bitbucket path with a JSON body, e.g.
+# POST /repositories/{workspace}/{repo}/pullrequests, POST or DELETE .../pullrequests/{id}/approve. Clears cached
+# Bitbucket reads. method: The method of a write, as HTTP spells it.
+BbWriteInput = JiraWriteInput

@@ -5,23 +5,19 @@
 // (shapes.d.ts).
 
 /**
- * Arguments of `github_list_workflow_runs` (List workflow runs): List GitHub Actions workflow runs of a repository
- * (newest first), optionally of one workflow and filtered by branch, status, event or actor.
+ * Arguments of `github_list_workflow_runs` (List workflow runs): List GitHub Actions workflow runs of a repository,
+ * newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A status or
+ * conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor: Login of the user
+ * who started the run. perPage: 1..=100 (default 30).
  */
 export interface GithubListWorkflowRunsInput {
   owner: string;
   repo: string;
-  /** Workflow id or file name (e.g. ci.yml). */
   workflowId?: number | string;
-  /** Branch name. */
   branch?: string;
-  /** A status or conclusion, e.g. failure, in_progress. */
   status?: string;
-  /** Triggering event, e.g. push, pull_request. */
   event?: string;
-  /** Login of the user who started the run. */
   actor?: string;
-  /** 1..=100 (default 30). */
   perPage?: number;
   page?: number;
   jq?: string;
@@ -51,22 +47,19 @@ export interface GithubListWorkflowRunsOutput {
   data: unknown;
   /** Pass as page for the next page; null on the last */
   nextPage: number | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_list_workflow_jobs` (List workflow run jobs): List the jobs of one GitHub Actions workflow
- * run, with their steps, conclusions and runner.
+ * run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the latest
+ * attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30).
  */
 export interface GithubListWorkflowJobsInput {
   owner: string;
   repo: string;
-  /** The run's id. */
   runId: number;
-  /** latest (default): the latest attempt's jobs; all: every attempt's. */
   filter?: "latest" | "all";
-  /** 1..=100 (default 30). */
   perPage?: number;
   page?: number;
   jq?: string;
@@ -82,21 +75,18 @@ export interface GithubListWorkflowJobsOutput {
   data: unknown;
   /** Pass as page for the next page; null on the last */
   nextPage: number | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_get` (GitHub GET): GET a GitHub REST path (pull requests of a commit, its check-runs, a
- * run's artifacts, ...).
+ * run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the
+ * API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30).
  */
 export interface GithubGetInput {
-  /** REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host. */
   path: string;
   queryParams?: Record<string, string>;
-  /** diff, patch: the text as a string. */
   mediaType?: "json" | "diff" | "patch";
-  /** 1..=100 (default 30). */
   perPage?: number;
   page?: number;
   jq?: string;
@@ -111,34 +101,26 @@ export interface GithubGetOutput {
   nextPage: number | null;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_get_job_logs` (Get job logs): GitHub Actions job log lines by step, for jobId, runId +
- * jobName, or runId (failed jobs). Default: failed steps' last 200 lines.
+ * jobName, or runId (failed jobs). jobId: One job by id. runId: A run's jobs. jobName: With runId: this job.
+ * failedOnly: Failed jobs and steps only (default true). tailLines: Last lines per step (200; 0: all). grep: Regex:
+ * matching lines only. context: Lines around matches. step: Step number or name. raw: Keep ANSI codes.
  */
 export interface GithubGetJobLogsInput {
   owner: string;
   repo: string;
-  /** One job by id. */
   jobId?: number;
-  /** A run's jobs. */
   runId?: number;
-  /** With runId: this job. */
   jobName?: string;
-  /** Failed jobs and steps only (default true). */
   failedOnly?: boolean;
-  /** Last lines per step (200; 0: all). */
   tailLines?: number;
-  /** Regex: matching lines only. */
   grep?: string;
-  /** Lines around matches. */
   context?: number;
-  /** Step number or name. */
   step?: number | string;
-  /** Keep ANSI codes. */
   raw?: boolean;
   jq?: string;
   outputFormat?: "toon" | "json";
@@ -157,25 +139,20 @@ export interface GithubGetJobLogsOutput {
   data: unknown;
   /** Each job's log in the artifact. */
   logs?: LogsItem[] | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run completed:
- * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; with the tasks extension, a
- * task kept for its ttlMs.
+ * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a task. owner:
+ * Repository owner. repo: Repository name. runId: Workflow run id. timeoutSeconds: Seconds (default 600; 0: the
+ * current state). failedLogTail: Log lines of each failed job to include (default 0).
  */
 export interface GithubWaitForRunInput {
-  /** Repository owner. */
   owner: string;
-  /** Repository name. */
   repo: string;
-  /** Workflow run id. */
   runId: number;
-  /** Seconds (default 600; 0: the current state). */
   timeoutSeconds?: number;
-  /** Log lines of each failed job to include (default 0). */
   failedLogTail?: number;
 }
 
@@ -213,29 +190,23 @@ export interface Data {
 
 /** `structuredContent` of `github_wait_for_run` (Wait for a workflow run). */
 export interface GithubWaitForRunOutput {
-  /** The body, or the jq output; null when incomplete */
   data: Data | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status of a
- * commit (ref or pullNumber) is pending, late checks included. Sends progress; with the tasks extension, a task
- * kept for its ttlMs.
+ * commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. owner: Repository
+ * owner. repo: Repository name. ref: Commit SHA, branch or tag. pullNumber: Or a pull request: its head commit.
+ * timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to
+ * include (default 0).
  */
 export interface GithubWaitForChecksInput {
-  /** Repository owner. */
   owner: string;
-  /** Repository name. */
   repo: string;
-  /** Commit SHA, branch or tag. */
   ref?: string;
-  /** Or a pull request: its head commit. */
   pullNumber?: number;
-  /** Seconds (default 600; 0: the current state). */
   timeoutSeconds?: number;
-  /** Log lines of each failed job to include (default 0). */
   failedLogTail?: number;
 }
 
@@ -244,14 +215,14 @@ export type GithubWaitForChecksOutput = GithubWaitForRunOutput;
 
 /**
  * Arguments of `circleci_get` (CircleCI GET): GET a CircleCI API v2 path (pipelines, workflows, jobs, insights,
- * /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read.
+ * /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path, e.g.
+ * /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query parameters,
+ * unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP cache (default
+ * false).
  */
 export interface CircleciGetInput {
-  /** API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. */
   path: string;
-  /** Query parameters, unencoded; continue a list with page-token = the body's next_page_token. */
   queryParams?: Record<string, string>;
-  /** Bypass the HTTP cache (default false). */
   fresh?: boolean;
   jq?: string;
   outputFormat?: "toon" | "json";
@@ -272,30 +243,23 @@ export interface CircleciGetOutput {
   cache: Cache;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `circleci_get_job_logs` (Get CircleCI job logs): CircleCI job output lines by step (projectSlug,
- * jobNumber), as github_get_job_logs.
+ * jobNumber), as github_get_job_logs. projectSlug: e.g. gh/ORG/REPO. jobNumber: Job number. failedOnly: Failed jobs
+ * and steps only (default true). tailLines: Last lines per step (200; 0: all). grep: Regex: matching lines only.
+ * context: Lines around matches. step: Step number or name. raw: Keep ANSI codes.
  */
 export interface CircleciGetJobLogsInput {
-  /** e.g. gh/ORG/REPO. */
   projectSlug: string;
-  /** Job number. */
   jobNumber: number;
-  /** Failed jobs and steps only (default true). */
   failedOnly?: boolean;
-  /** Last lines per step (200; 0: all). */
   tailLines?: number;
-  /** Regex: matching lines only. */
   grep?: string;
-  /** Lines around matches. */
   context?: number;
-  /** Step number or name. */
   step?: number | string;
-  /** Keep ANSI codes. */
   raw?: boolean;
   jq?: string;
   outputFormat?: "toon" | "json";
@@ -307,18 +271,15 @@ export type CircleciGetJobLogsOutput = GithubGetJobLogsOutput;
 /**
  * Arguments of `circleci_wait_for_pipeline` (Wait for a CircleCI pipeline): Wait until every workflow of a CircleCI
  * pipeline (pipelineId, or projectSlug + branch: the newest) is terminal: workflows and jobs (jobNumber for
- * circleci_get_job_logs). Sends progress; with the tasks extension, a task kept for its ttlMs.
+ * circleci_get_job_logs). Sends progress; can run as a task. pipelineId: Pipeline id (a UUID). projectSlug: Or a
+ * project (gh/ORG/REPO) with branch: its newest pipeline. branch: With projectSlug. timeoutSeconds: Seconds
+ * (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
  */
 export interface CircleciWaitForPipelineInput {
-  /** Pipeline id (a UUID). */
   pipelineId?: string;
-  /** Or a project (gh/ORG/REPO) with branch: its newest pipeline. */
   projectSlug?: string;
-  /** With projectSlug. */
   branch?: string;
-  /** Seconds (default 600; 0: the current state). */
   timeoutSeconds?: number;
-  /** Log lines of each failed job to include (default 0). */
   failedLogTail?: number;
 }
 
@@ -328,14 +289,12 @@ export type CircleciWaitForPipelineOutput = GithubWaitForRunOutput;
 /**
  * Arguments of `artifact_read` (Read artifact): Read an oversized tool result saved as an artifact
  * (incomplete.artifactId), one chunk at a time. Each chunk's data is base64 of bytes [offset, nextOffset); continue
- * with offset = nextOffset until eof is true, then decode and concatenate the chunks.
+ * with offset = nextOffset until eof is true, then decode and concatenate the chunks. artifactId: The
+ * `incomplete.artifactId` of an oversized result. offset: Default 0. maxBytes: Default 65536, at most 1048576.
  */
 export interface ArtifactReadInput {
-  /** The `incomplete.artifactId` of an oversized result. */
   artifactId: string;
-  /** Default 0. */
   offset?: number;
-  /** Default 65536, at most 1048576. */
   maxBytes?: number;
 }
 
@@ -361,18 +320,15 @@ export interface ArtifactReadOutput {
 /**
  * Arguments of `ci_status` (CI status of a commit): One CI state for a commit (ref, sha or pullNumber): every
  * GitHub check run and commit status and, with CircleCI configured, its pipelines' workflows and jobs, each with
- * the ids the log and wait tools take.
+ * the ids the log and wait tools take. ref: A branch or tag (or a SHA). sha: A commit SHA. pullNumber: A pull
+ * request: its head commit. projectSlug: CircleCI project (default gh/OWNER/REPO).
  */
 export interface CiStatusInput {
   owner: string;
   repo: string;
-  /** A branch or tag (or a SHA). */
   ref?: string;
-  /** A commit SHA. */
   sha?: string;
-  /** A pull request: its head commit. */
   pullNumber?: number;
-  /** CircleCI project (default gh/OWNER/REPO). */
   projectSlug?: string;
 }
 
@@ -424,30 +380,25 @@ export interface CiStatusOutputData {
 
 /** `structuredContent` of `ci_status` (CI status of a commit). */
 export interface CiStatusOutput {
-  /** The commit's checks; null when too large (incomplete) */
   data: CiStatusOutputData | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `ci_test_results` (CI test results): Test results of a GitHub Actions artifact, a CircleCI job or
  * its artifactPath: counts, failed tests with file, line, message. Reads JUnit, TRX, NUnit, mocha, RSpec, go, dart.
+ * artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO. jobNumber: CircleCI job number.
+ * artifactPath: A CircleCI job artifact's path. pathPattern: Glob over entry names, e.g. `**\/junit*.xml`; default:
+ * all. maxFailed: Default 100.
  */
 export interface CiTestResultsInput {
   owner?: string;
   repo?: string;
-  /** GitHub Actions artifact id. */
   artifactId?: number;
-  /** CircleCI, e.g. gh/ORG/REPO. */
   projectSlug?: string;
-  /** CircleCI job number. */
   jobNumber?: number;
-  /** A CircleCI job artifact's path. */
   artifactPath?: string;
-  /** Glob over entry names, e.g. `**\/junit*.xml`; default: all. */
   pathPattern?: string;
-  /** Default 100. */
   maxFailed?: number;
 }
 
@@ -509,26 +460,21 @@ export interface CiTestResultsOutputData {
 
 /** `structuredContent` of `ci_test_results` (CI test results). */
 export interface CiTestResultsOutput {
-  /** The body, or the jq output; null when incomplete */
   data: CiTestResultsOutputData | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `ci_artifact_entries` (List artifact files): List the files of a zip artifact (GitHub Actions, or a
- * CircleCI artifactPath).
+ * CircleCI artifactPath). artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO.
+ * jobNumber: CircleCI job number. artifactPath: A CircleCI job artifact's path.
  */
 export interface CiArtifactEntriesInput {
   owner?: string;
   repo?: string;
-  /** GitHub Actions artifact id. */
   artifactId?: number;
-  /** CircleCI, e.g. gh/ORG/REPO. */
   projectSlug?: string;
-  /** CircleCI job number. */
   jobNumber?: number;
-  /** A CircleCI job artifact's path. */
   artifactPath?: string;
 }
 
@@ -548,27 +494,23 @@ export interface CiArtifactEntriesOutputData {
 
 /** `structuredContent` of `ci_artifact_entries` (List artifact files). */
 export interface CiArtifactEntriesOutput {
-  /** The body, or the jq output; null when incomplete */
   data: CiArtifactEntriesOutputData | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
-/** Arguments of `ci_artifact_entry` (Read an artifact file): Read one file of a zip artifact as text, json or jsonl. */
+/**
+ * Arguments of `ci_artifact_entry` (Read an artifact file): Read one file of a zip artifact as text, json or jsonl.
+ * artifactId: GitHub Actions artifact id. projectSlug: CircleCI, e.g. gh/ORG/REPO. jobNumber: CircleCI job number.
+ * artifactPath: A CircleCI job artifact's path. entry: A name ci_artifact_entries lists. format: Default text.
+ */
 export interface CiArtifactEntryInput {
   owner?: string;
   repo?: string;
-  /** GitHub Actions artifact id. */
   artifactId?: number;
-  /** CircleCI, e.g. gh/ORG/REPO. */
   projectSlug?: string;
-  /** CircleCI job number. */
   jobNumber?: number;
-  /** A CircleCI job artifact's path. */
   artifactPath?: string;
-  /** A name ci_artifact_entries lists. */
   entry: string;
-  /** Default text. */
   format?: "text" | "json" | "jsonl";
 }
 
@@ -583,20 +525,17 @@ export interface CiArtifactEntryOutputData {
 
 /** `structuredContent` of `ci_artifact_entry` (Read an artifact file). */
 export interface CiArtifactEntryOutput {
-  /** The body, or the jq output; null when incomplete */
   data: CiArtifactEntryOutputData | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
- * fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.
+ * fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from the
+ * product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
  */
 export interface JiraGetInput {
-  /** Path from the product's base; a body's next link works as is. */
   path: string;
-  /** Query parameters, unencoded. */
   queryParams?: Record<string, string>;
   jq?: string;
   outputFormat?: "toon" | "json";
@@ -608,15 +547,16 @@ export interface JiraGetOutput {
   data: unknown;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
-  /** Only when data is null (too large): read the whole result with artifact_read */
   incomplete?: Incomplete;
 }
 
 /**
- * Arguments of `jira_post` (Jira POST): POST a JSON body to a Jira path, e.g. /rest/api/3/issue (create),
- * /rest/api/3/issue/EX-1/comment. Clears cached Jira reads.
+ * Arguments of `jira_write` (Jira write): POST, PUT, PATCH or DELETE (method) a Jira path with a JSON body, e.g.
+ * POST /rest/api/3/issue (create), PUT /rest/api/3/issue/EX-1 {fields} (edit), POST .../EX-1/comment, DELETE
+ * .../EX-1 (for good). Clears cached Jira reads. method: The method of a write, as HTTP spells it.
  */
-export interface JiraPostInput {
+export interface JiraWriteInput {
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   queryParams?: Record<string, string>;
   body?: unknown;
@@ -625,24 +565,10 @@ export interface JiraPostInput {
 }
 
 /**
- * Arguments of `jira_put` (Jira PUT): PUT a JSON body to a Jira path, e.g. /rest/api/3/issue/EX-1 with {fields}
- * (edit). Clears cached Jira reads.
- */
-export type JiraPutInput = JiraPostInput;
-
-/** Arguments of `jira_patch` (Jira PATCH): PATCH a Jira path with a JSON body. Clears cached Jira reads. */
-export type JiraPatchInput = JiraPostInput;
-
-/**
- * Arguments of `jira_delete` (Jira DELETE): DELETE a Jira path, e.g. /rest/api/3/issue/EX-1. Cannot be undone.
- * Clears cached Jira reads.
- */
-export type JiraDeleteInput = JiraGetInput;
-
-/**
  * Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages,
  * /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with
- * its _links.next as path.
+ * its _links.next as path. path: Path from the product's base; a body's next link works as is. queryParams: Query
+ * parameters, unencoded.
  */
 export type ConfGetInput = JiraGetInput;
 
@@ -650,33 +576,18 @@ export type ConfGetInput = JiraGetInput;
 export type ConfGetOutput = JiraGetOutput;
 
 /**
- * Arguments of `conf_post` (Confluence POST): POST a JSON body to a Confluence path, e.g. /wiki/api/v2/pages with
- * {spaceId, title, body}. Clears cached Confluence reads.
+ * Arguments of `conf_write` (Confluence write): POST, PUT, PATCH or DELETE (method) a Confluence path with a JSON
+ * body, e.g. POST /wiki/api/v2/pages {spaceId, title, body}, PUT .../pages/{id} {id, status, title, body, version:
+ * {number: current + 1}}, DELETE .../pages/{id} (queryParams {purge: true}: for good). Clears cached Confluence
+ * reads. method: The method of a write, as HTTP spells it.
  */
-export type ConfPostInput = JiraPostInput;
-
-/**
- * Arguments of `conf_put` (Confluence PUT): PUT a JSON body to a Confluence path, e.g. /wiki/api/v2/pages/{id} with
- * {id, status, title, body, version: {number: current + 1}}. Clears cached Confluence reads.
- */
-export type ConfPutInput = JiraPostInput;
-
-/**
- * Arguments of `conf_patch` (Confluence PATCH): PATCH a Confluence path with a JSON body. Clears cached Confluence
- * reads.
- */
-export type ConfPatchInput = JiraPostInput;
-
-/**
- * Arguments of `conf_delete` (Confluence DELETE): DELETE a Confluence path, e.g. /wiki/api/v2/pages/{id} ({purge:
- * true}: for good). Clears cached Confluence reads.
- */
-export type ConfDeleteInput = JiraGetInput;
+export type ConfWriteInput = JiraWriteInput;
 
 /**
  * Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g.
  * /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its
- * next URL as path.
+ * next URL as path. path: Path from the product's base; a body's next link works as is. queryParams: Query
+ * parameters, unencoded.
  */
 export type BbGetInput = JiraGetInput;
 
@@ -684,25 +595,8 @@ export type BbGetInput = JiraGetInput;
 export type BbGetOutput = JiraGetOutput;
 
 /**
- * Arguments of `bb_post` (Bitbucket POST): POST a JSON body to a Bitbucket path, e.g.
- * /repositories/{workspace}/{repo}/pullrequests, .../pullrequests/{id}/approve. Clears cached Bitbucket reads.
+ * Arguments of `bb_write` (Bitbucket write): POST, PUT, PATCH or DELETE (method) a Bitbucket path with a JSON body,
+ * e.g. POST /repositories/{workspace}/{repo}/pullrequests, POST or DELETE .../pullrequests/{id}/approve. Clears
+ * cached Bitbucket reads. method: The method of a write, as HTTP spells it.
  */
-export type BbPostInput = JiraPostInput;
-
-/**
- * Arguments of `bb_put` (Bitbucket PUT): PUT a JSON body to a Bitbucket path, e.g. a pull request. Clears cached
- * Bitbucket reads.
- */
-export type BbPutInput = JiraPostInput;
-
-/**
- * Arguments of `bb_patch` (Bitbucket PATCH): PATCH a Bitbucket path with a JSON body. Clears cached Bitbucket
- * reads.
- */
-export type BbPatchInput = JiraPostInput;
-
-/**
- * Arguments of `bb_delete` (Bitbucket DELETE): DELETE a Bitbucket path, e.g. .../pullrequests/{id}/approve. Cannot
- * be undone. Clears cached Bitbucket reads.
- */
-export type BbDeleteInput = JiraGetInput;
+export type BbWriteInput = JiraWriteInput;

@@ -16,11 +16,12 @@ pub(crate) struct Candidate {
 }
 
 impl Candidate {
-    /// A full path (absolute, or relative to where the tests ran), normalized here.
+    /// A full path (absolute, or relative to where the tests ran), normalized here; a line 0 is no line (lines
+    /// are 1-based: a report that writes 0, as `dart test` can in a test's metadata, does not know it).
     pub(crate) fn new(raw: &str, line: Option<u32>) -> Candidate {
         Candidate {
             path: normalize(raw),
-            line,
+            line: line.filter(|&line| line > 0),
             partial: false,
         }
     }
@@ -141,6 +142,13 @@ fn ends_with_segment(path: &str, tail: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_line_0_is_no_line() {
+        // The fuzz target test_reports_detect found a dart report whose test metadata says "line": 0.
+        assert_eq!(super::Candidate::new("test/a_test.dart", Some(0)).line, None);
+        assert_eq!(super::Candidate::new("test/a_test.dart", Some(1)).line, Some(1));
+    }
+
     use super::*;
 
     #[test]

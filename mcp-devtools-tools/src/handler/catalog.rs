@@ -1,7 +1,8 @@
 //! [`Catalog`]: the tools a configuration offers, built once per process from every tool the vendor registry
 //! gives (each vendor's `#[tool]` routes and `artifact_read`, in `tools/list` order, `crate::vendors`): the tool
 //! selection applied by removing routes, the call policy by [`mcp_results::Responder::guard`], `outputSchema`
-//! dropped when structured output is off, and each tool's vendor and enterprise identity kept for its calls, and
+//! dropped when structured output is off, argument descriptions moved into the tool's description
+//! ([`super::described`]), and each tool's vendor and enterprise identity kept for its calls, and
 //! whether it runs as a task.
 
 use std::collections::{HashMap, HashSet};
@@ -80,6 +81,7 @@ impl Catalog {
             if !config.structured_output {
                 route.attr.output_schema = None;
             }
+            route.attr = super::described::arguments_in_description(route.attr);
             listed.push(route.attr.clone());
             vendors.insert(route.attr.name.to_string(), (vendor, identity));
             match by_vendor.iter_mut().find(|(v, _)| *v == vendor) {

@@ -20,6 +20,7 @@ use crate::app::App;
 use crate::gate;
 
 mod catalog;
+mod described;
 mod tasks;
 
 pub use catalog::Catalog;

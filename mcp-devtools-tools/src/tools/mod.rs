@@ -27,17 +27,33 @@ pub(crate) fn caller(cx: &RequestContext<RoleServer>) -> Principal {
 
 /// A tool's `outputSchema` from its contract's schema: compacted for `tools/list`
 /// ([`mcp_envelope::compact_output_schema`]: the same shapes, no prose), with `data`'s description when the
-/// unprojected body has a known shape (a code-mode harness shows it as the field's documentation).
+/// unprojected body has a known shape (a code-mode harness shows it as the field's documentation; `Some("")`:
+/// none, for a `data` whose schema types it), and `incomplete` without one: `artifact_read`'s description says
+/// what its `artifactId` is for, once for every tool.
 pub(crate) fn output_schema(schema: Map<String, Value>, data_description: Option<&str>) -> Arc<JsonObject> {
     let mut schema = mcp_envelope::compact_output_schema(schema);
-    if let Some(text) = data_description
-        && let Some(Value::Object(data)) = schema
-            .get_mut("properties")
-            .and_then(|properties| properties.get_mut("data"))
-    {
-        data.insert("description".to_owned(), Value::String(text.to_owned()));
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        if let Some(Value::Object(incomplete)) = properties.get_mut("incomplete") {
+            incomplete.remove("description");
+        }
+        if let (Some(text), Some(Value::Object(data))) = (data_description, properties.get_mut("data")) {
+            if text.is_empty() {
+                data.remove("description");
+            } else {
+                data.insert("description".to_owned(), Value::String(text.to_owned()));
+            }
+        }
     }
     Arc::new(schema)
+}
+
+/// The `outputSchema` of a tool whose `data` is our own `T` (no `jq`): [`output_schema`] of the envelope of a `T`,
+/// without a description of `data` (its schema types it).
+pub(crate) fn typed_output_schema<T: schemars::JsonSchema>() -> Arc<JsonObject> {
+    output_schema(
+        mcp_envelope::Envelope::<T, mcp_envelope::NoMeta>::output_schema(),
+        Some(""),
+    )
 }
 
 /// Records the upstream HTTP status (`None`: no response, e.g. a transport error or a missing token) on the

@@ -28,8 +28,9 @@ use serde_json::{Value, json};
 
 /// The context budget: the generated declarations of the whole server, bytes (20 KB until the three wait tools,
 /// whose data is typed fully, and ci_status; 34.3 KB with ci_test_results and the two artifact reads, typed fully
-/// too; issue 42 asks for 24 KB with its own typed tools).
-const DECLARATIONS_BUDGET_BYTES: usize = 34 * 1024;
+/// too; 23.9 KB once the Atlassian writes were one tool per product and each argument was described once, in its
+/// tool's description: issue 42's 24 KB).
+const DECLARATIONS_BUDGET_BYTES: usize = 24 * 1024;
 
 fn harness_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/codemode")
@@ -132,6 +133,10 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
          descriptions (each thing said once)",
         generated.len()
     );
+    if std::env::var_os("CODEMODE_UPDATE").is_some() {
+        // CODEMODE_UPDATE=1: rewrite the checked-in declarations (then check the programs against them).
+        std::fs::write(harness_dir().join("devtools.d.ts"), &generated).unwrap();
+    }
     let checked_in = std::fs::read_to_string(harness_dir().join("devtools.d.ts")).unwrap();
     let now = pieces(&generated);
     let then = pieces(&checked_in);
@@ -140,13 +145,13 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
         assert_eq!(
             now.get(name),
             Some(text),
-            "{name} changed: regenerate clients/codemode/devtools.d.ts (MCP_URL=... node run.mjs types > \
-             devtools.d.ts) and check triage.js against it"
+            "{name} changed: regenerate clients/codemode/devtools.d.ts (CODEMODE_UPDATE=1 on this test, or \
+             MCP_URL=... node run.mjs types > devtools.d.ts) and check triage.js against it"
         );
     }
     assert!(
-        generated.contains("/** Only when data is null (too large): read the whole result with artifact_read */"),
-        "the envelope's properties are documented:\n{generated}"
+        generated.contains("incomplete?: {") && generated.contains("saved as an artifact (incomplete.artifactId)"),
+        "the envelope's incomplete is typed, and artifact_read says what reads it:\n{generated}"
     );
     assert!(generated.contains("nextPage: number | null;"), "{generated}");
 

@@ -174,10 +174,7 @@ pub(crate) async fn wait<P: Poller>(
 
 /// The `outputSchema` of the wait tools: the envelope of a [`WaitResult`] (no `jq`: `data` is always one).
 pub(crate) fn output_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    crate::tools::output_schema(
-        mcp_envelope::Envelope::<WaitResult, mcp_envelope::NoMeta>::output_schema(),
-        None,
-    )
+    crate::tools::typed_output_schema::<WaitResult>()
 }
 
 /// The result of a wait that saw `observed` last and stopped for `reason`.

@@ -199,12 +199,12 @@ macro_rules! product_tools {
         #[tool_router(router = $router, vis = "pub(crate)")]
         impl DevtoolsServer {
             #[tool(
-                        name = $get_name,
-                        description = $get_description,
-                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
-                        output_schema = read_schema(),
-                        annotations(title = $get_title, read_only_hint = true)
-                    )]
+                                        name = $get_name,
+                                        description = $get_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
+                                        output_schema = read_schema(),
+                                        annotations(title = $get_title, read_only_hint = true)
+                                    )]
             async fn $get(
                 &self,
                 args: Args<WithView<PathArgs>>,
@@ -217,18 +217,19 @@ macro_rules! product_tools {
             }
 
             #[tool(
-                        name = $write_name,
-                        description = $write_description,
-                        input_schema = mcp_results::schema::input_schema::<WithView<WriteArgs>>(),
-                        annotations(title = $write_title)
-                    )]
+                                        name = $write_name,
+                                        description = $write_description,
+                                        input_schema = mcp_results::schema::input_schema::<WithView<WriteArgs>>(),
+                                        annotations(title = $write_title)
+                                    )]
             async fn $write(&self, args: Args<WithView<WriteArgs>>, cx: RequestContext<RoleServer>) -> CallToolResult {
                 let written = args
                     .into_result()
                     .map(|WithView { args, view }| Call::write($write_name, args, view));
                 let (verb, call) = match written {
                     Ok(Ok(call)) => call,
-                    Ok(Err(refused)) | Err(refused) => return refused,
+                    Ok(Err(err)) => return err.into_result(),
+                    Err(refused) => return refused,
                 };
                 tools::run(self.app(), &caller(&cx), $write_name, $product, verb, call).await
             }

@@ -115,7 +115,7 @@ impl Call {
 
     /// A write's verb and arguments; a DELETE with a body is refused (`_meta.code: "invalid_argument"`), since
     /// the products ignore it and the caller meant something else.
-    pub(super) fn write(tool: &'static str, args: WriteArgs, view: ViewArgs) -> Result<(Verb, Self), CallToolResult> {
+    pub(super) fn write(tool: &'static str, args: WriteArgs, view: ViewArgs) -> Result<(Verb, Self), ArgumentError> {
         let verb = match args.method {
             WriteMethod::Post => Verb::Post,
             WriteMethod::Put => Verb::Put,
@@ -124,7 +124,7 @@ impl Call {
         };
         if verb == Verb::Delete && args.body.is_some() {
             let detail = "body: a DELETE sends no body; leave it out (query parameters go in queryParams)";
-            return Err(ArgumentError::new(tool, detail).into_result());
+            return Err(ArgumentError::new(tool, detail));
         }
         let call = Call {
             path: args.path,

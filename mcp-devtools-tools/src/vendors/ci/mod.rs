@@ -11,7 +11,7 @@ mod results;
 mod source;
 mod status;
 
-use mcp_envelope::{Envelope, NoMeta, View};
+use mcp_envelope::View;
 use mcp_results::splice::Spliced;
 use mcp_results::{Args, Json, Structured};
 use rmcp::model::CallToolResult;
@@ -45,7 +45,7 @@ pub(crate) const ENTRY: VendorEntry = VendorEntry {
 
 /// The `outputSchema` of a ci tool whose `data` is a `T`.
 fn schema<T: schemars::JsonSchema>() -> std::sync::Arc<rmcp::model::JsonObject> {
-    crate::tools::output_schema(Envelope::<T, NoMeta>::output_schema(), None)
+    crate::tools::typed_output_schema::<T>()
 }
 
 #[tool_router(router = ci_tools, vis = "pub(crate)")]
@@ -56,10 +56,7 @@ impl DevtoolsServer {
                        status and, with CircleCI configured, its pipelines' workflows and jobs, each with the ids \
                        the log and wait tools take.",
         input_schema = mcp_results::schema::input_schema::<CiStatusArgs>(),
-        output_schema = crate::tools::output_schema(
-            Envelope::<CiStatus, NoMeta>::output_schema(),
-            Some("The commit's checks; null when too large (incomplete)"),
-        ),
+        output_schema = schema::<CiStatus>(),
         annotations(title = "CI status of a commit", read_only_hint = true)
     )]
     async fn ci_status(

@@ -85,7 +85,7 @@ impl DevtoolsServer {
         name = "circleci_wait_for_pipeline",
         description = "Wait until every workflow of a CircleCI pipeline (pipelineId, or projectSlug + branch: the \
                        newest) is terminal: workflows and jobs (jobNumber for circleci_get_job_logs). Sends \
-                       progress; with the tasks extension, a task kept for its ttlMs.",
+                       progress; can run as a task.",
         input_schema = mcp_results::schema::input_schema::<WithWait<WaitForPipelineArgs>>(),
         output_schema = crate::tools::wait::output_schema(),
         annotations(title = "Wait for a CircleCI pipeline", read_only_hint = true)

@@ -68,8 +68,7 @@ const JOBS_DATA: &str = "GitHub's body {total_count, jobs: [{id, name, conclusio
 impl DevtoolsServer {
     #[tool(
         name = "github_list_workflow_runs",
-        description = "List GitHub Actions workflow runs of a repository (newest first), optionally of one \
-                       workflow and filtered by branch, status, event or actor.",
+        description = "List GitHub Actions workflow runs of a repository, newest first.",
         input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowRunsArgs>>>(),
         output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(RUNS_DATA)),
         annotations(title = "List workflow runs", read_only_hint = true)
@@ -117,8 +116,7 @@ impl DevtoolsServer {
 
     #[tool(
         name = "github_get_job_logs",
-        description = "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs). \
-                       Default: failed steps' last 200 lines.",
+        description = "GitHub Actions job log lines by step, for jobId, runId + jobName, or runId (failed jobs).",
         input_schema = mcp_results::schema::input_schema::<WithView<WithLogFilter<GithubJobLogsArgs>>>(),
         output_schema = output_schema(crate::tools::logs::output_schema(), None),
         annotations(title = "Get job logs", read_only_hint = true)
@@ -175,9 +173,9 @@ impl DevtoolsServer {
 
 /// `github_wait_for_run`'s description.
 const WAIT_FOR_RUN_DESCRIPTION: &str = "Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed \
-                                        ones with jobId for github_get_job_logs). Sends progress; with the tasks \
-                                        extension, a task kept for its ttlMs.";
+                                        ones with jobId for github_get_job_logs). Sends progress; can run \
+                                        as a task.";
 /// `github_wait_for_checks`' description.
 const WAIT_FOR_CHECKS_DESCRIPTION: &str = "Wait until no check run or commit status of a commit (ref or pullNumber) \
-                                           is pending, late checks included. Sends progress; with the tasks \
-                                           extension, a task kept for its ttlMs.";
+                                           is pending, late checks included. Sends progress; can run as a \
+                                           task.";
