@@ -83,6 +83,26 @@ async fn server(upstream: &RecordedUpstream) -> HttpServer {
     HttpServer::start(env, &["--no-auth"], tempfile::tempdir().unwrap()).await
 }
 
+/// Runs `program` through `run.mjs <command>` (`run`: McpConnector, `ai-sdk`: the AI SDK path) against the server
+/// over streamable HTTP and the recorded upstream of every vendor; its value, parsed from the JSON it printed.
+async fn run_program(command: &str, program: &str) -> Value {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = server(&upstream).await;
+    let env = [("MCP_URL", server.url.clone())];
+    let out = stdout_of(program, &node("run.mjs", &[command, program], &env).await);
+    serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"))
+}
+
+/// The strings of a JSON array (none when it is not one).
+fn strings(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 /// The pieces of a declarations file: each `type X = ...` block and each method of `declare const devtools`
 /// (with its JSDoc), keyed by name.
 fn pieces(declarations: &str) -> BTreeMap<String, String> {
@@ -161,12 +181,7 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
         json!("22 failed of 104 runs of octo-org/octo-repo (2 page(s), 1 read from artifacts)"),
         "the 100-run page (over the bound) was read back through artifact_read: {out}"
     );
-    let rows: Vec<&str> = result["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let rows = strings(&result["rows"]);
     assert_eq!(rows.len(), 22, "{out}");
     assert!(
         rows.contains(
@@ -187,11 +202,8 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
 
 #[tokio::test]
 async fn cloudflare_codemode_waits_for_a_run_then_reads_its_failed_jobs_log() {
-    let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream).await;
-    let env = [("MCP_URL", server.url.clone())];
-    let out = stdout_of("wait-logs.js", &node("run.mjs", &["run", "wait-logs.js"], &env).await);
-    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let result = run_program("run", "wait-logs.js").await;
+    let out = result.to_string();
     assert_eq!(
         result["run"],
         json!("workflow run 2802600146 of octo-org/octo-repo: completed, failure (finished)"),
@@ -216,11 +228,8 @@ async fn cloudflare_codemode_waits_for_a_run_then_reads_its_failed_jobs_log() {
 
 #[tokio::test]
 async fn cloudflare_codemode_reads_the_failed_tests_of_a_pull_request_s_failing_checks() {
-    let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream).await;
-    let env = [("MCP_URL", server.url.clone())];
-    let out = stdout_of("ci-tests.js", &node("run.mjs", &["run", "ci-tests.js"], &env).await);
-    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let result = run_program("run", "ci-tests.js").await;
+    let out = result.to_string();
     // Pull request #2402 (branch docs): its head is the commit of run 3985194485, whose job test (Python 3.9) failed,
     // and of a CircleCI pipeline whose job 102 failed (listed under both of its workflows).
     assert_eq!(
@@ -246,12 +255,7 @@ async fn cloudflare_codemode_reads_the_failed_tests_of_a_pull_request_s_failing_
         ]),
         "each report source read once, from the ids ci_status gave: {out}"
     );
-    let failed: Vec<&str> = result["failed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let failed = strings(&result["failed"]);
     assert_eq!(failed.len(), 15, "{out}");
     assert_eq!(
         failed[0],
@@ -274,17 +278,9 @@ async fn cloudflare_codemode_reads_the_failed_tests_of_a_pull_request_s_failing_
 
 #[tokio::test]
 async fn the_ai_sdk_path_hands_the_program_the_whole_call_tool_result() {
-    let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream).await;
-    let env = [("MCP_URL", server.url.clone())];
-    let out = stdout_of("ai-sdk.js", &node("run.mjs", &["ai-sdk", "ai-sdk.js"], &env).await);
-    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
-    let keys: Vec<&str> = result["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let result = run_program("ai-sdk", "ai-sdk.js").await;
+    let out = result.to_string();
+    let keys = strings(&result["keys"]);
     assert!(
         keys.contains(&"content") && keys.contains(&"structuredContent") && keys.contains(&"isError"),
         "{out}"
