@@ -45,6 +45,11 @@ class CommitPull(TypedDict):
     merged: bool
 
 
+# `data` of github_get /repos/{o}/{r}/actions/runs/{id}/artifacts with the program's TEST_RESULTS_ARTIFACTS jq: the ids
+# of the run's `test-results` artifacts.
+ArtifactIds = list[int]
+
+
 class FailedStepLines(TypedDict):
     """An item of `data` of github_get_job_logs ({jobs: [{job, steps: [{number, name, conclusion, lines: [{n, time,
     text, kind}]}], totalLines}]}) with the program's WHY jq: the kept lines of each step that has some."""

@@ -4,7 +4,9 @@ so that the triage sees its outcome. Then, for each failed GitHub Actions run, t
 `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee. It reads
 `structuredContent` as data (types in tools.py, generated from tools/list by scripts/gen-types; the shapes of `data`
 it asks for in shapes.py) and prints one table, then each failure's reason: the failing steps' last error lines
-(github_get_job_logs, grep on the server); a model calling the tools itself would have read every text block instead.
+(github_get_job_logs, grep on the server), then its failed tests: the failing checks of its commit (ci_status) and the
+failed tests of their reports (ci_test_results), one line each; a model calling the tools itself would have read every
+text block instead.
 The same task as the Rust `triage` example and ../code-mode-ts/triage.mjs, with the same output.
 
 Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `scripts/test`,
@@ -33,6 +35,7 @@ from typing import Any, cast
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from shapes import (
+    ArtifactIds,
     CommitPull,
     FailedJob,
     FailedStepLines,
@@ -41,7 +44,15 @@ from shapes import (
     WorkflowRun,
     WorkflowRunsPage,
 )
-from tools import ArtifactReadOutput, Data as WaitResult, GithubListWorkflowRunsOutput, GithubWaitForRunOutput
+from tools import (
+    ArtifactReadOutput,
+    CiStatusOutputData,
+    CiTestResultsOutputData,
+    Data as WaitResult,
+    FailedItem as FailedTest,
+    GithubListWorkflowRunsOutput,
+    GithubWaitForRunOutput,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FAILED_JOB = (
@@ -55,6 +66,7 @@ PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}], next
 ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}"
 PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]"
 NEWEST_RUN = ".workflow_runs[0].id"
+TEST_RESULTS_ARTIFACTS = '[.artifacts[] | select(.name == "test-results") | .id]'
 JIRA_KEY = re.compile(r"\b[A-Z][A-Z0-9]+-[0-9]+\b")
 
 
@@ -161,6 +173,102 @@ def waited_line(wait: WaitResult, seconds: int) -> str:
         f"Stopped waiting for {wait['target']} ({wait['stoppedBy']}): {wait['state']}; "
         f"{failed} of {jobs} job(s) failed so far"
     )
+
+
+def failed_test_line(test: FailedTest) -> str:
+    """A failed test as `file:line name: message` (the message's first line), with what exists of it: `file name:
+    message` without a line, `name: message` without a file, `name` alone without a message."""
+    line = ""
+    if test["file"]:
+        line += test["file"] + (f":{test['line']}" if test["line"] is not None else "") + " "
+    line += test["name"]
+    message = (test["message"] or "").split("\n")[0]
+    if message:
+        line += f": {message}"
+    return line
+
+
+class FailedTests:
+    """The failed tests of the failing checks of each failed run, read once per report source."""
+
+    def __init__(self, tools: Tools, options: argparse.Namespace, project: str):
+        self.tools = tools
+        self.repo = {"owner": options.owner, "repo": options.repo}
+        self.project = project
+        # The lines printed: per run, a heading and its failed tests (or a reference to an earlier run with the same).
+        self.printed: list[str] = []
+        self.artifacts: dict[int, list[int]] = {}
+        self.results: dict[str, list[str]] = {}
+        # The first run that printed a list of failed-test lines, by the lines joined.
+        self.first_with: dict[str, int] = {}
+
+    async def test_artifacts(self, run_id: int) -> list[int]:
+        """The ids of the `test-results` artifacts of run `run_id`, listed once per run."""
+        if run_id not in self.artifacts:
+            path = f"/repos/{self.repo['owner']}/{self.repo['repo']}/actions/runs/{run_id}/artifacts"
+            result = await self.tools.call("github_get", {"path": path, "jq": TEST_RESULTS_ARTIFACTS})
+            self.artifacts[run_id] = [] if result.is_error else cast(ArtifactIds, await self.tools.data_of(result))
+        return self.artifacts[run_id]
+
+    async def test_results(self, source: dict[str, Any]) -> list[str]:
+        """The failed tests of one report source (ci_test_results arguments), one line each, read once per source."""
+        key = json.dumps(source)
+        if key not in self.results:
+            result = await self.tools.call("ci_test_results", source)
+            if result.is_error:
+                lines = [f"error: {first_line(text_of(result))}"]
+            else:
+                results = cast(CiTestResultsOutputData, await self.tools.data_of(result))
+                lines = [failed_test_line(test) for test in results["failed"]]
+                if results["failedOmitted"] > 0:
+                    lines.append(f"({results['failedOmitted']} more failed test(s) not listed)")
+            self.results[key] = lines
+        return self.results[key]
+
+    async def of_run(self, run: WorkflowRun) -> None:
+        """Reads the failing checks of the run's commit with ci_status, then the failed tests of each one's reports,
+        and adds the run's lines to self.printed."""
+        result = await self.tools.call("ci_status", {**self.repo, "sha": run["head_sha"], "projectSlug": self.project})
+        if result.is_error:
+            self.printed.append(f"- run {run['id']}: error: {first_line(text_of(result))}")
+            return
+        status = cast(CiStatusOutputData, await self.tools.data_of(result))
+        slug = status["circleci"]["projectSlug"] if status["circleci"] else self.project
+        labels: list[str] = []
+        sources: list[dict[str, Any]] = []
+        for check in status["checks"]:
+            if check["state"] != "failure":
+                continue
+            if check["kind"] == "check_run" and check["runId"] is not None:
+                label = check["name"]
+                found = [{**self.repo, "artifactId": artifact} for artifact in await self.test_artifacts(check["runId"])]
+            elif check["kind"] == "circleci_job" and check["jobNumber"] is not None:
+                label = f"CircleCI job {check['jobNumber']} ({check['name']})"
+                found = [{"projectSlug": slug, "jobNumber": check["jobNumber"]}]
+            else:
+                continue
+            if label not in labels:
+                labels.append(label)
+            sources.extend(source for source in found if source not in sources)
+        if not labels:
+            self.printed.append(f"- run {run['id']}: no failing check with test reports")
+            return
+        heading = f"- run {run['id']}: {', '.join(labels)}"
+        if not sources:
+            self.printed.append(f"{heading}: no test reports")
+            return
+        lines: list[str] = []
+        for source in sources:
+            lines.extend(await self.test_results(source))
+        key = "\n".join(lines)
+        if not lines:
+            self.printed.append(f"{heading}: no failed test in their reports")
+        elif key in self.first_with:
+            self.printed.append(f"{heading}: the same {len(lines)} failed test(s) as run {self.first_with[key]}")
+        else:
+            self.first_with[key] = run["id"]
+            self.printed.append(heading)
+            self.printed.extend(f"    {line}" for line in lines)
 
 
 async def wait_first(tools: Tools, options: argparse.Namespace) -> str:
@@ -270,6 +378,12 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
     for row in rows:
         row["pipeline"] = pipeline_of.get(row["run"]["head_sha"], "none")
 
+    # 3b. Failed tests: the failing checks of each failed run's commit (ci_status), and the failed tests of their
+    #     reports (ci_test_results of the run's test-results artifact, or of the CircleCI job).
+    tests = FailedTests(tools, options, project)
+    for row in rows:
+        await tests.of_run(row["run"])
+
     # 4. Jira: status and assignee of every key named, once per key.
     issues: dict[str, str] = {}
     for key in sorted({key for row in rows for key in row["keys"]}):
@@ -300,6 +414,11 @@ async def triage(tools: Tools, options: argparse.Namespace) -> str:
     printed += "\nWhy they failed (the failing steps' last error lines, from github_get_job_logs):\n"
     for run_id, lines in why:
         printed += f"- run {run_id}\n" + "".join(f"  {line}\n" for line in lines)
+    printed += (
+        "\nFailed tests (the failing checks ci_status finds for each failed run's commit, their reports read with "
+        "ci_test_results):\n"
+    )
+    printed += "".join(f"{line}\n" for line in tests.printed)
     return printed
 
 

@@ -25,6 +25,10 @@ export type FailedJobs = { name: string; steps: string[] }[];
 /** `data` of `github_get /repos/{o}/{r}/commits/{sha}/pulls` with this program's PULLS jq. */
 export type CommitPulls = { number: number; state: string; merged: boolean }[];
 
+/** `data` of `github_get /repos/{o}/{r}/actions/runs/{id}/artifacts` with this program's TEST_RESULTS_ARTIFACTS jq:
+ * the ids of the run's `test-results` artifacts. */
+export type ArtifactIds = number[];
+
 /** `data` of `github_get_job_logs` ({jobs: [{job, steps: [{number, name, conclusion, lines: [{n, time, text, kind}]}],
  * totalLines}]}) with this program's WHY jq: the kept lines of each step that has some. */
 export type FailedStepLines = { job: string; step: string; lines: string[] }[];

@@ -6,8 +6,9 @@
 // run's `head_sha`), and the Jira issues named in the run's head commit message with their status and assignee.
 // It reads `structuredContent` as data (types in tools.d.ts, generated from tools/list by scripts/gen-types; the
 // shapes of `data` it asks for in shapes.d.ts) and prints one table, then each failure's reason: the failing steps'
-// last error lines (github_get_job_logs, grep on the server); a model calling the tools itself would have read every
-// text block instead. The same task as the Rust `triage` example and ../code-mode-py/triage.py, with the same output.
+// last error lines (github_get_job_logs, grep on the server), then its failed tests: the failing checks of its commit
+// (ci_status) and the failed tests of their reports (ci_test_results), one line each; a model calling the tools
+// itself would have read every text block instead. The same task as the Rust `triage` example and ../code-mode-py/triage.py, with the same output.
 //
 // Run (from the repository root, after `cargo build -p mcp-devtools-server -p recorded-upstream` and `npm ci` in
 // this folder):  node examples/code-mode-ts/triage.mjs  [--live] [--owner O] [--repo R] [--circleci-project SLUG]
@@ -34,6 +35,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 /** @typedef {import("./tools").JiraGetOutput} JiraGetOutput */
 /** @typedef {import("./tools").ArtifactReadOutput} ArtifactReadOutput */
 /** @typedef {import("./tools").GithubWaitForRunOutput} GithubWaitForRunOutput */
+/** @typedef {import("./tools").CiStatusOutput} CiStatusOutput */
+/** @typedef {import("./tools").CiTestResultsOutput} CiTestResultsOutput */
+/** @typedef {import("./tools").FailedItem} FailedTest */
 /** @typedef {import("./tools").Data} WaitResult */
 /** @typedef {import("./shapes").WorkflowRun} WorkflowRun */
 /** @typedef {import("./shapes").WorkflowRunsPage} WorkflowRunsPage */
@@ -42,6 +46,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 /** @typedef {import("./shapes").PipelinePage} PipelinePage */
 /** @typedef {import("./shapes").IssueStatus} IssueStatus */
 /** @typedef {import("./shapes").CommitPulls} CommitPulls */
+/** @typedef {import("./shapes").ArtifactIds} ArtifactIds */
 /** @typedef {{ content?: { type: string, text?: string }[], structuredContent?: any, isError?: boolean }} ToolResult */
 
 const FAILED_JOB =
@@ -52,6 +57,7 @@ const PIPELINES = "{items: [.items[] | {revision: .vcs.revision, number, state}]
 const ISSUE = "{status: .fields.status.name, assignee: .fields.assignee.displayName}";
 const PULLS = "[.[] | {number, state, merged: (.merged_at != null)}]";
 const NEWEST_RUN = ".workflow_runs[0].id";
+const TEST_RESULTS_ARTIFACTS = '[.artifacts[] | select(.name == "test-results") | .id]';
 
 const { values: options } = parseArgs({
   options: {
@@ -144,7 +150,7 @@ const firstLine = (text) => text.split("\n")[0];
  * @param {ToolResult} result
  */
 async function dataOf(result) {
-  /** @type {GithubListWorkflowRunsOutput | GithubListWorkflowJobsOutput | GithubGetOutput | GithubGetJobLogsOutput | CircleciGetOutput | JiraGetOutput} */
+  /** @type {GithubListWorkflowRunsOutput | GithubListWorkflowJobsOutput | GithubGetOutput | GithubGetJobLogsOutput | CircleciGetOutput | JiraGetOutput | CiStatusOutput | CiTestResultsOutput} */
   const envelope = result.structuredContent;
   if (!envelope.incomplete) return envelope.data;
   const id = envelope.incomplete.artifactId;
@@ -298,6 +304,109 @@ for (const branch of [...new Set(rows.map((row) => row.run.head_branch))].sort()
 }
 for (const row of rows) row.pipeline = pipelineOf.get(row.run.head_sha) ?? "none";
 
+// 3b. Failed tests: the failing checks of each failed run's commit (ci_status), and the failed tests of their reports
+//     (ci_test_results of the run's test-results artifact, or of the CircleCI job).
+/**
+ * A failed test as `file:line name: message` (the message's first line), with what exists of it: `file name:
+ * message` without a line, `name: message` without a file, `name` alone without a message.
+ * @param {FailedTest} test
+ */
+function failedTestLine(test) {
+  let line = "";
+  if (test.file) line += `${test.file}${test.line !== null ? `:${test.line}` : ""} `;
+  line += test.name;
+  const message = test.message?.split("\n")[0];
+  if (message) line += `: ${message}`;
+  return line;
+}
+/** The test-results artifacts of a run, by run id. @type {Map<number, number[]>} */
+const testArtifacts = new Map();
+/** The ids of the `test-results` artifacts of run `runId`, listed once per run. @param {number} runId */
+async function testArtifactsOf(runId) {
+  if (!testArtifacts.has(runId)) {
+    const path = `/repos/${options.owner}/${options.repo}/actions/runs/${runId}/artifacts`;
+    const result = await callTool("github_get", { path, jq: TEST_RESULTS_ARTIFACTS });
+    testArtifacts.set(runId, result.isError ? [] : /** @type {ArtifactIds} */ (await dataOf(result)));
+  }
+  return /** @type {number[]} */ (testArtifacts.get(runId));
+}
+/** The failed-test lines of a report source (ci_test_results arguments as JSON). @type {Map<string, string[]>} */
+const testResults = new Map();
+/** The failed tests of one report source, one line each, read once per source. @param {Record<string, any>} source */
+async function testResultsOf(source) {
+  const key = JSON.stringify(source);
+  if (!testResults.has(key)) {
+    const result = await callTool("ci_test_results", source);
+    /** @type {string[]} */
+    let lines;
+    if (result.isError) {
+      lines = [`error: ${firstLine(textOf(result))}`];
+    } else {
+      /** @type {NonNullable<CiTestResultsOutput["data"]>} */
+      const results = await dataOf(result);
+      lines = results.failed.map(failedTestLine);
+      if (results.failedOmitted > 0) lines.push(`(${results.failedOmitted} more failed test(s) not listed)`);
+    }
+    testResults.set(key, lines);
+  }
+  return /** @type {string[]} */ (testResults.get(key));
+}
+/** The lines printed: per run, a heading and its failed tests (or a reference to an earlier run with the same). */
+const testsPrinted = [];
+/** The first run that printed a list of failed-test lines, by the lines joined. @type {Map<string, number>} */
+const firstWith = new Map();
+for (const { run } of rows) {
+  const result = await callTool("ci_status", { ...repo, sha: run.head_sha, projectSlug: project });
+  if (result.isError) {
+    testsPrinted.push(`- run ${run.id}: error: ${firstLine(textOf(result))}`);
+    continue;
+  }
+  /** @type {NonNullable<CiStatusOutput["data"]>} */
+  const status = await dataOf(result);
+  const slug = status.circleci?.projectSlug ?? project;
+  /** @type {string[]} */
+  const labels = [];
+  /** @type {Record<string, any>[]} */
+  const sources = [];
+  for (const check of status.checks.filter((check) => check.state === "failure")) {
+    let label;
+    let found;
+    if (check.kind === "check_run" && check.runId !== null) {
+      label = check.name;
+      found = (await testArtifactsOf(check.runId)).map((artifactId) => ({ ...repo, artifactId }));
+    } else if (check.kind === "circleci_job" && check.jobNumber !== null) {
+      label = `CircleCI job ${check.jobNumber} (${check.name})`;
+      found = [{ projectSlug: slug, jobNumber: check.jobNumber }];
+    } else {
+      continue;
+    }
+    if (!labels.includes(label)) labels.push(label);
+    for (const source of found) {
+      if (!sources.some((known) => JSON.stringify(known) === JSON.stringify(source))) sources.push(source);
+    }
+  }
+  if (labels.length === 0) {
+    testsPrinted.push(`- run ${run.id}: no failing check with test reports`);
+    continue;
+  }
+  const heading = `- run ${run.id}: ${labels.join(", ")}`;
+  if (sources.length === 0) {
+    testsPrinted.push(`${heading}: no test reports`);
+    continue;
+  }
+  const lines = [];
+  for (const source of sources) lines.push(...(await testResultsOf(source)));
+  const key = lines.join("\n");
+  if (lines.length === 0) {
+    testsPrinted.push(`${heading}: no failed test in their reports`);
+  } else if (firstWith.has(key)) {
+    testsPrinted.push(`${heading}: the same ${lines.length} failed test(s) as run ${firstWith.get(key)}`);
+  } else {
+    firstWith.set(key, run.id);
+    testsPrinted.push(heading, ...lines.map((line) => `    ${line}`));
+  }
+}
+
 // 4. Jira: status and assignee of every key named, once per key.
 /** @type {Map<string, string>} */
 const issues = new Map();
@@ -326,6 +435,9 @@ for (const { run, failing, pipeline, keys, pull } of rows) {
 }
 printed += "\nWhy they failed (the failing steps' last error lines, from github_get_job_logs):\n";
 for (const [run, lines] of why) printed += `- run ${run}\n${lines.map((line) => `  ${line}\n`).join("")}`;
+printed +=
+  "\nFailed tests (the failing checks ci_status finds for each failed run's commit, their reports read with ci_test_results):\n";
+for (const line of testsPrinted) printed += `${line}\n`;
 process.stdout.write(printed);
 
 // 6. The baseline: the same calls made directly, each without its jq, as text blocks.

@@ -16,7 +16,11 @@
 //! `CIRCLECI_TOKEN`, `ATLASSIAN_SITE_NAME` or `JIRA_BASE_URL`, `ATLASSIAN_USER_EMAIL`, `ATLASSIAN_API_TOKEN`).
 //!
 //! After the table, the reason of each failure: the failing steps' last error lines, read with `github_get_job_logs`
-//! (`grep` and `tailLines` run on the server, over the streamed log).
+//! (`grep` and `tailLines` run on the server, over the streamed log). Then its failed tests: `ci_status` gives the
+//! failing checks of the run's commit, and `ci_test_results` the failed tests of each one's reports (a check run: the
+//! run's `test-results` artifact, found with `github_get` of the run's artifacts; a CircleCI job: its tests), one
+//! line each, `file:line name: message` (what exists of it); a run whose reports list the same failed tests as an
+//! earlier run's says so instead of repeating them.
 //!
 //! It ends with the bytes table — the text blocks a model would have read making the same calls directly (each
 //! call without its `jq`), against the bytes this program printed — and a last line `ratio: N.Nx`. The wait is not
@@ -84,6 +88,8 @@ const PULLS: &str = r#"[.[] | {number, state, merged: (.merged_at != null)}]"#;
 const ISSUE: &str = r#"{status: .fields.status.name, assignee: .fields.assignee.displayName}"#;
 /// The newest run's id (`github_list_workflow_runs`, newest first).
 const NEWEST_RUN: &str = ".workflow_runs[0].id";
+/// The ids of a run's `test-results` artifacts (`github_get /repos/{o}/{r}/actions/runs/{id}/artifacts`).
+const TEST_RESULTS_ARTIFACTS: &str = r#"[.artifacts[] | select(.name == "test-results") | .id]"#;
 
 /// Every call the program made (tool, arguments), to replay without `jq` for the baseline.
 #[derive(Default)]
@@ -310,6 +316,13 @@ async fn main() -> anyhow::Result<()> {
         row.pipeline = pipeline_of.get(sha).cloned().unwrap_or_else(|| "none".to_string());
     }
 
+    // 3b. Failed tests: the failing checks of each failed run's commit (ci_status), and the failed tests of their
+    //     reports (ci_test_results of the run's test-results artifact, or of the CircleCI job).
+    let mut tests = FailedTests::default();
+    for row in &rows {
+        tests.of_run(&client, &mut calls, &repo, &project, &row.run).await?;
+    }
+
     // 4. Jira: status and assignee of every key named, once per key.
     let keys: BTreeSet<String> = rows.iter().flat_map(|row| row.keys.clone()).collect();
     let mut issues: BTreeMap<String, String> = BTreeMap::new();
@@ -367,6 +380,11 @@ async fn main() -> anyhow::Result<()> {
         for line in lines {
             writeln!(printed, "  {line}")?;
         }
+    }
+    printed += "\nFailed tests (the failing checks ci_status finds for each failed run's commit, their reports read \
+                with ci_test_results):\n";
+    for line in &tests.printed {
+        writeln!(printed, "{line}")?;
     }
     print!("{printed}");
 
@@ -428,6 +446,193 @@ fn pull_cell(pulls: &Value) -> String {
     } else {
         cells.join(", ")
     }
+}
+
+/// The failed tests of the failing checks of each failed run, read once per report source.
+#[derive(Default)]
+struct FailedTests {
+    /// The lines printed so far: per run, a heading and its failed tests (or a reference to an earlier run with
+    /// the same ones).
+    printed: Vec<String>,
+    /// The test-results artifacts of a run, by run id.
+    artifacts: BTreeMap<u64, Vec<u64>>,
+    /// The failed-test lines of a report source (`ci_test_results` arguments as JSON).
+    results: BTreeMap<String, Vec<String>>,
+    /// The first run that printed a list of failed-test lines, by the lines joined.
+    first_with: BTreeMap<String, String>,
+}
+
+impl FailedTests {
+    /// Reads the failing checks of `run`'s commit with `ci_status`, then the failed tests of each one's reports,
+    /// and adds the run's lines to [`FailedTests::printed`].
+    async fn of_run(
+        &mut self,
+        client: &Client,
+        calls: &mut Calls,
+        repo: &Value,
+        project: &str,
+        run: &Value,
+    ) -> anyhow::Result<()> {
+        let id = run["id"].to_string();
+        let args = with(repo, json!({"sha": run["head_sha"], "projectSlug": project}));
+        let result = calls.raw(client, "ci_status", args).await?;
+        if result.is_error == Some(true) {
+            self.printed
+                .push(format!("- run {id}: error: {}", first_line(&text(&result))));
+            return Ok(());
+        }
+        let status = data_of(client, &result).await?;
+        let slug = status["circleci"]["projectSlug"]
+            .as_str()
+            .unwrap_or(project)
+            .to_string();
+        let mut labels: Vec<String> = Vec::new();
+        let mut sources: Vec<Value> = Vec::new();
+        let failing = status["checks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["state"] == "failure");
+        for check in failing {
+            let name = check["name"].as_str().unwrap_or("?");
+            let (label, found) = match (
+                check["kind"].as_str(),
+                check["runId"].as_u64(),
+                check["jobNumber"].as_u64(),
+            ) {
+                (Some("check_run"), Some(run_id), _) => {
+                    let ids = self.test_artifacts(client, calls, repo, run_id).await?;
+                    let found = ids
+                        .iter()
+                        .map(|artifact| with(repo, json!({"artifactId": artifact})))
+                        .collect();
+                    (name.to_string(), found)
+                }
+                (Some("circleci_job"), _, Some(number)) => (
+                    format!("CircleCI job {number} ({name})"),
+                    vec![json!({"projectSlug": slug, "jobNumber": number})],
+                ),
+                _ => continue,
+            };
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+            for source in found {
+                if !sources.contains(&source) {
+                    sources.push(source);
+                }
+            }
+        }
+        if labels.is_empty() {
+            self.printed
+                .push(format!("- run {id}: no failing check with test reports"));
+            return Ok(());
+        }
+        let heading = format!("- run {id}: {}", labels.join(", "));
+        if sources.is_empty() {
+            self.printed.push(format!("{heading}: no test reports"));
+            return Ok(());
+        }
+        let mut lines = Vec::new();
+        for source in sources {
+            lines.extend(self.test_results(client, calls, source).await?);
+        }
+        if lines.is_empty() {
+            self.printed.push(format!("{heading}: no failed test in their reports"));
+            return Ok(());
+        }
+        let key = lines.join("\n");
+        if let Some(first) = self.first_with.get(&key) {
+            self.printed.push(format!(
+                "{heading}: the same {} failed test(s) as run {first}",
+                lines.len()
+            ));
+            return Ok(());
+        }
+        self.first_with.insert(key, id);
+        self.printed.push(heading);
+        self.printed.extend(lines.into_iter().map(|line| format!("    {line}")));
+        Ok(())
+    }
+
+    /// The ids of the `test-results` artifacts of run `run_id`, listed once per run.
+    async fn test_artifacts(
+        &mut self,
+        client: &Client,
+        calls: &mut Calls,
+        repo: &Value,
+        run_id: u64,
+    ) -> anyhow::Result<Vec<u64>> {
+        if let Some(ids) = self.artifacts.get(&run_id) {
+            return Ok(ids.clone());
+        }
+        let path = format!(
+            "/repos/{}/{}/actions/runs/{run_id}/artifacts",
+            repo["owner"].as_str().unwrap_or_default(),
+            repo["repo"].as_str().unwrap_or_default()
+        );
+        let result = calls
+            .raw(
+                client,
+                "github_get",
+                json!({"path": path, "jq": TEST_RESULTS_ARTIFACTS}),
+            )
+            .await?;
+        let ids: Vec<u64> = if result.is_error == Some(true) {
+            Vec::new()
+        } else {
+            let ids = data_of(client, &result).await?;
+            ids.as_array().into_iter().flatten().filter_map(Value::as_u64).collect()
+        };
+        self.artifacts.insert(run_id, ids.clone());
+        Ok(ids)
+    }
+
+    /// The failed tests of one report source (`ci_test_results` arguments), one line each, read once per source.
+    async fn test_results(&mut self, client: &Client, calls: &mut Calls, source: Value) -> anyhow::Result<Vec<String>> {
+        let key = source.to_string();
+        if let Some(lines) = self.results.get(&key) {
+            return Ok(lines.clone());
+        }
+        let result = calls.raw(client, "ci_test_results", source).await?;
+        let lines = if result.is_error == Some(true) {
+            vec![format!("error: {}", first_line(&text(&result)))]
+        } else {
+            let results = data_of(client, &result).await?;
+            let mut lines: Vec<String> = results["failed"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(failed_test_line)
+                .collect();
+            let omitted = results["failedOmitted"].as_u64().unwrap_or_default();
+            if omitted > 0 {
+                lines.push(format!("({omitted} more failed test(s) not listed)"));
+            }
+            lines
+        };
+        self.results.insert(key, lines.clone());
+        Ok(lines)
+    }
+}
+
+/// A failed test as `file:line name: message` (the message's first line), with what exists of it: `file name:
+/// message` without a line, `name: message` without a file, `name` alone without a message.
+fn failed_test_line(test: &Value) -> String {
+    let mut line = String::new();
+    if let Some(file) = test["file"].as_str().filter(|file| !file.is_empty()) {
+        line.push_str(file);
+        if let Some(number) = test["line"].as_u64() {
+            line.push_str(&format!(":{number}"));
+        }
+        line.push(' ');
+    }
+    line.push_str(test["name"].as_str().unwrap_or("?"));
+    let message = test["message"].as_str().and_then(|message| message.split('\n').next());
+    if let Some(message) = message.filter(|message| !message.is_empty()) {
+        line.push_str(&format!(": {message}"));
+    }
+    line
 }
 
 fn first_line(text: &str) -> &str {

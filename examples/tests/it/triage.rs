@@ -1,8 +1,9 @@
 //! The triage programs, run as a user runs them. The Rust one (its binary, which starts the server against the
 //! embedded recorded upstream) first waits for the newest run with `github_wait_for_run` (finished: it answers at
 //! once) and prints what the wait saw, then the table of every failed run with data from all three vendors and the run's
-//! pull request, shows the missing Jira issue from an `isError` result, and reads at least 50 times fewer bytes than the direct calls. The
-//! TypeScript and Python ones (official SDK clients; `scripts/test` installs them) print exactly the same.
+//! pull request, shows the missing Jira issue from an `isError` result, lists the failed tests of each failed run's
+//! failing checks (`ci_status`, then `ci_test_results`), and reads at least 50 times fewer bytes than the direct
+//! calls. The TypeScript and Python ones (official SDK clients; `scripts/test` installs them) print exactly the same.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -100,6 +101,7 @@ fn triage_joins_the_three_vendors_and_reads_far_less() {
         "{out}"
     );
     let why = out.split("Why they failed").nth(1).unwrap_or_default();
+    let why = why.split("\nFailed tests").next().unwrap_or_default();
     assert_eq!(
         why.matches("\n- run ").count(),
         22,
@@ -112,6 +114,73 @@ fn triage_joins_the_three_vendors_and_reads_far_less() {
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("last line {last:?}"));
     assert!(ratio >= 50.0, "ratio {ratio}");
+}
+
+/// The failed tests of each failed run: its commit's failing checks from `ci_status`, the failed tests of their
+/// reports from `ci_test_results` (the run's `test-results` artifact, CircleCI's tests endpoint), one line each.
+#[test]
+fn triage_lists_the_failed_tests_of_the_failing_checks() {
+    let out = triage_output();
+    let tests = out
+        .split(
+            "\nFailed tests (the failing checks ci_status finds for each failed run's commit, their reports read \
+                with ci_test_results):\n",
+        )
+        .nth(1)
+        .unwrap_or_else(|| panic!("no failed-tests section: {out}"));
+    let tests = tests.split("\n\n").next().unwrap_or_default();
+    assert_eq!(
+        tests.lines().filter(|line| line.starts_with("- run ")).count(),
+        22,
+        "a line for every failed run: {tests}"
+    );
+    // The first failed run: its failing check run (the run's test-results artifact, four reports: file:line, name,
+    // the message's first line; a test without a message ends at its name) and its commit's failing CircleCI job
+    // (its tests endpoint: a file, no line).
+    let first = "- run 3985194485: test (Python 3.9), CircleCI job 102 (test)\n    \
+                 tests/test_docs.py:27 test_install_snippet: AssertionError: assert 'pip install tox' in snippet\n    \
+                 C:/Users/Michal/Workspace/dorny/test-check/reports/jest/__tests__/main.test.js:10 Failing test\n";
+    assert!(tests.starts_with(first), "{tests}");
+    assert!(
+        tests.contains(
+            "\n    C:/Users/Michal/Workspace/dorny/test-reporter/reports/dotnet/DotnetTests.XUnitTests/\
+             CalculatorTests.cs:27 Failing_Test: Assert.Equal() Failure\n"
+        ),
+        "a multi-line message gives its first line: {tests}"
+    );
+    assert!(
+        tests.contains(
+            "\n    test/main.test.js:22 Exception in test: Some error\n    test/pipeline.test.js pipeline encodes \
+             the page token once: Error: expect(received).toBe(expected) // Object.is equality\n- run 3985162764:"
+        ),
+        "{tests}"
+    );
+    // A run whose Install tox failed uploaded no test results: only its commit's CircleCI job has a report.
+    assert!(
+        tests.contains(
+            "\n- run 3985162764: test (Python 3.7), CircleCI job 102 (test)\n    test/pipeline.test.js pipeline \
+             encodes the page token once: Error: expect(received).toBe(expected) // Object.is equality\n"
+        ),
+        "{tests}"
+    );
+    // A dependabot branch has no CircleCI pipeline: the GitHub reports alone.
+    assert!(
+        tests.contains("\n- run 3985138957: test (Python 3.8)\n    tests/test_docs.py:27 test_install_snippet:"),
+        "{tests}"
+    );
+    // Runs whose reports list the same failed tests refer to the first one instead of repeating them (the last
+    // failed run, of page 2, too).
+    assert!(
+        tests.ends_with(
+            "\n- run 2802600146: test (Python 3.9), CircleCI job 102 (test): the same 15 failed test(s) as run \
+             3985194485"
+        ),
+        "{tests}"
+    );
+    assert!(
+        tests.contains("\n- run 3984426158: test (Python 3.9): the same 14 failed test(s) as run 3985138957\n"),
+        "{tests}"
+    );
 }
 
 fn repo_root() -> PathBuf {

@@ -414,14 +414,29 @@ pub fn patch(commit: &Value, date: &str) -> String {
 /// The artifacts every derived run uploads: (name, size in bytes).
 pub const ARTIFACTS: [(&str, u64); 2] = [("test-results", 48_213), ("coverage-report", 1_262_391)];
 
-/// `GET /repos/{o}/{r}/actions/runs/{id}/artifacts` for `run`: [`ARTIFACTS`], ids `run id × 10 + 5 + index`,
-/// created when the run was last updated and expiring 90 days later (GitHub's default retention); `expires_at` is
-/// computed by the caller (`expires`).
-pub fn artifacts(run: &Value, expires: &str) -> Value {
+/// Whether the tests of a run ran, from its derived jobs body (`jobs`, [`super::run_jobs`]): no job failed a step
+/// before its `Run tests` step (a run whose `Install tox` failed never ran them, so it uploaded no test results and
+/// no coverage).
+pub fn tests_ran(jobs: &Value) -> bool {
+    jobs["jobs"].as_array().into_iter().flatten().all(|job| {
+        job["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .take_while(|step| step["name"] != "Run tests")
+            .all(|step| step["conclusion"] != "failure")
+    })
+}
+
+/// `GET /repos/{o}/{r}/actions/runs/{id}/artifacts` for `run`, whose derived jobs body is `jobs`: [`ARTIFACTS`] when
+/// its tests ran ([`tests_ran`]), else none; ids `run id × 10 + 5 + index`, created when the run was last updated and
+/// expiring 90 days later (GitHub's default retention); `expires_at` is computed by the caller (`expires`).
+pub fn artifacts(run: &Value, jobs: &Value, expires: &str) -> Value {
     let api = run["repository"]["url"].as_str().unwrap_or_default();
     let run_id = run["id"].as_u64().unwrap_or_default();
+    let uploaded = if tests_ran(jobs) { ARTIFACTS.as_slice() } else { &[] };
     let list: Vec<Value> = (0u64..)
-        .zip(ARTIFACTS)
+        .zip(uploaded)
         .map(|(index, (name, size))| {
             let id = run_id * 10 + 5 + index;
             json!({

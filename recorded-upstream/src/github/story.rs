@@ -1,7 +1,7 @@
 //! The routes answering from [`super::commits`]: a commit's pull requests, check runs, combined status (no
 //! statuses: state `pending`, as GitHub answers) and detail (JSON, diff or patch by `Accept`), a run (with an
-//! `ETag`; `304` to a matching `If-None-Match`), a pull request by number, and a run's artifacts, for every commit
-//! and run of the runs fixtures. An unknown SHA gets
+//! `ETag`; `304` to a matching `If-None-Match`), a pull request by number, and a run's artifacts (none for a run
+//! whose tests never ran, [`commits::tests_ran`]), for every commit and run of the runs fixtures. An unknown SHA gets
 //! GitHub's `422 No commit found for SHA`, an unknown run its `404`.
 //!
 //! An artifact's download (`GET /repos/{o}/{r}/actions/artifacts/{id}/zip`) is, as on GitHub, a `302` to a
@@ -142,7 +142,7 @@ impl Story {
         if let Route::Artifacts = route {
             let run_id = segments.get(5).and_then(|id| id.parse::<u64>().ok());
             return match run_id.and_then(|id| self.runs_by_id.get(&id)) {
-                Some(run) => self.json(&commits::artifacts(run, &plus_90_days(run["updated_at"].as_str()))),
+                Some(run) => self.json(&self.artifacts(run)),
                 None => self.error(404, "Not Found", "actions/artifacts#list-workflow-run-artifacts"),
             };
         }
@@ -230,9 +230,12 @@ impl Story {
     fn artifact_zip(&self, request: &Request, id: &str) -> ResponseTemplate {
         let artifact = id.parse::<u64>().ok().and_then(|id| {
             let run = self.runs_by_id.get(&(id / 10))?;
-            let index = usize::try_from((id % 10).checked_sub(5)?).ok()?;
-            let (name, _) = commits::ARTIFACTS.get(index)?;
-            Some((run, *name))
+            let listed = self.artifacts(run);
+            let artifact = listed["artifacts"]
+                .as_array()?
+                .iter()
+                .find(|artifact| artifact["id"] == id)?;
+            Some((run, artifact["name"].as_str()?.to_owned()))
         });
         let Some((run, name)) = artifact else {
             return self.error(404, "Not Found", "actions/artifacts#download-an-artifact");
@@ -256,6 +259,12 @@ impl Story {
                 response.append_header(name.as_str(), value.as_str())
             })
             .append_header("Location", location.as_str())
+    }
+
+    /// The artifacts `run` uploaded ([`commits::artifacts`] of its derived jobs).
+    fn artifacts(&self, run: &Value) -> Value {
+        let jobs = super::run_jobs(&self.jobs_template, run);
+        commits::artifacts(run, &jobs, &plus_90_days(run["updated_at"].as_str()))
     }
 
     fn base(&self, status: u16, content_type: &str) -> ResponseTemplate {
@@ -356,7 +365,11 @@ mod tests {
             ("commit.diff", commits::diff(&commit).into_bytes()),
             (
                 "run-artifacts.json",
-                serde_json::to_vec(&commits::artifacts(run, &plus_90_days(run["updated_at"].as_str())))?,
+                serde_json::to_vec(&commits::artifacts(
+                    run,
+                    &jobs[0].1,
+                    &plus_90_days(run["updated_at"].as_str()),
+                ))?,
             ),
         ];
         for (file, bytes) in derived {
@@ -374,6 +387,15 @@ mod tests {
             );
         }
         assert_eq!(pull["number"], 2402, "docs is the second branch by name");
+        // A failed run whose `Install tox` failed (run id % 4 == 0) never ran its tests: it uploaded nothing.
+        let stopped = all
+            .iter()
+            .find(|run| run["id"] == 3_985_162_764u64)
+            .ok_or_else(|| anyhow::anyhow!("run 3985162764 is in github/runs-large"))?;
+        let stopped_jobs = super::super::run_jobs(&template, stopped);
+        assert!(!commits::tests_ran(&stopped_jobs));
+        assert_eq!(commits::artifacts(stopped, &stopped_jobs, "")["total_count"], 0);
+        assert!(commits::tests_ran(&jobs[0].1));
         assert_eq!(pull["head"]["ref"], "docs");
         Ok(())
     }

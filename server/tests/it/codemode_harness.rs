@@ -10,6 +10,9 @@
 //!   page back through `artifact_read`;
 //! - `wait-logs.js`, written from the same declarations, waits for a run with `github_wait_for_run` and reads the log
 //!   of each job the wait reports failed with `github_get_job_logs`, by the `jobId` the wait result carries;
+//! - `ci-tests.js`, written from the same declarations, reads a pull request's failing checks with `ci_status` and
+//!   the failed tests of each one's reports with `ci_test_results` (a check run's `test-results` artifact, a CircleCI
+//!   job's tests);
 //! - the AI SDK path (`@ai-sdk/mcp` tools into codemode's `createCodeTool`) hands the program the whole
 //!   `CallToolResult`, `isError` included;
 //! - `@ai-sdk/mcp`'s stdio transport (a Node child with a socket stdin) closes and its host exits.
@@ -79,6 +82,26 @@ async fn server(upstream: &RecordedUpstream) -> HttpServer {
     ];
     env.extend(upstream.env().into_iter().map(|(name, value)| (name.to_owned(), value)));
     HttpServer::start(env, &["--no-auth"], tempfile::tempdir().unwrap()).await
+}
+
+/// Runs `program` through `run.mjs <command>` (`run`: McpConnector, `ai-sdk`: the AI SDK path) against the server
+/// over streamable HTTP and the recorded upstream of every vendor; its value, parsed from the JSON it printed.
+async fn run_program(command: &str, program: &str) -> Value {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = server(&upstream).await;
+    let env = [("MCP_URL", server.url.clone())];
+    let out = stdout_of(program, &node("run.mjs", &[command, program], &env).await);
+    serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"))
+}
+
+/// The strings of a JSON array (none when it is not one).
+fn strings(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
 }
 
 /// The pieces of a declarations file: each `type X = ...` block and each method of `declare const devtools`
@@ -163,12 +186,7 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
         json!("22 failed of 104 runs of octo-org/octo-repo (2 page(s), 1 read from artifacts)"),
         "the 100-run page (over the bound) was read back through artifact_read: {out}"
     );
-    let rows: Vec<&str> = result["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let rows = strings(&result["rows"]);
     assert_eq!(rows.len(), 22, "{out}");
     assert!(
         rows.contains(
@@ -189,11 +207,8 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
 
 #[tokio::test]
 async fn cloudflare_codemode_waits_for_a_run_then_reads_its_failed_jobs_log() {
-    let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream).await;
-    let env = [("MCP_URL", server.url.clone())];
-    let out = stdout_of("wait-logs.js", &node("run.mjs", &["run", "wait-logs.js"], &env).await);
-    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
+    let result = run_program("run", "wait-logs.js").await;
+    let out = result.to_string();
     assert_eq!(
         result["run"],
         json!("workflow run 2802600146 of octo-org/octo-repo: completed, failure (finished)"),
@@ -217,18 +232,60 @@ async fn cloudflare_codemode_waits_for_a_run_then_reads_its_failed_jobs_log() {
 }
 
 #[tokio::test]
+async fn cloudflare_codemode_reads_the_failed_tests_of_a_pull_request_s_failing_checks() {
+    let result = run_program("run", "ci-tests.js").await;
+    let out = result.to_string();
+    // Pull request #2402 (branch docs): its head is the commit of run 3985194485, whose job test (Python 3.9) failed,
+    // and of a CircleCI pipeline whose job 102 failed (listed under both of its workflows).
+    assert_eq!(
+        result["commit"],
+        json!("96f04418107af879f86b33e73e7f54e5253650fd (docs): failure"),
+        "{out}"
+    );
+    assert_eq!(
+        result["failingChecks"],
+        json!([
+            "check_run test (Python 3.9)",
+            "workflow build-and-test",
+            "circleci_job test",
+            "circleci_job test"
+        ]),
+        "{out}"
+    );
+    assert_eq!(
+        result["reports"],
+        json!([
+            "test (Python 3.9): GitHub artifact 39851944855 of octo-org/octo-repo: 14 failed of 26",
+            "CircleCI job 102 (test): CircleCI job 102 of gh/octo-org/octo-repo: 1 failed of 24"
+        ]),
+        "each report source read once, from the ids ci_status gave: {out}"
+    );
+    let failed = strings(&result["failed"]);
+    assert_eq!(failed.len(), 15, "{out}");
+    assert_eq!(
+        failed[0],
+        "tests/test_docs.py:27 test_install_snippet: AssertionError: assert 'pip install tox' in snippet"
+    );
+    assert!(
+        failed.contains(
+            &"C:/Users/Michal/Workspace/dorny/test-reporter/reports/dotnet/DotnetTests.XUnitTests/CalculatorTests.cs:27 \
+              Failing_Test: Assert.Equal() Failure"
+        ),
+        "a TRX failure, its message's first line: {out}"
+    );
+    assert_eq!(
+        failed[14],
+        "test/pipeline.test.js pipeline encodes the page token once: Error: expect(received).toBe(expected) // \
+         Object.is equality",
+        "CircleCI's tests give a file and no line: {out}"
+    );
+}
+
+#[tokio::test]
 async fn the_ai_sdk_path_hands_the_program_the_whole_call_tool_result() {
-    let upstream = RecordedUpstream::all().await.unwrap();
-    let server = server(&upstream).await;
-    let env = [("MCP_URL", server.url.clone())];
-    let out = stdout_of("ai-sdk.js", &node("run.mjs", &["ai-sdk", "ai-sdk.js"], &env).await);
-    let result: Value = serde_json::from_str(&out).unwrap_or_else(|err| panic!("{err}: {out}"));
-    let keys: Vec<&str> = result["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let result = run_program("ai-sdk", "ai-sdk.js").await;
+    let out = result.to_string();
+    let keys = strings(&result["keys"]);
     assert!(
         keys.contains(&"content") && keys.contains(&"structuredContent") && keys.contains(&"isError"),
         "{out}"
