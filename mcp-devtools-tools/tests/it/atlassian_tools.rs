@@ -1,4 +1,4 @@
-//! The 15 Atlassian tools in-process: rmcp client (over an in-memory pipe) → the tools → wiremock serving the
+//! The six Atlassian tools in-process: rmcp client (over an in-memory pipe) → the tools → wiremock serving the
 //! Jira, Confluence and Bitbucket fixtures (`recorded_upstream::atlassian`). Path rules, redirects and encoding
 //! are covered on the adapter (`adapters-atlassian/tests/client.rs`); here: the results, the contract of reads
 //! versus writes, errors, oversized pages, cache clearing by writes, missing settings.
