@@ -58,7 +58,10 @@ impl CircleciClient {
             return Err(answer.into());
         }
         let text = self.refusal_text(status, &url, &answered, token_sent);
-        Err(CircleciError::ArtifactRefused { text, answer })
+        Err(CircleciError::ArtifactRefused {
+            text,
+            answer: Box::new(answer),
+        })
     }
 
     /// What a refused artifact download says: who answered, what, and whether (and why not) it had the token.

@@ -22,7 +22,7 @@ pub enum CircleciError {
         /// What happened and what to do; never the token or the URL's query.
         text: String,
         /// The answer, classified ([`HttpError::Status`]).
-        answer: HttpError,
+        answer: Box<HttpError>,
     },
 }
 
@@ -31,14 +31,16 @@ impl CircleciError {
     /// [`adapters_http::error_info::ErrorCode::InvalidSetting`]).
     pub fn info(&self) -> ErrorInfo {
         match self {
-            Self::Http(err) | Self::ArtifactRefused { answer: err, .. } => err.info(),
+            Self::Http(err) => err.info(),
+            Self::ArtifactRefused { answer, .. } => answer.info(),
         }
     }
 
     /// The upstream HTTP status when CircleCI answered, else `None`.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Self::Http(err) | Self::ArtifactRefused { answer: err, .. } => err.status(),
+            Self::Http(err) => err.status(),
+            Self::ArtifactRefused { answer, .. } => answer.status(),
         }
     }
 }
