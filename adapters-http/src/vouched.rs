@@ -88,29 +88,31 @@ fn normalize(name: &str) -> String {
 mod tests {
     use super::*;
 
-    fn url(text: &str) -> Url {
-        Url::parse(text).expect("url")
+    /// Checks that `hosts` vouches for every URL of `ok` and for none of `no`.
+    fn check(hosts: &VouchedHosts, ok: &[&str], no: &[&str]) {
+        for (urls, expected) in [(ok, true), (no, false)] {
+            for url in urls {
+                assert_eq!(hosts.vouches(&Url::parse(url).expect("url")), expected, "{url}");
+            }
+        }
     }
 
     #[test]
     fn domains_cover_their_subdomains_only() {
         let hosts = VouchedHosts::new().with_domain("circle-artifacts.com");
-        for ok in [
+        let ok = [
             "https://circle-artifacts.com/x",
             "https://output.circle-artifacts.com/output/job/1/artifacts/0/a.zip",
             "https://132-55688803-gh.circle-artifacts.com:8443/0/a",
             "https://OUTPUT.Circle-Artifacts.com./x",
-        ] {
-            assert!(hosts.vouches(&url(ok)), "{ok}");
-        }
-        for no in [
+        ];
+        let no = [
             "https://evil-circle-artifacts.com/x",
             "https://circle-artifacts.com.evil.example/x",
             "https://s3.amazonaws.com/circle-artifacts.com/x",
             "https://127.0.0.1/x",
-        ] {
-            assert!(!hosts.vouches(&url(no)), "{no}");
-        }
+        ];
+        check(&hosts, &ok, &no);
     }
 
     #[test]
@@ -121,24 +123,21 @@ mod tests {
             .and_then(|h| h.with_host("::1", "HOSTS"))
             .and_then(|h| h.with_host("[fe80::2]", "HOSTS"))
             .expect("hosts");
-        for ok in [
+        let ok = [
             "https://artifacts.example.com/x",
             "https://artifacts.example.com:444/x",
             "http://127.0.0.1:9/x",
             "http://[::1]:9/x",
             "https://[fe80::2]/x",
-        ] {
-            assert!(hosts.vouches(&url(ok)), "{ok}");
-        }
-        for no in [
+        ];
+        let no = [
             "https://sub.artifacts.example.com/x",
             "https://example.com/x",
             "http://127.0.0.2/x",
             "http://localhost/x",
-        ] {
-            assert!(!hosts.vouches(&url(no)), "{no}");
-        }
-        assert!(!VouchedHosts::new().vouches(&url("https://circle-artifacts.com/x")));
+        ];
+        check(&hosts, &ok, &no);
+        check(&VouchedHosts::new(), &[], &["https://circle-artifacts.com/x"]);
     }
 
     #[test]

@@ -130,6 +130,16 @@ fn entry_bytes(name: &str) -> Vec<u8> {
     bytes
 }
 
+/// The entry names of a `ci_artifact_entries` result's `data`.
+fn entry_names(data: &Value) -> Vec<&str> {
+    data["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect()
+}
+
 /// What `test-reports` reads from `bytes` with the tool's limits.
 fn parsed(bytes: &[u8]) -> test_reports::TestReport {
     test_reports::parse(
@@ -366,13 +376,10 @@ async fn a_circleci_job_s_tests_are_read_from_every_page_and_agree_with_its_juni
             circleci(json!({"artifactPath": "test-results.zip"})),
         )
         .await;
-    let names: Vec<&str> = data["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["jest/results.xml", "coverage/coverage-summary.json"]);
+    assert_eq!(
+        entry_names(&data),
+        ["jest/results.xml", "coverage/coverage-summary.json"]
+    );
     let data = s
         .data(
             "ci_artifact_entry",
@@ -580,6 +587,20 @@ async fn list_private_artifacts(upstream: &RecordedUpstream, host: &MockServer) 
         .await;
 }
 
+/// A setup whose config `configure` changes, with the private artifact host and job 77's list on it.
+async fn private_setup(configure: impl FnOnce(ToolsConfig) -> ToolsConfig) -> (Setup, MockServer) {
+    let s = setup_with(ArchiveLimits::default(), configure).await;
+    let host = private_artifact_host(&s.upstream).await;
+    list_private_artifacts(&s.upstream, &host).await;
+    (s, host)
+}
+
+/// `config` with the loopback address listed as an artifact host (the server's `CIRCLECI_ARTIFACT_HOSTS=127.0.0.1`).
+fn loopback_listed(mut config: ToolsConfig) -> ToolsConfig {
+    config.circleci.artifact_hosts = vec!["127.0.0.1".to_owned()];
+    config
+}
+
 fn private(artifact: &str) -> Value {
     json!({"projectSlug": SLUG, "jobNumber": 77, "artifactPath": artifact})
 }
@@ -598,13 +619,7 @@ async fn tokens_sent(server: &MockServer) -> Vec<(String, Option<String>)> {
 
 #[tokio::test]
 async fn a_private_circleci_artifact_is_read_with_the_token_on_its_artifact_host_and_only_there() {
-    let s = setup_with(ArchiveLimits::default(), |mut config| {
-        config.circleci.artifact_hosts = vec!["127.0.0.1".to_owned()];
-        config
-    })
-    .await;
-    let host = private_artifact_host(&s.upstream).await;
-    list_private_artifacts(&s.upstream, &host).await;
+    let (s, host) = private_setup(loopback_listed).await;
 
     // On a listed host: the token goes with the request, and the zip is read.
     let data = s.data("ci_artifact_entries", private("listed.zip")).await;
@@ -612,13 +627,10 @@ async fn a_private_circleci_artifact_is_read_with_the_token_on_its_artifact_host
         data["source"],
         format!("CircleCI artifact listed.zip of job 77 of {SLUG}")
     );
-    let names: Vec<&str> = data["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["jest/results.xml", "coverage/coverage-summary.json"]);
+    assert_eq!(
+        entry_names(&data),
+        ["jest/results.xml", "coverage/coverage-summary.json"]
+    );
     let data = s.data("ci_test_results", private("listed.zip")).await;
     assert_eq!(
         data["totals"],
@@ -669,9 +681,7 @@ async fn a_private_circleci_artifact_is_read_with_the_token_on_its_artifact_host
 #[tokio::test]
 async fn a_private_circleci_artifact_refused_with_the_token_says_the_token_could_not_read_it() {
     // The artifact host is not listed at all: only the API's origin and circle-artifacts.com would get the token.
-    let s = setup().await;
-    let host = private_artifact_host(&s.upstream).await;
-    list_private_artifacts(&s.upstream, &host).await;
+    let (s, host) = private_setup(|config| config).await;
     let result = s.call("ci_test_results", private("listed.zip")).await;
     assert_eq!(result.is_error, Some(true));
     let err = text(&result);
@@ -685,14 +695,12 @@ async fn a_private_circleci_artifact_refused_with_the_token_says_the_token_could
     assert!(tokens_sent(&host).await.iter().all(|(_, token)| token.is_none()));
 
     // Listed, but the host refuses the token it is sent: the error says so.
-    let s = setup_with(ArchiveLimits::default(), |mut config| {
-        config.circleci.artifact_hosts = vec!["127.0.0.1".to_owned()];
+    let (s, _host) = private_setup(|config| {
+        let mut config = loopback_listed(config);
         config.circleci.http.credential = Some(adapters_http::Secret::new("a-token-the-host-refuses"));
         config
     })
     .await;
-    let host = private_artifact_host(&s.upstream).await;
-    list_private_artifacts(&s.upstream, &host).await;
     let err = s.error("ci_artifact_entries", private("listed.zip")).await;
     assert!(
         err.contains("answered 401 Unauthorized")
