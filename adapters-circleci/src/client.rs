@@ -2,11 +2,12 @@
 
 use adapters_http::next_link;
 use adapters_http::{
-    Auth, HttpClient, HttpConfig, cache::CacheRequest, cache::CacheStatus, cache::HttpCache, decode::Payload,
+    Auth, HttpClient, HttpConfig, VouchedHosts, cache::CacheRequest, cache::CacheStatus, cache::HttpCache,
+    decode::Payload,
 };
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 
-use crate::config::{CircleciConfig, TOKEN_HEADER, VENDOR_NAME};
+use crate::config::{ARTIFACTS_DOMAIN, CircleciConfig, TOKEN_HEADER, VENDOR_NAME};
 use crate::error::CircleciError;
 use crate::path::{is_cacheable_path, strip_api_prefix};
 
@@ -86,15 +87,24 @@ pub struct CircleciResponse {
 #[derive(Debug, Clone)]
 pub struct CircleciClient {
     pub(crate) http: HttpClient,
+    /// Where a job artifact's URL gets the token: [`ARTIFACTS_DOMAIN`] and its subdomains, and the configured
+    /// hosts (the API base's origin always does).
+    pub(crate) artifact_hosts: VouchedHosts,
+    /// The name of [`CircleciConfig::artifact_hosts`], for error texts.
+    pub(crate) artifact_hosts_setting: &'static str,
 }
 
 impl CircleciClient {
     /// Builds the client, with `cache` used for cacheable GETs when given. Sends nothing.
     ///
-    /// Errors: [`CircleciError::Http`] with an invalid `api_base` or a token that cannot be sent in a
-    /// header (never echoed). A missing token is not an error here: calls then fail with
-    /// [`adapters_http::HttpError::MissingCredential`].
+    /// Errors: [`CircleciError::Http`] with an invalid `api_base`, a token that cannot be sent in a
+    /// header (never echoed), or an entry of `artifact_hosts` that is not a host name (named). A missing token is
+    /// not an error here: calls then fail with [`adapters_http::HttpError::MissingCredential`].
     pub fn new(config: CircleciConfig, cache: Option<HttpCache>) -> Result<Self, CircleciError> {
+        let mut artifact_hosts = VouchedHosts::new().with_domain(ARTIFACTS_DOMAIN);
+        for host in &config.artifact_hosts {
+            artifact_hosts = artifact_hosts.with_host(host, config.artifact_hosts_setting)?;
+        }
         let mut default_headers = HeaderMap::new();
         default_headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         let send = |value| Auth::Header {
@@ -108,7 +118,11 @@ impl CircleciClient {
             Some(cache) => http.with_cache(cache),
             None => http,
         };
-        Ok(Self { http })
+        Ok(Self {
+            http,
+            artifact_hosts,
+            artifact_hosts_setting: config.artifact_hosts_setting,
+        })
     }
 
     /// The API base URL in use.

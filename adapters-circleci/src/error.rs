@@ -13,6 +13,17 @@ pub enum CircleciError {
     /// large, or a transport failure. See [`HttpError`].
     #[error(transparent)]
     Http(#[from] HttpError),
+
+    /// A job artifact's download was refused (`401`, `403` or `404`) by its host, or by the host that one
+    /// redirected to. The text names that host (its origin), its status and message, whether the token was sent to
+    /// it, and what to do; [`CircleciError::info`] and [`CircleciError::status`] are those of `answer`.
+    #[error("{text}")]
+    ArtifactRefused {
+        /// What happened and what to do; never the token or the URL's query.
+        text: String,
+        /// The answer, classified ([`HttpError::Status`]).
+        answer: Box<HttpError>,
+    },
 }
 
 impl CircleciError {
@@ -21,6 +32,7 @@ impl CircleciError {
     pub fn info(&self) -> ErrorInfo {
         match self {
             Self::Http(err) => err.info(),
+            Self::ArtifactRefused { answer, .. } => answer.info(),
         }
     }
 
@@ -28,6 +40,7 @@ impl CircleciError {
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Http(err) => err.status(),
+            Self::ArtifactRefused { answer, .. } => answer.status(),
         }
     }
 }

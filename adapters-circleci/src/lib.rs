@@ -11,6 +11,8 @@
 //!   (<https://circleci.com/docs/api-developers-guide/#add-an-api-token>).
 //! - Job logs: [`CircleciClient::job_details`] (API v1.1, the steps' `output_url`s) and
 //!   [`CircleciClient::step_log`] (an `output_url`, fetched without the token, https only, as text).
+//! - Job artifacts: [`CircleciClient::artifact`] (an artifact's `url`, streamed; the token goes with it to
+//!   CircleCI's artifact hosts only, [`ARTIFACTS_DOMAIN`] and [`CircleciConfig::artifact_hosts`]).
 //! - Pagination stays in the body: `next_page_token`, passed back as the `page-token` query parameter
 //!   (<https://circleci.com/docs/api-developers-guide/#pagination>).
 //! - Caching: paths with a `pipeline`, `workflow` or `job` segment are never cached, since their
@@ -27,7 +29,7 @@ mod logs;
 mod path;
 
 pub use client::{CircleciClient, CircleciResponse, GetRequest};
-pub use config::{CircleciConfig, DEFAULT_API_BASE, TOKEN_HEADER, VENDOR_NAME};
+pub use config::{ARTIFACTS_DOMAIN, CircleciConfig, DEFAULT_API_BASE, TOKEN_HEADER, VENDOR_NAME};
 pub use error::CircleciError;
 pub use path::{API_PREFIX, NEVER_CACHED_SEGMENTS, is_cacheable_path, strip_api_prefix};
 

@@ -45,8 +45,9 @@ pub struct HttpClient {
     /// The client for writes (every method but GET and HEAD): same settings, but a 301/302/303 is never followed
     /// (see [`write_redirect_policy`]).
     http_write: reqwest::Client,
-    /// The client for other hosts ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]): no credential, no
-    /// default headers, same redirect rule.
+    /// The client for other hosts ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`],
+    /// [`HttpClient::get_vouched`]): no credential (a vouched host's request adds it), no default headers, same
+    /// redirect rule.
     http_plain: reqwest::Client,
     vendor: Vendor,
     base: Url,

@@ -29,14 +29,16 @@
 //! | [`RetryPolicy`] | the one retry policy (idempotent reads; 429/502/503; `Retry-After(-Ms)`; ≤ 3 attempts inside the timeout) |
 //! | [`HttpClient`] | one `reqwest::Client` per upstream; [`HttpClient::send`] is one call (retried when it is a read) |
 //! | [`Download`] | [`HttpClient::get_handoff`] / [`HttpClient::get_elsewhere`]: a redirect to another host (job logs, archives) or a handed-out URL, fetched without any credential, https only; [`Download`] streams the body |
+//! | [`VouchedHosts`] | the hosts a vendor adapter trusts with its credential: [`HttpClient::get_vouched`] sends it there (a private CircleCI project's artifacts), and to no other host |
 //! | [`cache`] | [`cache::HttpCache`]: bounded (moka) HTTP cache, freshness from `http-cache-semantics`, injectable clock |
 //!
 //! [`HttpClient::send`] returns the raw response whatever its status; for `GET` and `HEAD` it applies the
 //! [`RetryPolicy`] first (at most 3 attempts, waits honouring `Retry-After`/`Retry-After-Ms`, all inside the
 //! client's timeout). Redirects are decided in one place ([`RedirectPolicy`], applied when the client is built); a
 //! URL whose origin is not the API base's is refused before anything is sent, so credentials never leave for
-//! another host. The one way to another host is a handoff ([`HttpClient::get_handoff`]), sent without any
-//! credential.
+//! another host. The ways to another host are a handoff ([`HttpClient::get_handoff`]) or a handed-out URL
+//! ([`HttpClient::get_elsewhere`]), sent without any credential, and a host the vendor adapter vouches for
+//! ([`HttpClient::get_vouched`]), sent the credential header alone.
 //!
 //! No secret ever appears in an error, a `Debug` output or a log line, even when the upstream echoes it: every
 //! answer's body and header values go through the client's [`Redactor`] (its own credential, plus any the host
@@ -62,6 +64,7 @@ mod setters;
 pub mod status;
 pub mod target;
 mod vendor;
+mod vouched;
 
 pub use auth::Auth;
 pub use client::{Download, Fetched, HttpClient};
@@ -79,6 +82,7 @@ pub use retry::{
 };
 pub use secret::Secret;
 pub use vendor::{SettingNames, Vendor};
+pub use vouched::VouchedHosts;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -74,7 +74,8 @@ pub struct ToolsConfig {
     pub artifact_limits: StoreLimits,
     /// GitHub adapter configuration (the token inside is masked in `Debug`).
     pub github: GithubConfig,
-    /// CircleCI adapter configuration (the token inside is masked in `Debug`).
+    /// CircleCI adapter configuration (the token inside is masked in `Debug`), with the hosts besides
+    /// `circle-artifacts.com` whose job-artifact URLs get the token (`artifact_hosts`; the ci tools' downloads).
     pub circleci: CircleciConfig,
     /// The HTTP cache's bounds and default TTL.
     pub http_cache: CacheConfig,

@@ -214,11 +214,14 @@ impl Settings {
             adapters_github::DEFAULT_API_BASE,
             GITHUB_TOKEN,
         ));
-        let circleci = CircleciConfig::default().with_http(upstream(
-            CIRCLECI_API_BASE,
-            adapters_circleci::DEFAULT_API_BASE,
-            CIRCLECI_TOKEN,
-        ));
+        let circleci = CircleciConfig::default()
+            .with_http(upstream(
+                CIRCLECI_API_BASE,
+                adapters_circleci::DEFAULT_API_BASE,
+                CIRCLECI_TOKEN,
+            ))
+            .with_artifact_hosts(r.list(CIRCLECI_ARTIFACT_HOSTS))
+            .with_artifact_hosts_setting(CIRCLECI_ARTIFACT_HOSTS);
         let atlassian = AtlassianConfig::default()
             .with_site_name(r.text(ATLASSIAN_SITE_NAME))
             .with_jira_base_url(r.text(JIRA_BASE_URL))
@@ -713,12 +716,15 @@ mod tests {
         let (s, warnings) = settings(&[]);
         assert_eq!(s.tools.circleci.http.api_base, "https://circleci.com/api/v2");
         assert!(s.tools.circleci.http.credential.is_none());
+        assert!(s.tools.circleci.artifact_hosts.is_empty());
+        assert_eq!(s.tools.circleci.artifact_hosts_setting, CIRCLECI_ARTIFACT_HOSTS);
         assert_eq!(s.tools.http_cache, CacheConfig::default());
         assert_eq!(s.tools.github.http.client.max_body_bytes, 32 * 1024 * 1024);
         assert!(warnings.is_empty());
         let (s, warnings) = settings(&[
             (CIRCLECI_TOKEN, " cci-secret "),
             (CIRCLECI_API_BASE, "http://127.0.0.1:9/api/v2"),
+            (CIRCLECI_ARTIFACT_HOSTS, " artifacts.example.com, ,127.0.0.1 "),
             (HTTP_CACHE_ENABLED, "off"),
             (HTTP_CACHE_DEFAULT_TTL, "99999"),
             (HTTP_MAX_BODY_BYTES, "4096"),
@@ -728,6 +734,7 @@ mod tests {
             Some("cci-secret")
         );
         assert_eq!(s.tools.circleci.http.api_base, "http://127.0.0.1:9/api/v2");
+        assert_eq!(s.tools.circleci.artifact_hosts, ["artifacts.example.com", "127.0.0.1"]);
         assert!(!s.tools.http_cache.enabled);
         assert_eq!(s.tools.http_cache.default_ttl, Duration::from_secs(3600));
         assert_eq!(

@@ -72,6 +72,7 @@ settings! {
     ARTIFACT_MAX_PRINCIPAL_BYTES = "STREAMING_ARTIFACT_MAX_PRINCIPAL_BYTES", "artifact-max-principal-bytes", Value, Some("268435456"), "Most bytes of artifact data one principal holds; clamped 1024..=2^40";
     CIRCLECI_TOKEN = "CIRCLECI_TOKEN", "circleci-token", Secret, None, "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag";
     CIRCLECI_API_BASE = "CIRCLECI_API_BASE", "circleci-api-base", Value, Some("https://circleci.com/api/v2"), "CircleCI API v2 base URL";
+    CIRCLECI_ARTIFACT_HOSTS = "CIRCLECI_ARTIFACT_HOSTS", "circleci-artifact-hosts", Value, None, "Comma-separated host names (no scheme, port or path) whose CircleCI job-artifact URLs get CIRCLECI_TOKEN, besides circle-artifacts.com and its subdomains and the API base's origin (a CircleCI server install's artifact host); any other host is sent no token";
     HTTP_MAX_BODY_BYTES = "HTTP_MAX_BODY_BYTES", "http-max-body-bytes", Value, Some("33554432"), "Largest upstream response body, bytes; clamped 1024..=1073741824";
     JQ_TIMEOUT = "MCP_JQ_TIMEOUT_SECONDS", "jq-timeout-seconds", Value, Some("10"), "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60";
     JQ_MAX_MEMORY = "MCP_JQ_MAX_MEMORY_MIB", "jq-max-memory-mib", Value, Some("2048"), "Memory one jq projection may use for its data, MiB; clamped 64..=65536";

@@ -170,3 +170,65 @@ fn debug_never_shows_the_token() {
     assert!(!debug.contains(TOKEN), "{debug}");
     assert_eq!(client.api_base(), "https://circleci.com/api/v2");
 }
+
+#[test]
+fn artifact_hosts_that_are_not_host_names_fail_the_client_naming_the_setting() {
+    for bad in [
+        "https://artifacts.example.com",
+        "artifacts.example.com:8443",
+        "*.example.com",
+    ] {
+        let config = CircleciConfig::default()
+            .with_artifact_hosts(vec!["ok.example.com".to_owned(), bad.to_owned()])
+            .with_artifact_hosts_setting("CIRCLECI_ARTIFACT_HOSTS");
+        let err = CircleciClient::new(config, None).expect_err(bad).to_string();
+        assert!(
+            err.starts_with("invalid CIRCLECI_ARTIFACT_HOSTS: ") && err.contains(bad),
+            "{err}"
+        );
+    }
+    let config =
+        CircleciConfig::default().with_artifact_hosts(vec![" artifacts.example.com ".to_owned(), "::1".to_owned()]);
+    assert!(CircleciClient::new(config, None).is_ok());
+}
+
+#[tokio::test]
+async fn an_artifact_on_the_api_origin_gets_the_token_and_its_refusal_says_so() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/output/job/1/artifacts/0/a.zip"))
+        .and(header("circle-token", TOKEN))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_raw(b"PK".to_vec(), "application/zip"))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/output/job/1/artifacts/0/gone.zip"))
+        .respond_with(wiremock::ResponseTemplate::new(404).set_body_raw(
+            format!(r#"{{"message":"no artifact for {TOKEN}"}}"#).into_bytes(),
+            "application/json",
+        ))
+        .mount(&server)
+        .await;
+    let client = client_with(&server, Some(TOKEN), None);
+    let download = client
+        .artifact(&format!("{}/output/job/1/artifacts/0/a.zip", server.uri()))
+        .await
+        .expect("artifact");
+    assert!(download.credential_sent());
+    let err = client
+        .artifact(&format!("{}/output/job/1/artifacts/0/gone.zip", server.uri()))
+        .await
+        .expect_err("404");
+    assert!(matches!(err, CircleciError::ArtifactRefused { .. }), "{err:?}");
+    assert_eq!(err.status(), Some(404));
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "the artifact host {} answered 404 Not Found: no artifact for [redacted token]",
+            server.uri()
+        )) && text.contains("token was sent and could not read this artifact")
+            && text.contains("or the artifact is no longer stored"),
+        "{text}"
+    );
+    assert!(!text.contains(TOKEN));
+}

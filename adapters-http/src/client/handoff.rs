@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{HeaderMap, Method, StatusCode, header};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use url::{Host, Url};
 
 use super::HttpClient;
@@ -15,6 +15,10 @@ use crate::redact::RedactStream;
 use crate::response::RawResponse;
 use crate::target::same_origin;
 use crate::vendor::Vendor;
+use crate::vouched::VouchedHosts;
+
+/// Most redirects to another origin [`HttpClient::get_vouched`] follows.
+const MAX_VOUCHED_HOPS: usize = 5;
 
 /// A response whose body is read chunk by chunk: the API's own answer when it did not hand the download off
 /// (already read, under the cap), or the other host's answer, streamed.
@@ -27,13 +31,17 @@ use crate::vendor::Vendor;
 /// (<https://docs.github.com/rest/actions/workflow-jobs#download-job-logs-for-a-workflow-job>). CircleCI hands out
 /// step output as `output_url`s on another host in its job details. Such URLs are fetched:
 ///
-/// - only when the caller asks ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`]); every other request
-///   keeps the client's redirect rule ([`crate::RedirectPolicy`]: a redirect to another origin is not followed);
+/// - only when the caller asks ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`],
+///   [`HttpClient::get_vouched`]); every other request keeps the client's redirect rule ([`crate::RedirectPolicy`]:
+///   a redirect to another origin is not followed);
 /// - with no credential of any kind: no `Authorization`, no vendor header, none of the client's default headers,
-///   no cookies (only the user agent is sent);
+///   no cookies (only the user agent is sent); the one exception is a host the vendor adapter vouches for
+///   ([`HttpClient::get_vouched`], [`crate::VouchedHosts`]), which gets the credential header (and still none of
+///   the rest);
 /// - over `https` only; plain `http` only to a loopback host (`127.0.0.0/8`, `::1`, `localhost`: local test
 ///   servers), and never with userinfo in the URL;
-/// - one hop to the other host; that host's own redirects follow the client's rule (same origin only).
+/// - one hop to the other host; that host's own redirects follow the client's rule (same origin only) (a vouched
+///   host's redirects to other vouched hosts: see [`HttpClient::get_vouched`]).
 ///
 /// The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
 /// Like every answer the client reads, the other host's headers and body pass through the client's redactor
@@ -47,6 +55,7 @@ pub struct Download {
     headers: HeaderMap,
     url: Url,
     handed_off: bool,
+    credential_sent: bool,
     vendor: Vendor,
     timeout: Duration,
     max_body_bytes: u64,
@@ -81,6 +90,14 @@ impl Download {
     /// [`HttpClient::get_elsewhere`] fetched it), false when it is the API's own answer.
     pub fn is_handed_off(&self) -> bool {
         self.handed_off
+    }
+
+    /// True when the answer came to a request that carried the client's credential: the API's own answer, or a
+    /// host the adapter vouched for ([`HttpClient::get_vouched`]); false for a credential-less fetch (a handoff,
+    /// [`HttpClient::get_elsewhere`], a redirect from a vouched host to another one). A `401`/`403` means the
+    /// credential could not read it only when this is true.
+    pub fn credential_sent(&self) -> bool {
+        self.credential_sent
     }
 
     /// The next piece of the body, `None` at its end. Streamed bodies are not capped (the caller bounds what it
@@ -163,29 +180,10 @@ impl HttpClient {
         let first = self
             .send_redacted(Method::GET, url, None, headers, &self.secrets)
             .await?;
-        let location = first
-            .status
-            .is_redirection()
-            .then(|| first.headers.get(header::LOCATION))
-            .flatten();
-        let Some(location) = location.cloned() else {
-            return Ok(self.read(self.redactor.redact_response(first)));
-        };
-        let target = std::str::from_utf8(location.as_bytes())
-            .ok()
-            .and_then(|location| first.url.join(location.trim()).ok());
-        let Some(target) = target else {
-            return Err(HttpError::RefusedHandoff {
-                vendor: self.vendor,
-                target: "(unreadable Location)".to_owned(),
-                detail: "the Location header is not a valid URL".to_owned(),
-            });
-        };
-        if same_origin(&target, &first.url) {
-            // The client's policy stopped a same-origin chain (too many hops): the API's answer stands.
-            return Ok(self.read(self.redactor.redact_response(first)));
+        match self.handoff_target(first.status, &first.headers, &first.url)? {
+            Some(target) => self.get_elsewhere(target).await,
+            None => Ok(self.read(self.redactor.redact_response(first))),
         }
-        self.get_elsewhere(target).await
     }
 
     /// `GET url` on any host, without any credential (see [`Download`] for the rules): for URLs the API
@@ -195,12 +193,84 @@ impl HttpClient {
     /// (nothing sent); [`HttpError::Transport`].
     pub async fn get_elsewhere(&self, url: Url) -> Result<Download, HttpError> {
         check_target(self.vendor, &url)?;
+        let response = self.fetch(url, None).await?;
+        Ok(self.stream(response, true, false))
+    }
+
+    /// `GET url` on a host the vendor adapter vouches for (`hosts`, or the API's own origin), *with* the client's
+    /// credential header and nothing else of the API's (no default headers, no cookies; the user agent): for a
+    /// URL the API hands out whose host needs the API's credential, such as a private CircleCI project's artifact
+    /// on `*.circle-artifacts.com`. A URL on any other host is fetched as [`HttpClient::get_elsewhere`] does,
+    /// without the credential. Not retried. The body is streamed, as for [`HttpClient::get_elsewhere`].
+    ///
+    /// Redirects: the vouched host's redirects on its own origin are followed with the credential (the client's
+    /// [`crate::RedirectPolicy`]); a redirect to another origin is followed hop by hop, each target getting the
+    /// credential only when it is vouched for too, at most 5 hops; the first target that is not vouched for (the
+    /// signed S3 URL an artifact host redirects to) is fetched as [`HttpClient::get_elsewhere`] does, without any
+    /// credential, and its answer is the last. The `Location` followed has the configured secrets taken out, so a
+    /// host that echoes the credential in it cannot hand it to another host. The rules of [`Download`] apply to
+    /// every hop (`https` only outside loopback, no userinfo), the credential is never logged, and every answer is
+    /// redacted.
+    ///
+    /// Errors: [`HttpError::RefusedHandoff`] for a URL or `Location` that is not `https` (outside loopback),
+    /// carries userinfo or does not parse (nothing sent to it); [`HttpError::Transport`].
+    pub async fn get_vouched(&self, url: Url, hosts: &VouchedHosts) -> Result<Download, HttpError> {
+        let mut url = url;
+        let mut hops = 0;
+        loop {
+            let vouched = same_origin(&url, &self.base) || hosts.vouches(&url);
+            let Some(auth) = self.auth.as_ref().filter(|_| vouched) else {
+                return self.get_elsewhere(url).await;
+            };
+            check_target(self.vendor, &url)?;
+            let response = self.fetch(url, Some(auth)).await?;
+            match self.handoff_target(response.status(), response.headers(), response.url())? {
+                Some(next) if hops < MAX_VOUCHED_HOPS => {
+                    hops += 1;
+                    url = next;
+                }
+                // Not a redirect to another origin, or one hop too many: this answer stands.
+                _ => {
+                    let handed_off = !same_origin(response.url(), &self.base);
+                    return Ok(self.stream(response, handed_off, true));
+                }
+            }
+        }
+    }
+
+    /// Where a redirect answer hands the request off to: `None` when the answer is not a redirect to another
+    /// origin (no redirect, no `Location`, or a same-origin one the client's policy stopped: the answer stands).
+    /// The configured secrets are taken out of the `Location` first.
+    ///
+    /// Errors: [`HttpError::RefusedHandoff`] for a `Location` that does not parse.
+    fn handoff_target(&self, status: StatusCode, headers: &HeaderMap, url: &Url) -> Result<Option<Url>, HttpError> {
+        let Some(location) = status.is_redirection().then(|| headers.get(header::LOCATION)).flatten() else {
+            return Ok(None);
+        };
+        let target = std::str::from_utf8(location.as_bytes())
+            .ok()
+            .and_then(|location| url.join(self.secrets.redact(location.trim()).as_ref()).ok());
+        match target {
+            None => Err(HttpError::RefusedHandoff {
+                vendor: self.vendor,
+                target: "(unreadable Location)".to_owned(),
+                detail: "the Location header is not a valid URL".to_owned(),
+            }),
+            Some(target) if same_origin(&target, url) => Ok(None),
+            Some(target) => Ok(Some(target)),
+        }
+    }
+
+    /// One `GET` of `url` (already checked) on the client for other hosts, with `auth` when given; never logs it.
+    async fn fetch(&self, url: Url, auth: Option<&(HeaderName, HeaderValue)>) -> Result<reqwest::Response, HttpError> {
         let host = url.host_str().unwrap_or_default().to_owned();
-        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %host, "credential-less request");
-        let response = self
-            .http_plain
-            .request(Method::GET, url)
-            .timeout(self.timeout)
+        let credential = auth.is_some();
+        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %host, credential, "request to another host");
+        let mut request = self.http_plain.request(Method::GET, url).timeout(self.timeout);
+        if let Some((name, value)) = auth {
+            request = request.header(name, value.clone());
+        }
+        let response = request
             .send()
             .await
             .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
@@ -208,19 +278,26 @@ impl HttpClient {
             target: "adapters_http",
             vendor = self.vendor.name,
             %host,
+            credential,
             status = response.status().as_u16(),
-            "credential-less response"
+            "response from another host"
         );
-        Ok(Download {
+        Ok(response)
+    }
+
+    /// `response` as a [`Download`] whose headers are redacted and whose body is redacted as it is streamed.
+    fn stream(&self, response: reqwest::Response, handed_off: bool, credential_sent: bool) -> Download {
+        Download {
             status: response.status(),
             headers: self.redactor.redact_headers(response.headers().clone()),
             url: without_query(response.url()),
-            handed_off: true,
+            handed_off,
+            credential_sent,
             vendor: self.vendor,
             timeout: self.timeout,
             max_body_bytes: self.max_body_bytes,
             body: Source::Stream(response, Some(self.redactor.stream())),
-        })
+        }
     }
 
     fn read(&self, response: RawResponse) -> Download {
@@ -229,6 +306,7 @@ impl HttpClient {
             headers: response.headers,
             url: response.url,
             handed_off: false,
+            credential_sent: self.auth.is_some(),
             vendor: self.vendor,
             timeout: self.timeout,
             max_body_bytes: self.max_body_bytes,

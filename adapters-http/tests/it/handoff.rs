@@ -248,3 +248,219 @@ async fn a_handed_out_url_is_fetched_without_credential_and_read_under_the_cap()
     logs.verify().await;
     small.verify().await;
 }
+
+/// A host that needs the credential: `/artifacts/7` answers `401` without `x-token: SECRET`, and `LOG` with it.
+async fn private_host() -> MockServer {
+    let host = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/artifacts/7"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(200).set_body_string(LOG))
+        .with_priority(1)
+        .mount(&host)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/artifacts/7"))
+        .respond_with(ResponseTemplate::new(401).set_body_string(r#"{"message":"You must log in first."}"#))
+        .with_priority(2)
+        .mount(&host)
+        .await;
+    host
+}
+
+/// `server`'s address with `localhost` for its host: the same server, under a host name nobody vouched for.
+fn as_localhost(server: &MockServer, rest: &str) -> url::Url {
+    url::Url::parse(&format!("http://localhost:{}{rest}", server.address().port())).unwrap()
+}
+
+fn loopback() -> adapters_http::VouchedHosts {
+    adapters_http::VouchedHosts::new()
+        .with_host("127.0.0.1", "TEST_HOSTS")
+        .unwrap()
+}
+
+/// The `x-token` values a server received, one per request (`None`: the request had none).
+async fn tokens_seen(server: &MockServer) -> Vec<Option<String>> {
+    let requests = server.received_requests().await.unwrap_or_default();
+    requests
+        .iter()
+        .map(|r| {
+            r.headers
+                .get("x-token")
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_vouched_host_gets_the_credential_header_alone_and_no_other_host_gets_it() {
+    let host = private_host().await;
+    let http = client("http://127.0.0.1:9/api", token());
+    let url = url::Url::parse(&format!("{}/artifacts/7", host.uri())).unwrap();
+    let mut download = http.get_vouched(url.clone(), &loopback()).await.expect("vouched");
+    assert_eq!(download.status(), 200);
+    assert!(download.credential_sent() && download.is_handed_off());
+    assert_eq!(read_all(&mut download).await, LOG.as_bytes());
+    let seen = seen_headers(&host).await;
+    assert!(seen.iter().any(|(n, v)| n == "x-token" && v == SECRET), "{seen:?}");
+    assert!(
+        !seen.iter().any(|(n, _)| n == "x-api-version"),
+        "no default header: {seen:?}"
+    );
+
+    // The same server under a name nobody vouched for, or a client vouching for nothing: no credential.
+    let unvouched = [
+        (as_localhost(&host, "/artifacts/7"), loopback()),
+        (url, adapters_http::VouchedHosts::new()),
+    ];
+    for (url, hosts) in unvouched {
+        let download = http.get_vouched(url.clone(), &hosts).await.expect("fetched");
+        assert_eq!(download.status(), 401, "{url}");
+        assert!(!download.credential_sent());
+    }
+    assert_eq!(tokens_seen(&host).await, [Some(SECRET.to_owned()), None, None]);
+
+    // A client without a credential sends none anywhere.
+    let anonymous = client("http://127.0.0.1:9/api", Auth::None);
+    let url = url::Url::parse(&format!("{}/artifacts/7", host.uri())).unwrap();
+    let download = anonymous.get_vouched(url, &loopback()).await.expect("anonymous");
+    assert_eq!(download.status(), 401);
+    assert!(!download.credential_sent());
+}
+
+#[tokio::test]
+async fn a_redirect_from_a_vouched_host_keeps_the_credential_only_on_vouched_hosts() {
+    // A (vouched) → B (another origin, vouched) → the log host under `localhost` (not vouched), whose Location
+    // carries the token, as a careless host might: it arrives redacted, and no header carries it.
+    let logs = log_host(LOG).await;
+    let b = MockServer::start().await;
+    Mock::given(path("/b"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(302).insert_header(
+            "location",
+            as_localhost(&logs, &format!("/logs/7?token={SECRET}&{SIGNATURE}")).as_str(),
+        ))
+        .expect(1)
+        .mount(&b)
+        .await;
+    let a = MockServer::start().await;
+    Mock::given(path("/a"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(307).insert_header("location", format!("{}/b", b.uri())))
+        .expect(1)
+        .mount(&a)
+        .await;
+    let http = client("http://127.0.0.1:9/api", bearer());
+    let http_token = client("http://127.0.0.1:9/api", token());
+    let url = url::Url::parse(&format!("{}/a", a.uri())).unwrap();
+    let mut download = http_token.get_vouched(url, &loopback()).await.expect("followed");
+    assert_eq!(download.status(), 200);
+    assert!(!download.credential_sent(), "the last host got no credential");
+    assert_eq!(download.url().query(), None);
+    assert_eq!(read_all(&mut download).await, LOG.as_bytes());
+    let requests = logs.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 1);
+    let query = requests[0].url.query().unwrap_or_default();
+    assert!(
+        !query.contains(SECRET) && query.contains("redacted") && query.contains(SIGNATURE),
+        "{query}"
+    );
+    for (name, value) in seen_headers(&logs).await {
+        assert!(
+            !value.contains(SECRET),
+            "the unvouched host got the credential in `{name}`"
+        );
+    }
+    a.verify().await;
+    b.verify().await;
+    logs.verify().await;
+
+    // A bearer credential is dropped the same way (reqwest would drop `Authorization` itself; the rule is ours).
+    let signed = MockServer::start().await;
+    Mock::given(path("/signed"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", as_localhost(&logs, "/logs/7").as_str()))
+        .mount(&signed)
+        .await;
+    let url = url::Url::parse(&format!("{}/signed", signed.uri())).unwrap();
+    let download = http.get_vouched(url, &loopback()).await.expect("followed");
+    assert_eq!(download.status(), 200);
+    logs.verify().await;
+}
+
+#[tokio::test]
+async fn vouched_hosts_keep_the_handoff_rules() {
+    let http = client("http://127.0.0.1:9/api", token());
+    let remote = adapters_http::VouchedHosts::new().with_domain("example.invalid");
+    for bad in [
+        "http://artifacts.example.invalid/x",
+        "https://user:pw@artifacts.example.invalid/x",
+        "ftp://artifacts.example.invalid/x",
+    ] {
+        let err = http
+            .get_vouched(url::Url::parse(bad).unwrap(), &remote)
+            .await
+            .expect_err(bad);
+        assert!(matches!(err, HttpError::RefusedHandoff { .. }), "{bad}: {err:?}");
+    }
+    // A vouched host's redirect to plain http elsewhere is refused before anything is sent there.
+    let host = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", "http://logs.example.invalid/x?sig=SIGNED"))
+        .mount(&host)
+        .await;
+    let url = url::Url::parse(&format!("{}/x", host.uri())).unwrap();
+    let err = http.get_vouched(url, &loopback()).await.expect_err("refused");
+    assert!(matches!(err, HttpError::RefusedHandoff { .. }), "{err:?}");
+    assert!(!err.to_string().contains("SIGNED"), "{err}");
+    // A redirect loop between vouched hosts stops after a few hops with the last answer.
+    let a = MockServer::start().await;
+    let b = MockServer::start().await;
+    for (from, to) in [(&a, &b), (&b, &a)] {
+        Mock::given(path("/loop"))
+            .respond_with(ResponseTemplate::new(302).insert_header("location", format!("{}/loop", to.uri())))
+            .mount(from)
+            .await;
+    }
+    let url = url::Url::parse(&format!("{}/loop", a.uri())).unwrap();
+    let download = http.get_vouched(url, &loopback()).await.expect("stopped");
+    assert_eq!(download.status(), 302);
+    let hops =
+        a.received_requests().await.unwrap_or_default().len() + b.received_requests().await.unwrap_or_default().len();
+    assert_eq!(hops, 6, "the first request and five hops");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_vouched_host_s_refusal_never_shows_or_logs_the_credential() {
+    let (logs, _guard) = crate::Captured::install(tracing::Level::TRACE);
+
+    // A host that refuses the token it was sent, quoting it in its body and in a header.
+    let host = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(|request: &wiremock::Request| {
+            let sent = request
+                .headers
+                .get("x-token")
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                .unwrap_or_default();
+            ResponseTemplate::new(403)
+                .insert_header("x-echo", format!("got {sent}"))
+                .set_body_string(format!(r#"{{"message":"token {sent} cannot read this"}}"#))
+        })
+        .mount(&host)
+        .await;
+    let http = client("http://127.0.0.1:9/api", token());
+    let url = url::Url::parse(&format!("{}/artifacts/7", host.uri())).unwrap();
+    let download = http.get_vouched(url, &loopback()).await.expect("answered");
+    assert_eq!(download.status(), 403);
+    assert!(download.credential_sent());
+    assert_eq!(download.headers()["x-echo"], "got [redacted TEST_TOKEN]");
+    let response = download.into_response().await.expect("read");
+    let text = http.check_status(response).expect_err("403").to_string();
+    assert!(
+        text.contains("token [redacted TEST_TOKEN] cannot read this") && !text.contains(SECRET),
+        "{text}"
+    );
+    let logged = logs.text();
+    assert!(logged.contains("request to another host"), "{logged}");
+    assert!(!logged.contains(SECRET), "{logged}");
+}

@@ -6,7 +6,6 @@
 //! Needs `MCP_DEVTOOLS_TEST_REDIS_URL` (e.g. `redis://127.0.0.1:6379/0`), set by `scripts/test`, which starts a
 //! local `redis-server`. Without it these tests print why and pass, unless `MCP_DEVTOOLS_REQUIRE_SERVICES=1`.
 
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -170,30 +169,9 @@ async fn two_replicas_share_entries_partitions_ttls_and_clears() {
     );
 }
 
-/// Collects log lines written by the fmt subscriber.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("log").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn unreachable_redis_means_uncached_calls_and_one_warning() {
-    let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_max_level(tracing::Level::WARN)
-        .with_ansi(false)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (logs, _guard) = crate::Captured::install(tracing::Level::WARN);
 
     let server = MockServer::start().await;
     Mock::given(method("GET"))
@@ -218,6 +196,6 @@ async fn unreachable_redis_means_uncached_calls_and_one_warning() {
         assert_eq!(fetched.cache.age_ms(), 0);
     }
     server.verify().await;
-    let text = String::from_utf8(logs.0.lock().expect("log").clone()).expect("utf-8");
+    let text = logs.text();
     assert_eq!(text.matches("Redis failed").count(), 1, "{text}");
 }

@@ -8,8 +8,8 @@
 use std::io::{Cursor, Write};
 
 use recorded_upstream::RecordedUpstream;
-use recorded_upstream::wiremock::matchers::{method, path};
-use recorded_upstream::wiremock::{Mock, ResponseTemplate};
+use recorded_upstream::wiremock::matchers::{header, method, path};
+use recorded_upstream::wiremock::{Mock, MockServer, ResponseTemplate};
 use serde_json::{Value, json};
 use test_reports::ParseOptions;
 
@@ -128,6 +128,16 @@ fn entry_bytes(name: &str) -> Vec<u8> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut zip.by_name(name).unwrap(), &mut bytes).unwrap();
     bytes
+}
+
+/// The entry names of a `ci_artifact_entries` result's `data`.
+fn entry_names(data: &Value) -> Vec<&str> {
+    data["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect()
 }
 
 /// What `test-reports` reads from `bytes` with the tool's limits.
@@ -366,13 +376,10 @@ async fn a_circleci_job_s_tests_are_read_from_every_page_and_agree_with_its_juni
             circleci(json!({"artifactPath": "test-results.zip"})),
         )
         .await;
-    let names: Vec<&str> = data["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["jest/results.xml", "coverage/coverage-summary.json"]);
+    assert_eq!(
+        entry_names(&data),
+        ["jest/results.xml", "coverage/coverage-summary.json"]
+    );
     let data = s
         .data(
             "ci_artifact_entry",
@@ -508,4 +515,197 @@ async fn zip_bombs_are_refused_by_ratio_entry_count_and_total_size_naming_the_li
     let s = setup_with(ArchiveLimits::default(), |config| common::with_max_body(config, 1_000)).await;
     let err = s.error("ci_artifact_entries", github(ARTIFACT, json!({}))).await;
     assert!(err.contains("larger than HTTP_MAX_BODY_BYTES (1000 bytes)"), "{err}");
+}
+
+/// The CircleCI token of [`common::all_config`] (`RecordedUpstream::env`).
+const CIRCLECI_TOKEN: &str = "recorded-upstream-token";
+
+/// A private project's artifact host on 127.0.0.1, as `output.circle-artifacts.com` answers for one: the artifact
+/// with `Circle-Token`, `401` without it. `/redirected.zip` answers (with the token) a `302` to a signed URL on
+/// the downloads server under `localhost`, which serves the zip and fails the test if it gets a credential.
+async fn private_artifact_host(upstream: &RecordedUpstream) -> MockServer {
+    let zip = recorded_upstream::fixture("circleci/artifact-test-results.zip")
+        .unwrap()
+        .body
+        .to_vec();
+    let host = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/output/job/77/artifacts/0/test-results.zip"))
+        .and(header("circle-token", CIRCLECI_TOKEN))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(zip.clone(), "application/zip"))
+        .with_priority(1)
+        .mount(&host)
+        .await;
+    let downloads = upstream.downloads().address().port();
+    Mock::given(method("GET"))
+        .and(path("/output/job/77/artifacts/0/redirected.zip"))
+        .and(header("circle-token", CIRCLECI_TOKEN))
+        .respond_with(ResponseTemplate::new(302).insert_header(
+            "location",
+            format!("http://localhost:{downloads}/blobs/77.zip?X-Amz-Signature=s3cr3t-signature"),
+        ))
+        .with_priority(1)
+        .mount(&host)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(401)
+                .set_body_raw(br#"{"message":"You must log in first."}"#.to_vec(), "application/json"),
+        )
+        .with_priority(2)
+        .mount(&host)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/blobs/77.zip"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(zip, "application/zip"))
+        .with_priority(2)
+        .mount(upstream.downloads())
+        .await;
+    host
+}
+
+/// Lists, for job 77, `listed.zip` on the private host as `127.0.0.1`, `redirected.zip` there too, and
+/// `unlisted.zip` on the same host as `localhost`, a name no setting vouches for.
+async fn list_private_artifacts(upstream: &RecordedUpstream, host: &MockServer) {
+    let port = host.address().port();
+    let item = |name: &str, origin: &str, file: &str| json!({"path": name, "node_index": 0, "url": format!("{origin}/output/job/77/artifacts/0/{file}")});
+    let listed = format!("http://127.0.0.1:{port}");
+    let unlisted = format!("http://localhost:{port}");
+    let body = json!({
+        "items": [
+            item("listed.zip", &listed, "test-results.zip"),
+            item("redirected.zip", &listed, "redirected.zip"),
+            item("unlisted.zip", &unlisted, "test-results.zip"),
+        ],
+        "next_page_token": null,
+    });
+    Mock::given(method("GET"))
+        .and(path(format!("/api/v2/project/{SLUG}/77/artifacts")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .with_priority(1)
+        .mount(upstream.server())
+        .await;
+}
+
+/// A setup whose config `configure` changes, with the private artifact host and job 77's list on it.
+async fn private_setup(configure: impl FnOnce(ToolsConfig) -> ToolsConfig) -> (Setup, MockServer) {
+    let s = setup_with(ArchiveLimits::default(), configure).await;
+    let host = private_artifact_host(&s.upstream).await;
+    list_private_artifacts(&s.upstream, &host).await;
+    (s, host)
+}
+
+/// `config` with the loopback address listed as an artifact host (the server's `CIRCLECI_ARTIFACT_HOSTS=127.0.0.1`).
+fn loopback_listed(mut config: ToolsConfig) -> ToolsConfig {
+    config.circleci.artifact_hosts = vec!["127.0.0.1".to_owned()];
+    config
+}
+
+fn private(artifact: &str) -> Value {
+    json!({"projectSlug": SLUG, "jobNumber": 77, "artifactPath": artifact})
+}
+
+/// The `Circle-Token` each request to `server` carried (`None`: none), with its path.
+async fn tokens_sent(server: &MockServer) -> Vec<(String, Option<String>)> {
+    let requests = server.received_requests().await.unwrap();
+    requests
+        .iter()
+        .map(|r| {
+            let token = r.headers.get("circle-token").map(|v| v.to_str().unwrap().to_owned());
+            (r.url.path().to_owned(), token)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_private_circleci_artifact_is_read_with_the_token_on_its_artifact_host_and_only_there() {
+    let (s, host) = private_setup(loopback_listed).await;
+
+    // On a listed host: the token goes with the request, and the zip is read.
+    let data = s.data("ci_artifact_entries", private("listed.zip")).await;
+    assert_eq!(
+        data["source"],
+        format!("CircleCI artifact listed.zip of job 77 of {SLUG}")
+    );
+    assert_eq!(
+        entry_names(&data),
+        ["jest/results.xml", "coverage/coverage-summary.json"]
+    );
+    let data = s.data("ci_test_results", private("listed.zip")).await;
+    assert_eq!(
+        data["totals"],
+        json!({"passed": 23, "failed": 1, "skipped": 0, "total": 24})
+    );
+    assert_eq!(data["failed"][0]["name"], "pipeline encodes the page token once");
+    let token = Some(CIRCLECI_TOKEN.to_owned());
+    let listed = "/output/job/77/artifacts/0/test-results.zip".to_owned();
+    assert_eq!(
+        tokens_sent(&host).await,
+        [(listed.clone(), token.clone()), (listed.clone(), token.clone())]
+    );
+
+    // Redirected to another origin (a signed URL): followed without the token, which never reaches it.
+    let data = s.data("ci_test_results", private("redirected.zip")).await;
+    assert_eq!(data["totals"]["failed"], 1);
+    let blobs: Vec<_> = tokens_sent(s.upstream.downloads())
+        .await
+        .into_iter()
+        .filter(|(path, _)| path == "/blobs/77.zip")
+        .collect();
+    assert_eq!(blobs, [("/blobs/77.zip".to_owned(), None)]);
+    for request in s.upstream.downloads().received_requests().await.unwrap() {
+        for (name, value) in &request.headers {
+            let value = value.to_str().unwrap_or_default();
+            assert!(
+                !value.contains(CIRCLECI_TOKEN),
+                "the signed URL's host got the token in `{name}`"
+            );
+        }
+    }
+
+    // The same host under a name no setting lists: no token, and the error says why and what to set.
+    let err = s.error("ci_artifact_entries", private("unlisted.zip")).await;
+    assert!(
+        err.contains("CircleCI artifact unlisted.zip of job 77")
+            && err.contains("answered 401 Unauthorized: You must log in first.")
+            && err.contains("sent no token")
+            && err.contains("add it to CIRCLECI_ARTIFACT_HOSTS"),
+        "{err}"
+    );
+    assert!(!err.contains(CIRCLECI_TOKEN), "{err}");
+    let sent = tokens_sent(&host).await;
+    assert_eq!(sent.len(), 4, "{sent:?}");
+    assert_eq!(sent[3], (listed, None), "the unlisted host got no token");
+}
+
+#[tokio::test]
+async fn a_private_circleci_artifact_refused_with_the_token_says_the_token_could_not_read_it() {
+    // The artifact host is not listed at all: only the API's origin and circle-artifacts.com would get the token.
+    let (s, host) = private_setup(|config| config).await;
+    let result = s.call("ci_test_results", private("listed.zip")).await;
+    assert_eq!(result.is_error, Some(true));
+    let err = text(&result);
+    assert!(
+        err.contains("sent no token") && err.contains("add it to CIRCLECI_ARTIFACT_HOSTS"),
+        "{err}"
+    );
+    let meta = serde_json::to_value(&result.meta).unwrap();
+    assert_eq!(meta["code"], "unauthorized", "{meta}");
+    assert_eq!(meta["status"], 401, "{meta}");
+    assert!(tokens_sent(&host).await.iter().all(|(_, token)| token.is_none()));
+
+    // Listed, but the host refuses the token it is sent: the error says so.
+    let (s, _host) = private_setup(|config| {
+        let mut config = loopback_listed(config);
+        config.circleci.http.credential = Some(adapters_http::Secret::new("a-token-the-host-refuses"));
+        config
+    })
+    .await;
+    let err = s.error("ci_artifact_entries", private("listed.zip")).await;
+    assert!(
+        err.contains("answered 401 Unauthorized")
+            && err.contains("CIRCLECI_TOKEN was sent and could not read this artifact"),
+        "{err}"
+    );
+    assert!(!err.contains("a-token-the-host-refuses"), "{err}");
 }

@@ -127,6 +127,7 @@ pub fn unconfigured() -> ToolsConfig {
         });
     config.github.http.setting_names = names("GITHUB_API_BASE", "GITHUB_TOKEN");
     config.circleci.http.setting_names = names("CIRCLECI_API_BASE", "CIRCLECI_TOKEN");
+    config.circleci.artifact_hosts_setting = "CIRCLECI_ARTIFACT_HOSTS";
     config.atlassian = config.atlassian.with_setting_names(atlassian_names());
     config.jq = config.jq.with_program(WorkerProgram::Path(jq_worker()));
     config
