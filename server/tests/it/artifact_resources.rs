@@ -5,7 +5,6 @@
 
 use crate::common;
 
-use base64::Engine as _;
 use common::http::{HttpServer, tokens_file};
 use recorded_upstream::RecordedUpstream;
 use rmcp::RoleClient;
@@ -29,24 +28,11 @@ async fn oversized(client: &RunningService<RoleClient, ()>) -> (String, rmcp::mo
     (id, links[0].clone())
 }
 
-/// The artifact's bytes through `artifact_read`, chunk by chunk.
+/// The artifact's bytes through `artifact_read`.
 async fn artifact_read(client: &RunningService<RoleClient, ()>, id: &str) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    loop {
-        let args = json!({"artifactId": id, "offset": bytes.len(), "maxBytes": 65536});
-        let chunk = common::call(client, "artifact_read", args)
-            .await
-            .structured_content
-            .unwrap();
-        bytes.extend(
-            base64::engine::general_purpose::STANDARD
-                .decode(chunk["data"].as_str().unwrap())
-                .unwrap(),
-        );
-        if chunk["eof"] == true {
-            return bytes;
-        }
-    }
+    common::faults::read_artifact(client, id)
+        .await
+        .expect("artifact_read reads it")
 }
 
 async fn read(
