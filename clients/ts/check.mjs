@@ -22,6 +22,7 @@ export function check(c, result) {
   }
   if (e.noStructured) {
     if ("structuredContent" in result) fail("switch off, yet structuredContent is present");
+    if (result.content.some((block) => block.type === "resource_link")) fail("switch off, yet a resource_link block is present");
     return;
   }
   const sc = result.structuredContent;
@@ -82,13 +83,33 @@ export async function readArtifact(c, sc, callArtifactRead) {
     // A job's whole log as the vendor sent it.
     if (mimeType !== sc.incomplete.mimeType) fail(`artifact mimeType ${mimeType}, expected ${sc.incomplete.mimeType}`);
     if (c.expect.artifactIncludes && !all.toString("utf8").includes(c.expect.artifactIncludes)) fail(`the log artifact lacks ${JSON.stringify(c.expect.artifactIncludes)}`);
-    return;
+    return all;
   }
   if (sc.incomplete.reason === "binary") {
     // The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
     if (mimeType !== sc.incomplete.mimeType) fail(`artifact mimeType ${mimeType}, expected ${sc.incomplete.mimeType}`);
-    return;
+    return all;
   }
   const full = JSON.parse(all.toString("utf8"));
   if (full.data === null || full.nextPage !== sc.nextPage) fail("artifact is not the full envelope");
+  return all;
+}
+
+/** Reads the artifact a result links (its resource_link block) with resources/read and checks it is `expected`,
+ * the bytes artifact_read gave, byte for byte: text for text and JSON media types, base64 blob otherwise. */
+export async function readLinkedResource(result, expected, readResource) {
+  const sc = result.structuredContent;
+  const links = result.content.filter((block) => block.type === "resource_link");
+  if (links.length !== 1) fail(`expected one resource_link block, got ${links.length}`);
+  const link = links[0];
+  if (link.uri !== `artifact://${sc.incomplete.artifactId}`) fail(`resource_link uri ${link.uri}`);
+  if (link.size !== expected.length) fail(`resource_link size ${link.size}, artifact has ${expected.length} bytes`);
+  const read = await readResource({ uri: link.uri });
+  if (read.contents.length !== 1) fail(`resources/read gave ${read.contents.length} contents`);
+  const [item] = read.contents;
+  if (item.uri !== link.uri || item.mimeType !== link.mimeType) fail(`resources/read item ${JSON.stringify({ uri: item.uri, mimeType: item.mimeType })}`);
+  const textual = /^(text\/|application\/json)|\+json/.test(link.mimeType);
+  if (textual !== ("text" in item)) fail(`${link.mimeType} read as ${"text" in item ? "text" : "blob"}`);
+  const bytes = "text" in item ? Buffer.from(item.text, "utf8") : Buffer.from(item.blob, "base64");
+  if (!bytes.equals(expected)) fail("resources/read differs from artifact_read");
 }

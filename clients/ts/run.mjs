@@ -1,12 +1,13 @@
 // Drives the mcp-devtools binary with the official TypeScript MCP SDK client over stdio, for every case in
 // ../cases.json. The SDK's Client.callTool validates structuredContent against the tool's outputSchema (Ajv) and
-// throws if it does not conform; this script then checks each case's expectations and reads every artifact back.
+// throws if it does not conform; this script then checks each case's expectations and reads every artifact back,
+// with artifact_read and with resources/read of the result's resource_link block.
 //
 // Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream). Exit code 0 = every case passed.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { check, readArtifact } from "./check.mjs";
+import { check, readArtifact, readLinkedResource } from "./check.mjs";
 
 const bin = process.env.MCP_DEVTOOLS_BIN;
 const upstream = process.env.UPSTREAM_URL;
@@ -44,6 +45,12 @@ async function clientFor(profile) {
       if (hasSchema !== (structured && !isWrite)) throw new Error(`${profile}: ${tool.name} outputSchema present=${hasSchema}`);
       if (hasSchema && tool.outputSchema.type !== "object") throw new Error(`${tool.name}: outputSchema root is not an object`);
     }
+    // Artifacts are resources only with the switch on: the capability and the one URI template.
+    if (Boolean(client.getServerCapabilities()?.resources) !== structured) throw new Error(`${profile}: resources capability present=${!structured}`);
+    if (structured) {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      if (resourceTemplates.length !== 1 || resourceTemplates[0].uriTemplate !== "artifact://{artifactId}") throw new Error(`${profile}: resources/templates/list ${JSON.stringify(resourceTemplates)}`);
+    }
     clients.set(profile, client);
   }
   return clients.get(profile);
@@ -57,7 +64,11 @@ for (const c of spec.cases) {
     const result = await client.callTool({ name: c.tool, arguments: c.args });
     check(c, result);
     if (result.structuredContent?.incomplete) {
-      await readArtifact(c, result.structuredContent, (args) => client.callTool({ name: "artifact_read", arguments: args }));
+      const bytes = await readArtifact(c, result.structuredContent, (args) => client.callTool({ name: "artifact_read", arguments: args }));
+      // The same artifact through resources/read of the result's resource_link (CONTRACT §5).
+      if (typeof result.structuredContent.incomplete.artifactId === "string") {
+        await readLinkedResource(result, bytes, (params) => client.readResource(params));
+      }
     }
     passed += 1;
     console.log(`ok   ${c.name}`);

@@ -8,6 +8,7 @@
 //! | [`Responder::artifact_read_route`], [`Responder::guard`] | `artifact_read` and the call policy on an rmcp `ToolRouter` |
 //! | [`View`], [`ViewArgs`], [`WithView`] | the caller's `jq` and `outputFormat` |
 //! | [`Args`] | a `#[tool]` method's arguments, refused as an `isError` result with `_meta.code` |
+//! | [`resources`] | artifacts as MCP resources: the `resource_link` block, `resources/read` and `resources/templates/list` ([`Responder::read_resource`], [`Responder::resource_templates`], [`Responder::resource_capabilities`]) |
 //! | [`artifact_read`] | the `artifact_read` tool: [`artifact_read::route`] for rmcp routers, [`artifact_read::call`] by hand |
 //! | [`args`] | argument parsing with errors naming the argument, `maxLength` checks from the schema, digit-string integers |
 //! | [`schema`] | the compact `inputSchema` of an argument struct |
@@ -21,6 +22,7 @@ pub mod artifact_read;
 mod builder;
 mod extract;
 mod pipeline;
+pub mod resources;
 mod responder;
 mod router;
 pub mod schema;

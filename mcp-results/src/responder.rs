@@ -22,6 +22,9 @@ use crate::{View, error};
 /// truncated text, kept to name the artifact once it is saved.
 type Prepared<M> = (String, Option<(Sealed<M>, Option<TextEnds>)>);
 
+/// The media type of an oversized result's artifact.
+const JSON_MIME_TYPE: &str = "application/json";
+
 /// Default of [`Responder::with_pipeline_timeout`]: 10 s.
 pub const DEFAULT_PIPELINE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -145,7 +148,8 @@ impl Responder {
     /// With structured output off the result is the text block alone. With it on, `structuredContent` is the
     /// envelope `{data, ...meta}`, or its incomplete form `{data: null, ...meta, incomplete: {reason: "size",
     /// bytes, limitBytes, artifactId}}` when the compact value exceeds the bound (the full value is then put into
-    /// the store as `application/json`). Error results: busy (no permit within the timeout), a failed or stopped
+    /// the store as `application/json`, and the result carries its `resource_link` block after the text,
+    /// [`crate::resources::link`]). Error results: busy (no permit within the timeout), a failed or stopped
     /// `jq`, a value nested deeper than [`crate::MAX_RESULT_DEPTH`], rendering past the timeout.
     pub async fn respond<M>(&self, owner: &str, data: Value, meta: M, view: &View) -> CallToolResult
     where
@@ -160,23 +164,32 @@ impl Responder {
         let Some((sealed, text_ends)) = sealed else {
             return success_result(text, None);
         };
+        let mut saved = None;
         let envelope = match sealed {
             Sealed::Inline(envelope) => envelope,
             Sealed::Oversized(oversized) => {
                 let (bytes, pending) = oversized.into_parts();
+                let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
                 let id = self
-                    .save(owner, "application/json", Bytes::from(bytes), "an oversized result")
+                    .save(owner, JSON_MIME_TYPE, Bytes::from(bytes), "an oversized result")
                     .await;
                 if let Some(ends) = text_ends {
                     // The truncated text names the artifact (or says saving failed): a harness that reads only
                     // the text has no other way to reach the value.
                     text = ends.noting(id.as_deref().map_or(Rest::NotSaved, Rest::Artifact));
                 }
+                saved = id.clone().map(|id| (id, size));
                 pending.finish(id)
             }
         };
         match envelope.into_value() {
-            Ok(value) => success_result(text, Some(value)),
+            Ok(value) => {
+                let mut result = success_result(text, Some(value));
+                if let Some((id, size)) = saved {
+                    self.add_link(&mut result, &id, JSON_MIME_TYPE, size);
+                }
+                result
+            }
             Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
         }
     }
@@ -198,7 +211,8 @@ impl Responder {
     /// an artifact of `media_type` owned by `owner` (never turned into a string), and the result is the envelope
     /// `{data: null, ...meta, incomplete: {reason: "binary", bytes, limitBytes, artifactId, mimeType}}`:
     /// `structuredContent` when structured output is on, and the text (rendered from that envelope in the asked
-    /// format, whatever `view.text_from`, so the model sees the artifact id) either way. `jq` is not applied: there
+    /// format, whatever `view.text_from`, so the model sees the artifact id) either way, and with structured output on
+    /// the artifact's `resource_link` block ([`crate::resources::link`]). `jq` is not applied: there
     /// is no JSON to project. A failed put gives `artifactId: null` and a warning in the log.
     pub async fn binary<M: Serialize>(
         &self,
@@ -211,6 +225,7 @@ impl Responder {
         let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
         let id = self.save(owner, &media_type, bytes, "a binary upstream body").await;
         let limit = u64::try_from(self.bound.bytes()).unwrap_or(u64::MAX);
+        let link = id.clone().map(|id| (id, media_type.clone()));
         let envelope = Envelope {
             data: Value::Null,
             meta,
@@ -224,7 +239,13 @@ impl Responder {
             return success_result(text, None);
         }
         match envelope.into_value() {
-            Ok(value) => success_result(text, Some(value)),
+            Ok(value) => {
+                let mut result = success_result(text, Some(value));
+                if let Some((id, media_type)) = link {
+                    self.add_link(&mut result, &id, &media_type, len);
+                }
+                result
+            }
             Err(err) => error(format!("Internal error: the result could not be serialized: {err}")),
         }
     }

@@ -6,8 +6,9 @@ use std::time::Instant;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams, GetTaskResult,
-    Implementation, ListToolsResult, NumberOrString, PaginatedRequestParams, RequestId, ServerCapabilities,
-    ServerConfig, Tool, UpdateTaskParams,
+    Implementation, ListResourceTemplatesResult, ListToolsResult, NumberOrString, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -229,7 +230,10 @@ impl ServerHandler for DevtoolsServer {
     }
 
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
+        // With structured output on, artifacts are resources too (`artifact://<id>`, mcp_results::resources); off,
+        // the capabilities are what they always were.
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_tasks().build();
+        ServerConfig::new(self.app.results.resource_capabilities(capabilities))
             .with_server_info(Implementation::new("mcp-devtools", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Tools for CI and issue-tracker APIs. Results are TOON text by default (outputFormat: json for \
@@ -270,6 +274,34 @@ impl ServerHandler for DevtoolsServer {
             request
         };
         Ok(self.call_traced(&principal, request, context).await?.into())
+    }
+
+    /// `resources/read` of an artifact's URI (`artifact://<id>`), for its owner only: the caller's principal, as
+    /// for `artifact_read` (another's, unknown and expired ids: resource not found). Method not found with
+    /// structured output off.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some(principal) = self.principal_for(&context) else {
+            tracing::error!("an HTTP resources/read arrived without an authenticated principal");
+            return Err(ErrorData::internal_error(
+                "the caller is not authenticated; reconnect with a token",
+                None,
+            ));
+        };
+        context.extensions.insert(principal);
+        Ok(self.app.results.read_resource(&request, &context).await?.into())
+    }
+
+    /// `resources/templates/list`: the artifact URI template (structured output on; method not found off).
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.app.results.resource_templates()
     }
 
     async fn get_task(

@@ -277,8 +277,18 @@ where
         Ok(text) => text,
         Err(err) => return mcp_results::error(format!("Internal error while preparing the result: {err}")),
     };
+    let link = envelope
+        .incomplete
+        .as_ref()
+        .and_then(|incomplete| incomplete.artifact_id.clone());
     match envelope.into_value() {
-        Ok(value) => mcp_envelope::rmcp::success_result(text, Some(value)),
+        Ok(value) => {
+            let mut result = mcp_envelope::rmcp::success_result(text, Some(value));
+            if let Some(id) = link {
+                app.results.add_link(&mut result, &id, LOG_MIME_TYPE, len);
+            }
+            result
+        }
         Err(err) => mcp_results::error(format!("Internal error: the result could not be serialized: {err}")),
     }
 }

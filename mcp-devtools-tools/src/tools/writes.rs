@@ -40,17 +40,23 @@ pub(crate) async fn binary(
     status: u16,
 ) -> CallToolResult {
     let len = bytes.len();
-    let where_ = match results.put_artifact(owner, &media_type, bytes).await {
+    let id = results.put_artifact(owner, &media_type, bytes).await;
+    let where_ = match &id {
         Some(id) => format!("saved as artifact {id} (read it with artifact_read)"),
         None => "could not be saved".to_owned(),
     };
-    success_result(
+    let mut result = success_result(
         format!(
             "The write succeeded (HTTP {status}); its response body is binary ({media_type}, {len} bytes) and was \
              {where_}."
         ),
         None,
-    )
+    );
+    if let Some(id) = id {
+        // Structured output on: the artifact is a resource too (its resource_link after the text).
+        results.add_link(&mut result, &id, &media_type, len as u64);
+    }
+    result
 }
 
 #[cfg(test)]

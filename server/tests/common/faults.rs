@@ -632,8 +632,8 @@ pub async fn kill_during_writes(store: &[(String, String)], write_for: Duration)
     (received.len(), exact)
 }
 
-/// The whole artifact `id`, or `None` when a chunk read failed.
-async fn read_artifact(client: &RunningService<RoleClient, ()>, id: &str) -> Option<Vec<u8>> {
+/// The whole artifact `id` through `artifact_read` (1 MiB chunks), or `None` when a chunk read failed.
+pub async fn read_artifact(client: &RunningService<RoleClient, ()>, id: &str) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut offset = 0u64;
     loop {

@@ -13,6 +13,8 @@ pub struct RawSession {
     stdin: ChildStdin,
     lines: Lines<BufReader<ChildStdout>>,
     next_id: u64,
+    /// The raw `initialize` response line.
+    pub initialize: String,
 }
 
 impl RawSession {
@@ -34,8 +36,9 @@ impl RawSession {
             stdin,
             lines,
             next_id: 1,
+            initialize: String::new(),
         };
-        session
+        session.initialize = session
             .request(
                 "initialize",
                 json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}),

@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod artifact_resources;
 mod bad_arguments;
 mod codemode_harness;
 mod deployment;

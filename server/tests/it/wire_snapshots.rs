@@ -171,6 +171,18 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
     extra.push(("MCP_STRUCTURED_OUTPUT", "true"));
     let mut on = RawSession::start(server_env(&uri, &extra)).await;
 
+    // Artifacts are MCP resources only with the switch on: off, `initialize` advertises no resources capability.
+    let init_off: Value = serde_json::from_str(&off.initialize).unwrap();
+    let init_on: Value = serde_json::from_str(&on.initialize).unwrap();
+    assert!(
+        init_off["result"]["capabilities"].get("resources").is_none(),
+        "{init_off}"
+    );
+    assert!(
+        init_on["result"]["capabilities"].get("resources").is_some(),
+        "{init_on}"
+    );
+
     let list_off = off.list_tools().await;
     let list_on = on.list_tools().await;
     let on_value = parse_exact(&list_on);
@@ -231,8 +243,18 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
             !is_error,
             "{name}"
         );
+        let is_link = |block: &Value| block["type"] == "resource_link";
+        assert!(
+            !value_off["result"]["content"].as_array().unwrap().iter().any(is_link),
+            "{name}: off has no resource_link block"
+        );
         let stripped = without(value_on.clone(), |v| {
             v["result"].as_object_mut().unwrap().remove("structuredContent");
+            // With the switch on, a result that names an artifact also links it (CONTRACT §5).
+            v["result"]["content"]
+                .as_array_mut()
+                .unwrap()
+                .retain(|block| !is_link(block));
         });
         assert_eq!(
             stripped, line_off,

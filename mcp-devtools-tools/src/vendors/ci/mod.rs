@@ -82,8 +82,22 @@ impl DevtoolsServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<Json<Structured<TestResults>>, CallToolResult> {
         let owner = self.app().results.owner(&cx);
-        let result = results::call(self.app(), &caller(&cx), &owner, args.into_result()?).await?;
-        Ok(self.app().results.json(&cx, result, View::default()).await)
+        let (result, saved) = results::call(self.app(), &caller(&cx), &owner, args.into_result()?).await?;
+        let mut result = self
+            .app()
+            .results
+            .json(&cx, result, View::default())
+            .await
+            .into_result();
+        if result.is_error != Some(true) {
+            // Each detailsArtifactId is a resource too (structured output on).
+            for (id, size) in saved {
+                self.app()
+                    .results
+                    .add_link(&mut result, &id, results::DETAILS_MIME_TYPE, size);
+            }
+        }
+        Ok(Json::from_result(result))
     }
 
     #[tool(

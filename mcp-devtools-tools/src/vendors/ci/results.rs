@@ -60,13 +60,20 @@ pub(super) struct ReportRead {
     pub failed_omitted: u64,
 }
 
-/// Runs `ci_test_results` as `owner` (the owner of the details' artifacts).
+/// A `detailsArtifactId` saved by a call: the id and the size of the whole details, bytes (for its
+/// `resource_link` block).
+pub(super) type SavedDetails = (String, u64);
+
+/// The media type of a failed test's whole details, saved as an artifact.
+pub(super) const DETAILS_MIME_TYPE: &str = "text/plain; charset=utf-8";
+
+/// Runs `ci_test_results` as `owner` (the owner of the details' artifacts): the results and the artifacts saved.
 pub(super) async fn call(
     app: &App,
     principal: &Principal,
     owner: &str,
     args: mcp_results::splice::Spliced<ArtifactArgs, ReportArgs>,
-) -> Result<TestResults, CallToolResult> {
+) -> Result<(TestResults, Vec<SavedDetails>), CallToolResult> {
     let source = args.args.source(NAME, true)?;
     let ReportArgs {
         path_pattern,
@@ -116,8 +123,8 @@ pub(super) async fn call(
         }
     };
     let mut results = merge(what, reports, skipped, max_failed);
-    keep_details(app, owner, &mut results.failed).await;
-    Ok(results)
+    let saved = keep_details(app, owner, &mut results.failed).await;
+    Ok((results, saved))
 }
 
 /// The reports of a spooled artifact: every zip entry `pattern` matches, or (`single`: a CircleCI artifact's path)
@@ -268,9 +275,9 @@ fn merge(
 }
 
 /// Cuts each message and details to the result's limits; the whole details go into an artifact of `owner` (the
-/// first [`MAX_DETAILS_ARTIFACTS`]).
-async fn keep_details(app: &App, owner: &str, failed: &mut [FailedTest]) {
-    let mut saved = 0;
+/// first [`MAX_DETAILS_ARTIFACTS`]), whose ids and sizes are returned.
+async fn keep_details(app: &App, owner: &str, failed: &mut [FailedTest]) -> Vec<SavedDetails> {
+    let mut saved = Vec::new();
     for test in failed {
         if let Some((cut, full)) = cut(test.message.as_deref(), MESSAGE_CHARS) {
             test.message = Some(cut);
@@ -284,16 +291,19 @@ async fn keep_details(app: &App, owner: &str, failed: &mut [FailedTest]) {
             Some((cut, full)) => {
                 test.details = Some(cut);
                 test.details_full_chars = Some(test.details_full_chars.unwrap_or(full));
-                if saved < MAX_DETAILS_ARTIFACTS {
-                    saved += 1;
+                if saved.len() < MAX_DETAILS_ARTIFACTS {
+                    let size = details.len() as u64;
                     test.details_artifact_id = app
                         .results
-                        .put_artifact(owner, "text/plain; charset=utf-8", Bytes::from(details.into_bytes()))
+                        .put_artifact(owner, DETAILS_MIME_TYPE, Bytes::from(details.into_bytes()))
                         .await;
+                    // A failed put still counts towards the cap, as it always did.
+                    saved.push(test.details_artifact_id.clone().map(|id| (id, size)));
                 }
             }
         }
     }
+    saved.into_iter().flatten().collect()
 }
 
 /// `text`'s first `limit` characters and its length in characters, when it is longer.
