@@ -43,7 +43,7 @@ pub enum GithubError {
     /// HTTP 404: the repository, workflow or run does not exist, or the token cannot see it
     /// (GitHub answers 404 rather than 403 for private repositories).
     #[error(
-        "GitHub API 404 Not Found: {message} — check owner, repo and runId (or workflowId), and that the token can see the repository{}",
+        "GitHub API 404 Not Found: {message} — check the owner, repo and ids of the request (a run, job, artifact or workflow id), and that the token can see the repository{}",
         not_found_advice(.access)
     )]
     NotFound {

@@ -328,7 +328,7 @@ async fn error_404() {
     assert_eq!(err.status(), Some(404));
     assert_eq!(
         err.to_string(),
-        "GitHub API 404 Not Found: Not Found (https://docs.github.com/rest/reference/actions#get-an-artifact) — check owner, repo and runId (or workflowId), and that the token can see the repository"
+        "GitHub API 404 Not Found: Not Found (https://docs.github.com/rest/reference/actions#get-an-artifact) — check the owner, repo and ids of the request (a run, job, artifact or workflow id), and that the token can see the repository"
     );
 }
 
