@@ -56,6 +56,25 @@ pub(crate) fn typed_output_schema<T: schemars::JsonSchema>() -> Arc<JsonObject> 
     )
 }
 
+/// The error result of `tool` when its vendor's client could not be built from the settings (`setup` says why):
+/// `_meta.code: "invalid_setting"`.
+pub(crate) fn unusable_client(tool: &str, setup: &str) -> rmcp::model::CallToolResult {
+    mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting")
+}
+
+/// The error result of `tool` when reading `what` failed upstream: `err`'s text and its `_meta` (`info`), with the
+/// upstream status (`None`: no answer) recorded on the call's span.
+pub(crate) fn upstream_failure(
+    tool: &str,
+    what: &str,
+    err: &dyn std::fmt::Display,
+    status: Option<u16>,
+    info: adapters_http::error_info::ErrorInfo,
+) -> rmcp::model::CallToolResult {
+    record_upstream_status(status);
+    mcp_results::error_with_meta(format!("{tool} failed: {what}: {err}"), info.to_meta())
+}
+
 /// Records the upstream HTTP status (`None`: no response, e.g. a transport error or a missing token) on the
 /// current `tool_call` span. Tools call it once per upstream answer.
 pub fn record_upstream_status(status: Option<u16>) {

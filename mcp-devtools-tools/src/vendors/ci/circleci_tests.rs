@@ -13,7 +13,7 @@ use super::results::ReportRead;
 use super::source::for_each_item;
 use crate::Principal;
 use crate::app::App;
-use crate::tools::record_upstream_status;
+use crate::tools::{unusable_client, upstream_failure};
 
 /// The `format` of a report read from the tests endpoint.
 pub const FORMAT: &str = "circleci-tests";
@@ -28,10 +28,7 @@ pub(super) async fn read(
     slug: &str,
     job_number: u64,
 ) -> Result<ReportRead, CallToolResult> {
-    let circleci = app
-        .circleci
-        .as_ref()
-        .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))?;
+    let circleci = app.circleci.as_ref().map_err(|setup| unusable_client(tool, setup))?;
     let mut report = Report::default();
     for_each_item(
         circleci,
@@ -43,10 +40,7 @@ pub(super) async fn read(
         },
     )
     .await
-    .map_err(|err| {
-        record_upstream_status(err.status());
-        mcp_results::error_with_meta(format!("{tool} failed: {what}: {err}"), err.info().to_meta())
-    })?;
+    .map_err(|err| upstream_failure(tool, what, &err, err.status(), err.info()))?;
     Ok(report.finish())
 }
 

@@ -16,7 +16,7 @@ use tokio::io::AsyncWriteExt;
 use crate::Principal;
 use crate::app::App;
 use crate::args::ArgumentError;
-use crate::tools::record_upstream_status;
+use crate::tools::{unusable_client, upstream_failure};
 
 /// Most pages of a CircleCI list read (artifacts, tests) before giving up: 100.
 pub(super) const MAX_PAGES: usize = 100;
@@ -144,14 +144,11 @@ pub(super) async fn download(
     let what = source.describe();
     let (download, cap, setting) = match source {
         Source::Github(artifact) => {
-            let github = app
-                .github
-                .as_ref()
-                .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))?;
-            let download = github.artifact_zip(artifact).await.map_err(|err| {
-                record_upstream_status(err.status());
-                mcp_results::error_with_meta(format!("{tool} failed: {what}: {err}"), err.info().to_meta())
-            })?;
+            let github = app.github.as_ref().map_err(|setup| unusable_client(tool, setup))?;
+            let download = github
+                .artifact_zip(artifact)
+                .await
+                .map_err(|err| upstream_failure(tool, &what, &err, err.status(), err.info()))?;
             let http = &app.config.github.http;
             (download, http.client.max_body_bytes, http.setting_names.max_body)
         }
@@ -177,14 +174,8 @@ async fn circleci_artifact(
     job_number: u64,
     path: &str,
 ) -> Result<Download, CallToolResult> {
-    let circleci = app
-        .circleci
-        .as_ref()
-        .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))?;
-    let upstream = |err: adapters_circleci::CircleciError| {
-        record_upstream_status(err.status());
-        mcp_results::error_with_meta(format!("{tool} failed: {what}: {err}"), err.info().to_meta())
-    };
+    let circleci = app.circleci.as_ref().map_err(|setup| unusable_client(tool, setup))?;
+    let upstream = |err: adapters_circleci::CircleciError| upstream_failure(tool, what, &err, err.status(), err.info());
     let list = format!("project/{slug}/{job_number}/artifacts");
     let mut listed = Vec::new();
     let mut url = None;

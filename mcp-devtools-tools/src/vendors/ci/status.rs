@@ -156,7 +156,7 @@ pub(super) async fn call(app: &App, principal: &Principal, args: CiStatusArgs) -
     let github = app
         .github
         .as_ref()
-        .map_err(|setup| mcp_results::coded_error(format!("{NAME} failed: {setup}"), "invalid_setting"))?;
+        .map_err(|setup| crate::tools::unusable_client(NAME, setup))?;
     let repo_path = format!("repos/{}/{}", args.owner, args.repo);
     let blank = |text: &Option<String>| text.as_ref().filter(|t| !t.trim().is_empty()).cloned();
     let (sha, branch) = match (blank(&args.git_ref), blank(&args.sha), args.pull_number) {
@@ -245,8 +245,7 @@ async fn branch_of(github: &GithubClient, repo_path: &str, sha: &str) -> Option<
 }
 
 fn upstream_error(what: &str, err: &GithubError) -> CallToolResult {
-    crate::tools::record_upstream_status(err.status());
-    mcp_results::error_with_meta(format!("{NAME} failed: {what}: {err}"), err.info().to_meta())
+    crate::tools::upstream_failure(NAME, what, err, err.status(), err.info())
 }
 
 /// Every check run of the commit (every attempt, every page), the newest of each name and app, with its attempts.

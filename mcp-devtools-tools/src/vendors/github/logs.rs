@@ -71,7 +71,7 @@ pub(super) async fn call(
     };
     let github = match &app.github {
         Ok(github) => github,
-        Err(setup) => return mcp_results::coded_error(format!("{NAME} failed: {setup}"), "invalid_setting"),
+        Err(setup) => return crate::tools::unusable_client(NAME, setup),
     };
     let failed_only = wanted.failed_only.unwrap_or(true);
     let (owner, repo) = (args.owner, args.repo);

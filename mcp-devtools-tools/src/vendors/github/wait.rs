@@ -149,7 +149,7 @@ pub(super) async fn for_checks(
 fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, CallToolResult> {
     app.github
         .as_ref()
-        .map_err(|setup| mcp_results::coded_error(format!("{tool} failed: {setup}"), "invalid_setting"))
+        .map_err(|setup| crate::tools::unusable_client(tool, setup))
 }
 
 /// Adds the log tails of the failed Actions jobs when `options` asks for them.
