@@ -592,12 +592,12 @@ declare const devtools: {
 	github_get_job_logs: (input: GithubGetJobLogsInput) => Promise<GithubGetJobLogsOutput>;
 
 	/**
-	 * Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a task. owner: Repository owner. repo: Repository name. runId: Workflow run id. timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
+	 * Wait until a GitHub Actions workflow run completed: conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a task. timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
 	 */
 	github_wait_for_run: (input: GithubWaitForRunInput) => Promise<GithubWaitForRunOutput>;
 
 	/**
-	 * Wait until no check run or commit status of a commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. owner: Repository owner. repo: Repository name. ref: Commit SHA, branch or tag. pullNumber: Or a pull request: its head commit. timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
+	 * Wait until no check run or commit status of a commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. ref: Commit SHA, branch or tag. pullNumber: Or a pull request: its head commit. timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to include (default 0).
 	 */
 	github_wait_for_checks: (input: GithubWaitForChecksInput) => Promise<GithubWaitForChecksOutput>;
 

@@ -144,9 +144,9 @@ export interface GithubGetJobLogsOutput {
 
 /**
  * Arguments of `github_wait_for_run` (Wait for a workflow run): Wait until a GitHub Actions workflow run completed:
- * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a task. owner:
- * Repository owner. repo: Repository name. runId: Workflow run id. timeoutSeconds: Seconds (default 600; 0: the
- * current state). failedLogTail: Log lines of each failed job to include (default 0).
+ * conclusion and jobs (failed ones with jobId for github_get_job_logs). Sends progress; can run as a task.
+ * timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to
+ * include (default 0).
  */
 export interface GithubWaitForRunInput {
   owner: string;
@@ -196,10 +196,9 @@ export interface GithubWaitForRunOutput {
 
 /**
  * Arguments of `github_wait_for_checks` (Wait for a commit's checks): Wait until no check run or commit status of a
- * commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. owner: Repository
- * owner. repo: Repository name. ref: Commit SHA, branch or tag. pullNumber: Or a pull request: its head commit.
- * timeoutSeconds: Seconds (default 600; 0: the current state). failedLogTail: Log lines of each failed job to
- * include (default 0).
+ * commit (ref or pullNumber) is pending, late checks included. Sends progress; can run as a task. ref: Commit SHA,
+ * branch or tag. pullNumber: Or a pull request: its head commit. timeoutSeconds: Seconds (default 600; 0: the
+ * current state). failedLogTail: Log lines of each failed job to include (default 0).
  */
 export interface GithubWaitForChecksInput {
   owner: string;

@@ -32,12 +32,15 @@ pub const WAIT_FOR_CHECKS: &str = "github_wait_for_checks";
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WaitForRunArgs {
+    #[schemars(description = "")]
     /// Repository owner.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
+    #[schemars(description = "")]
     /// Repository name.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
+    #[schemars(description = "")]
     /// Workflow run id.
     #[serde(deserialize_with = "crate::args::integer::required")]
     pub run_id: u64,
@@ -47,9 +50,11 @@ pub struct WaitForRunArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WaitForChecksArgs {
+    #[schemars(description = "")]
     /// Repository owner.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub owner: String,
+    #[schemars(description = "")]
     /// Repository name.
     #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub repo: String,
