@@ -8,7 +8,7 @@ use crate::common;
 use common::http::{HttpServer, tokens_file};
 use recorded_upstream::RecordedUpstream;
 use rmcp::RoleClient;
-use rmcp::model::{ErrorCode, ReadResourceRequestParams, ResourceContents};
+use rmcp::model::{CacheScope, ErrorCode, ReadResourceRequestParams, ResourceContents};
 use rmcp::service::{RunningService, ServiceError};
 use serde_json::json;
 
@@ -79,9 +79,32 @@ async fn stdio_owner_reads_the_linked_artifact_byte_for_byte_and_the_template_is
         other => panic!("a JSON artifact is read as text: {other:?}"),
     }
 
-    let templates = client.list_all_resource_templates().await.unwrap();
+    // Cache hints (MCP 2026-07-28 "Caching"): a read is the caller's own, the template list everyone's.
+    assert_eq!(result.cache_scope, Some(CacheScope::Private));
+    assert_eq!(result.ttl_ms, Some(60_000));
+
+    // The same bytes in two ranges of the URI template: the first ends where the second starts (_meta.nextOffset).
+    let half = expected.len() / 2;
+    let first = read(&client, &format!("{}?maxBytes={half}", link.uri)).await.unwrap();
+    let first_meta = serde_json::to_value(&first.contents[0]).unwrap();
+    assert_eq!(first_meta["_meta"]["nextOffset"], half);
+    assert_eq!(first_meta["_meta"]["eof"], false);
+    let second = read(&client, &format!("{}?offset={half}", link.uri)).await.unwrap();
+    let second_meta = serde_json::to_value(&second.contents[0]).unwrap();
+    assert_eq!(second_meta["_meta"]["eof"], true);
+    let ranges = format!(
+        "{}{}",
+        first_meta["text"].as_str().unwrap(),
+        second_meta["text"].as_str().unwrap()
+    );
+    assert_eq!(ranges.as_bytes(), expected.as_slice(), "two ranges == artifact_read");
+
+    let templates = client.list_resource_templates(None).await.unwrap();
+    assert_eq!(templates.cache_scope, Some(CacheScope::Public));
+    assert_eq!(templates.ttl_ms, Some(3_600_000));
+    let templates = templates.resource_templates;
     assert_eq!(templates.len(), 1);
-    assert_eq!(templates[0].uri_template, "artifact://{artifactId}");
+    assert_eq!(templates[0].uri_template, "artifact://{artifactId}{?offset,maxBytes}");
     assert!(
         client.list_all_resources().await.unwrap().is_empty(),
         "artifacts are not listed"
@@ -145,9 +168,16 @@ async fn http_another_principal_gets_not_found() {
     }
     let unknown = read(&bob, &format!("artifact://{}", "0".repeat(32))).await.unwrap_err();
     let other = read(&bob, &link.uri).await.unwrap_err();
-    let (ServiceError::McpError(unknown), ServiceError::McpError(other)) = (unknown, other) else {
+    // The URI is a handle, not a credential: a ranged read of another's artifact is not found either.
+    let ranged = read(&bob, &format!("{}?offset=0&maxBytes=10", link.uri))
+        .await
+        .unwrap_err();
+    let (ServiceError::McpError(unknown), ServiceError::McpError(other), ServiceError::McpError(ranged)) =
+        (unknown, other, ranged)
+    else {
         panic!("JSON-RPC errors expected")
     };
+    assert_eq!((ranged.code, &ranged.message), (unknown.code, &unknown.message));
     assert_eq!(other.message, "Artifact not found or expired");
     assert_eq!(
         (other.code, &other.message),
