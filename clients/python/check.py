@@ -5,6 +5,8 @@ import json
 import re
 from typing import Any
 
+import sdk
+
 
 def _at(value: Any, path: list) -> Any:
     for key in path:
@@ -31,7 +33,7 @@ def _same(a: Any, b: Any) -> bool:
 def check(case: dict, result: Any) -> None:
     e = case["expect"]
     text = result.content[0].text
-    assert bool(result.is_error) == e["isError"], f"isError={result.is_error}, expected {e['isError']}: {text[:300]}"
+    assert bool(sdk.is_error(result)) == e["isError"], f"isError={sdk.is_error(result)}, expected {e['isError']}: {text[:300]}"
     raw = result.model_dump(by_alias=True, exclude_unset=True)
     if e["isError"]:
         assert "structuredContent" not in raw, "an error result carries structuredContent"
@@ -41,7 +43,7 @@ def check(case: dict, result: Any) -> None:
     if e.get("noStructured"):
         assert "structuredContent" not in raw, "switch off, yet structuredContent is present"
         return
-    sc = result.structured_content
+    sc = sdk.structured_content(result)
     assert isinstance(sc, dict), "structuredContent is missing or not an object"
     if "nextPage" in e:
         assert sc.get("nextPage") == e["nextPage"], f"nextPage={sc.get('nextPage')}, expected {e['nextPage']}"
@@ -78,15 +80,15 @@ def check(case: dict, result: Any) -> None:
         assert _same(json.loads(text), sc["data"]), "JSON text does not parse to structuredContent.data"
 
 
-async def read_artifact(sc: dict, call_artifact_read) -> None:
-    """Reads the artifact chunk by chunk until eof; the bytes must rebuild the full envelope."""
+async def read_artifact(sc: dict, call_artifact_read) -> bytes:
+    """Reads the artifact chunk by chunk until eof; the bytes must rebuild the full envelope. Returns them."""
     chunks = []
     offset = 0
     mime_type = None
     for _ in range(10000):
         r = await call_artifact_read({"artifactId": sc["incomplete"]["artifactId"], "offset": offset, "maxBytes": 7919})
-        assert not r.is_error, f"artifact_read failed: {r.content[0].text}"
-        chunk = r.structured_content
+        assert not sdk.is_error(r), f"artifact_read failed: {r.content[0].text}"
+        chunk = sdk.structured_content(r)
         assert chunk["offset"] == offset, f"chunk offset {chunk['offset']}, expected {offset}"
         data = base64.b64decode(chunk["data"], validate=True)
         assert len(data) == chunk["nextOffset"] - chunk["offset"], "chunk length does not match its offsets"
@@ -100,10 +102,28 @@ async def read_artifact(sc: dict, call_artifact_read) -> None:
     if (sc["incomplete"].get("mimeType") or "").startswith("text/plain"):
         # A job's whole log as the vendor sent it.
         assert mime_type == sc["incomplete"]["mimeType"], f"artifact mimeType {mime_type}, expected {sc['incomplete']['mimeType']}"
-        return
+        return full_bytes
     if sc["incomplete"]["reason"] == "binary":
         # The upstream bytes as they came (the Rust suite compares them byte for byte), with the upstream media type.
         assert mime_type == sc["incomplete"]["mimeType"], f"artifact mimeType {mime_type}, expected {sc['incomplete']['mimeType']}"
-        return
+        return full_bytes
     full = json.loads(full_bytes.decode("utf-8"))
     assert full["data"] is not None and full.get("nextPage") == sc.get("nextPage"), "artifact is not the full envelope"
+    return full_bytes
+
+
+async def read_linked_resource(result: Any, expected: bytes, read_resource) -> None:
+    """Reads the artifact a result links (its one resource_link block) with resources/read and checks it is
+    `expected` (what artifact_read gave), with the link's media type (CONTRACT section 5)."""
+    links = [block for block in result.content if block.type == "resource_link"]
+    assert len(links) == 1, f"expected one resource_link block, got {len(links)}"
+    link = links[0]
+    artifact_id = sdk.structured_content(result)["incomplete"]["artifactId"]
+    assert str(link.uri) == f"artifact://{artifact_id}", f"resource_link uri {link.uri}"
+    assert link.size == len(expected), f"resource_link size {link.size}, artifact has {len(expected)} bytes"
+    read = await read_resource(link.uri)
+    assert len(read.contents) == 1, f"resources/read gave {len(read.contents)} contents"
+    item = read.contents[0]
+    assert str(item.uri) == str(link.uri) and sdk.mime_type(item) == sdk.mime_type(link), f"resources/read item {item}"
+    data = item.text.encode("utf-8") if hasattr(item, "text") else base64.b64decode(item.blob, validate=True)
+    assert data == expected, "resources/read differs from artifact_read"

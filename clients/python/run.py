@@ -1,6 +1,8 @@
 """Drives the mcp-devtools binary with the official Python MCP SDK client over stdio, for every case in
-../cases.json. ClientSession.call_tool validates structuredContent against the tool's outputSchema (jsonschema) and
-raises if it does not conform; this script then checks each case's expectations and reads every artifact back.
+../cases.json, with whichever SDK runs it: mcp 2.x (the .venv here) or 1.x (v1/.venv), see sdk.py.
+ClientSession.call_tool validates structuredContent against the tool's outputSchema (jsonschema) and raises if it
+does not conform; this script then checks each case's expectations and reads every artifact back, with artifact_read
+and with resources/read of the result's resource_link block.
 
 Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream). Exit code 0 = every case passed.
 """
@@ -16,7 +18,8 @@ from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from check import check, read_artifact
+import sdk
+from check import check, read_artifact, read_linked_resource
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,11 +54,11 @@ async def main() -> int:
                 tools = (await session.list_tools()).tools
                 structured = spec["profiles"][profile].get("MCP_STRUCTURED_OUTPUT") == "true"
                 for tool in tools:
-                    has_schema = tool.output_schema is not None
+                    has_schema = sdk.output_schema(tool) is not None
                     is_write = tool.name.endswith("_write")  # the Atlassian writes: text only
                     if has_schema != (structured and not is_write):
                         raise AssertionError(f"{profile}: {tool.name} outputSchema present={has_schema}")
-                    if has_schema and tool.output_schema.get("type") != "object":
+                    if has_schema and sdk.output_schema(tool).get("type") != "object":
                         raise AssertionError(f"{tool.name}: outputSchema root is not an object")
                 sessions[profile] = session
             return sessions[profile]
@@ -65,15 +68,18 @@ async def main() -> int:
                 session = await session_for(case["profile"])
                 result = await session.call_tool(case["tool"], case["args"])
                 check(case, result)
-                sc = result.structured_content
+                sc = sdk.structured_content(result)
                 if isinstance(sc, dict) and sc.get("incomplete"):
-                    await read_artifact(sc, lambda args: session.call_tool("artifact_read", args))
+                    expected = await read_artifact(sc, lambda args: session.call_tool("artifact_read", args))
+                    # The same artifact through resources/read of the result's resource_link block.
+                    if isinstance(sc["incomplete"].get("artifactId"), str):
+                        await read_linked_resource(result, expected, session.read_resource)
                 passed += 1
                 print(f"ok   {case['name']}")
             except Exception:  # noqa: BLE001 - every failure is reported, then counted
                 failed += 1
                 print(f"FAIL {case['name']}: {traceback.format_exc()}")
-    print(f"python-sdk: {passed} passed, {failed} failed")
+    print(f"python-sdk {sdk.VERSION}: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
 

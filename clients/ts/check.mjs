@@ -112,4 +112,20 @@ export async function readLinkedResource(result, expected, readResource) {
   if (textual !== ("text" in item)) fail(`${link.mimeType} read as ${"text" in item ? "text" : "blob"}`);
   const bytes = "text" in item ? Buffer.from(item.text, "utf8") : Buffer.from(item.blob, "base64");
   if (!bytes.equals(expected)) fail("resources/read differs from artifact_read");
+  // Cache hints (MCP 2026-07-28): the read is the caller's own.
+  if (read.cacheScope !== "private" || !(read.ttlMs > 0)) fail(`resources/read cache hints ${JSON.stringify({ ttlMs: read.ttlMs, cacheScope: read.cacheScope })}`);
+  // The same bytes in ranges of the URI template (artifact://{artifactId}{?offset,maxBytes}), a third at a time:
+  // each answer's _meta says where the next starts (a text range ends on a whole character) and when it is the end.
+  const step = Math.max(1, Math.ceil(expected.length / 3));
+  const parts = [];
+  for (let offset = 0, reads = 0; ; reads += 1) {
+    if (reads > 6) fail("ranged resources/read did not reach eof");
+    const range = await readResource({ uri: `${link.uri}?offset=${offset}&maxBytes=${step}` });
+    const [part] = range.contents;
+    parts.push("text" in part ? Buffer.from(part.text, "utf8") : Buffer.from(part.blob, "base64"));
+    if (part._meta?.offset !== offset) fail(`ranged read _meta ${JSON.stringify(part._meta)}`);
+    offset = part._meta.nextOffset;
+    if (part._meta.eof) break;
+  }
+  if (!Buffer.concat(parts).equals(expected)) fail("ranged resources/read differs from artifact_read");
 }

@@ -1,13 +1,19 @@
-// Drives the mcp-devtools binary with the official TypeScript MCP SDK client over stdio, for every case in
-// ../cases.json. The SDK's Client.callTool validates structuredContent against the tool's outputSchema (Ajv) and
-// throws if it does not conform; this script then checks each case's expectations and reads every artifact back,
-// with artifact_read and with resources/read of the result's resource_link block.
+// Drives the mcp-devtools binary with an official TypeScript MCP SDK client over stdio, for every case in
+// ../cases.json: v1 (@modelcontextprotocol/sdk) by default, v2 (@modelcontextprotocol/client, installed as
+// mcp-client-v2) with MCP_TS_SDK=v2. Each SDK's Client.callTool validates structuredContent against the tool's
+// outputSchema (Ajv) and throws if it does not conform; this script then checks each case's expectations and reads
+// every artifact back, with artifact_read and with resources/read of the result's resource_link block.
 //
-// Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream). Exit code 0 = every case passed.
+// Env: MCP_DEVTOOLS_BIN (the server binary), UPSTREAM_URL (the recorded upstream), MCP_TS_SDK (v1 or v2).
+// Exit code 0 = every case passed.
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { check, readArtifact, readLinkedResource } from "./check.mjs";
+
+const sdk = process.env.MCP_TS_SDK ?? "v1";
+const { Client, StdioClientTransport } =
+  sdk === "v2"
+    ? { ...(await import("mcp-client-v2")), ...(await import("mcp-client-v2/stdio")) }
+    : { ...(await import("@modelcontextprotocol/sdk/client/index.js")), ...(await import("@modelcontextprotocol/sdk/client/stdio.js")) };
 
 const bin = process.env.MCP_DEVTOOLS_BIN;
 const upstream = process.env.UPSTREAM_URL;
@@ -49,7 +55,7 @@ async function clientFor(profile) {
     if (Boolean(client.getServerCapabilities()?.resources) !== structured) throw new Error(`${profile}: resources capability present=${!structured}`);
     if (structured) {
       const { resourceTemplates } = await client.listResourceTemplates();
-      if (resourceTemplates.length !== 1 || resourceTemplates[0].uriTemplate !== "artifact://{artifactId}") throw new Error(`${profile}: resources/templates/list ${JSON.stringify(resourceTemplates)}`);
+      if (resourceTemplates.length !== 1 || resourceTemplates[0].uriTemplate !== "artifact://{artifactId}{?offset,maxBytes}") throw new Error(`${profile}: resources/templates/list ${JSON.stringify(resourceTemplates)}`);
     }
     clients.set(profile, client);
   }
@@ -78,5 +84,5 @@ for (const c of spec.cases) {
   }
 }
 for (const client of clients.values()) await client.close();
-console.log(`typescript-sdk: ${passed} passed, ${failed} failed`);
+console.log(`typescript-sdk ${sdk}: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
