@@ -3,6 +3,9 @@
 
 pub mod integer;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 
@@ -69,23 +72,9 @@ pub fn parse<T: DeserializeOwned + schemars::JsonSchema>(
 
 /// Checks each top-level string argument against its `maxLength` in `T`'s advertised input schema (characters).
 fn check_lengths<T: schemars::JsonSchema>(tool: &str, arguments: &JsonObject) -> Result<(), ArgumentError> {
-    use serde_json::Value;
-    // The very schema `tools/list` advertises; an optional argument's limit sits in its `anyOf` string branch.
-    let schema = crate::schema::input_schema::<T>();
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return Ok(());
-    };
-    let max_length = |property: &Value| {
-        property.get("maxLength").and_then(Value::as_u64).or_else(|| {
-            property
-                .get("anyOf")?
-                .as_array()?
-                .iter()
-                .find_map(|branch| branch.get("maxLength").and_then(Value::as_u64))
-        })
-    };
+    let limits = max_lengths::<T>();
     for (name, value) in arguments {
-        let (Some(text), Some(max)) = (value.as_str(), properties.get(name).and_then(max_length)) else {
+        let (Some(text), Some(&max)) = (value.as_str(), limits.get(name)) else {
             continue;
         };
         // Bytes bound characters from above: count characters only when the bytes are over.
@@ -101,6 +90,46 @@ fn check_lengths<T: schemars::JsonSchema>(tool: &str, arguments: &JsonObject) ->
         }
     }
     Ok(())
+}
+
+/// The `maxLength` of each top-level string argument in `T`'s advertised input schema (characters; an optional
+/// argument's sits in its `anyOf` string branch), read from the very schema `tools/list` advertises, once per type
+/// (by its schemars `schema_id`): generating a schema costs more than the rest of a small call (issue 46).
+fn max_lengths<T: schemars::JsonSchema>() -> Arc<HashMap<String, u64>> {
+    type Cache = Mutex<HashMap<std::borrow::Cow<'static, str>, Arc<HashMap<String, u64>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let id = T::schema_id();
+    if let Some(limits) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(&id) {
+        return limits.clone();
+    }
+    let limits = Arc::new(read_max_lengths(&crate::schema::input_schema::<T>()));
+    cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id, limits.clone());
+    limits
+}
+
+/// The `maxLength` of each property of an input schema that has one (directly or in an `anyOf` branch).
+fn read_max_lengths(schema: &JsonObject) -> HashMap<String, u64> {
+    use serde_json::Value;
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return HashMap::new();
+    };
+    let max_length = |property: &Value| {
+        property.get("maxLength").and_then(Value::as_u64).or_else(|| {
+            property
+                .get("anyOf")?
+                .as_array()?
+                .iter()
+                .find_map(|branch| branch.get("maxLength").and_then(Value::as_u64))
+        })
+    };
+    properties
+        .iter()
+        .filter_map(|(name, property)| Some((name.clone(), max_length(property)?)))
+        .collect()
 }
 
 /// Checks the `jq` argument (when given and not blank) compiles, so a bad expression is an argument error before

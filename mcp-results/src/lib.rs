@@ -33,7 +33,7 @@ mod view;
 
 pub use builder::{DEFAULT_OWNER, Owner, ResponderBuilder};
 pub use extract::Args;
-pub use pipeline::MAX_RESULT_DEPTH;
+pub use pipeline::{INLINE_RENDER_BYTES, MAX_RESULT_DEPTH};
 pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};
 pub use view::{ViewArgs, WithView};

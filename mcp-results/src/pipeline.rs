@@ -1,4 +1,5 @@
-//! The steps of a result pipeline that run off the async workers, and the depth rule .
+//! The steps of a result pipeline that run off the async workers (values over [`INLINE_RENDER_BYTES`]; smaller ones
+//! where they were computed), and the depth rule.
 
 use std::time::Duration;
 
@@ -25,14 +26,62 @@ pub(crate) fn check_depth(data: Value) -> Result<Value, String> {
     ))
 }
 
-/// The text of `data` alone ([`TextSource::Data`], no projection), rendered on a blocking thread.
+/// The largest value (bytes of its strings, numbers' digits and punctuation, roughly its compact JSON size) rendered
+/// on the async task that computed it: 16 KiB. Rendering takes about 1 µs per 100 bytes of such a value, so below this
+/// a trip to the blocking pool (two thread wake-ups, tens of µs of CPU: issue 46) costs more than the work itself,
+/// and the async worker is held for at most a few hundred µs. Larger values render on the blocking pool, where a
+/// slow one holds no worker.
+pub const INLINE_RENDER_BYTES: usize = 16 * 1024;
+
+/// Whether `value` is at most `limit` bytes by the measure of [`INLINE_RENDER_BYTES`]: a walk without recursion that
+/// stops as soon as the count passes `limit`, so it costs at most about `limit` bytes of work however large the
+/// value.
+pub(crate) fn at_most(value: &Value, limit: usize) -> bool {
+    let mut bytes = 0usize;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        bytes += match value {
+            Value::Null | Value::Bool(_) => 5,
+            Value::Number(_) => 8,
+            Value::String(text) => text.len() + 2,
+            Value::Array(items) => {
+                pending.extend(items);
+                items.len() + 2
+            }
+            Value::Object(members) => {
+                for (key, member) in members {
+                    bytes += key.len() + 4;
+                    pending.push(member);
+                }
+                2
+            }
+        };
+        if bytes > limit {
+            return false;
+        }
+    }
+    true
+}
+
+/// Runs `work` (a pipeline step over a value `small` says is at most [`INLINE_RENDER_BYTES`]) here when `small`,
+/// else on a blocking thread for at most `timeout` ([`finish`]).
+pub(crate) async fn run<T: Send + 'static>(
+    small: bool,
+    work: impl FnOnce() -> Result<T, EnvelopeError> + Send + 'static,
+    timeout: Duration,
+) -> Result<T, String> {
+    if small {
+        return outcome(work());
+    }
+    finish(tokio::task::spawn_blocking(work), timeout).await
+}
+
+/// The text of `data` alone ([`TextSource::Data`], no projection), rendered here when small ([`run`]), else on a
+/// blocking thread.
 pub(crate) async fn render_data(data: Value, format: OutputFormat, timeout: Duration) -> Result<String, String> {
     let view = View::new(None, format).text_from(TextSource::Data);
-    finish(
-        tokio::task::spawn_blocking(move || prepare_text(data, NoMeta {}, &view)),
-        timeout,
-    )
-    .await
+    let small = at_most(&data, INLINE_RENDER_BYTES);
+    run(small, move || prepare_text(data, NoMeta {}, &view), timeout).await
 }
 
 /// Waits for a pipeline step on its blocking thread, at most `timeout`; a timeout or a defect becomes the text of
@@ -48,8 +97,34 @@ pub(crate) async fn finish<T>(
             timeout.as_secs()
         )),
         Ok(Err(join)) => Err(format!("Internal error while preparing the result: {join}")),
-        Ok(Ok(Err(EnvelopeError::Projection(err)))) => Err(format!("The jq expression failed: {err}")),
-        Ok(Ok(Err(err))) => Err(format!("Internal error while preparing the result: {err}")),
-        Ok(Ok(Ok(prepared))) => Ok(prepared),
+        Ok(Ok(done)) => outcome(done),
+    }
+}
+
+/// A pipeline step's outcome, its error as the text to report.
+fn outcome<T>(done: Result<T, EnvelopeError>) -> Result<T, String> {
+    match done {
+        Err(EnvelopeError::Projection(err)) => Err(format!("The jq expression failed: {err}")),
+        Err(err) => Err(format!("Internal error while preparing the result: {err}")),
+        Ok(prepared) => Ok(prepared),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn at_most_counts_about_the_compact_json_size() {
+        let small = json!({"login": "octocat", "id": 1, "tags": ["a", "b"], "site_admin": false});
+        let compact = serde_json::to_string(&small).unwrap_or_default().len();
+        assert!(at_most(&small, compact * 5 / 4));
+        assert!(!at_most(&small, compact / 2));
+        let text = "x".repeat(INLINE_RENDER_BYTES);
+        assert!(!at_most(&json!({ "log": text }), INLINE_RENDER_BYTES));
+        // A wide value stops the walk early: its size is not counted to the end.
+        let wide = Value::Array(vec![json!(1); 1_000_000]);
+        assert!(!at_most(&wide, INLINE_RENDER_BYTES));
     }
 }

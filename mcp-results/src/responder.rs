@@ -15,7 +15,7 @@ use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::builder::{DEFAULT_OWNER, Owner};
-use crate::pipeline::{check_depth, finish, render_data};
+use crate::pipeline::{self, check_depth, render_data};
 use crate::{View, error};
 
 /// What [`Responder::prepare`] gives: the text, and (structured output on) the sealed envelope with the ends of a
@@ -320,15 +320,17 @@ impl Responder {
             Err(too_deep) => return Err(error(too_deep)),
         };
         // Projected above, through the runner: the rest of the pipeline renders and seals as the view asks.
+        // Small values render here; larger ones on the blocking pool (`pipeline::run`).
         let (structured, bound, view) = (self.structured, self.bound, view.without_jq());
-        let work = tokio::task::spawn_blocking(move || {
+        let small = pipeline::at_most(&data, pipeline::INLINE_RENDER_BYTES);
+        let work = move || {
             if structured {
                 prepare(data, meta, &view, &bound).map(|p| (p.text, Some((p.sealed, p.text_ends))))
             } else {
                 prepare_text(data, meta, &view).map(|text| (text, None))
             }
-        });
-        finish(work, self.timeout).await.map_err(error)
+        };
+        pipeline::run(small, work, self.timeout).await.map_err(error)
     }
 
     /// `data` projected by the view's `jq` (unchanged when there is none) through the runner.
