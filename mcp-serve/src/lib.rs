@@ -32,7 +32,10 @@ mod principal;
 mod shutdown;
 pub mod stdin;
 pub mod stdio;
+#[cfg(unix)]
+mod stdio_fds;
 pub mod stdio_framing;
+pub mod stdout;
 #[cfg(feature = "http")]
 pub mod tokens;
 

@@ -1,12 +1,14 @@
-//! Standard input read on an OS thread of its own, so that a shutdown never waits for it.
+//! Standard input read so that a shutdown never waits for it: by the runtime's I/O driver when stdin is a pipe or a
+//! socket ([`stdin`]), else on an OS thread of its own ([`on_thread`]).
 //!
 //! tokio's `stdin()` reads on the runtime's blocking pool, and such a read cannot be cancelled: a runtime shut down
 //! while stdin stays open waits for it until the client writes or closes (tokio's documentation of `stdin()`).
 //! rmcp's `stdio_pipes` avoids that for FIFOs only; Node (libuv) spawns its children with stdin one end of a
 //! socket pair (Claude Desktop, VS Code, `@ai-sdk/mcp`), a terminal is a tty, and both fell back to the blocking
-//! pool: the server logged `serve finished` on SIGTERM, then hung until SIGKILL. Here a detached thread, not part
-//! of any runtime, does the blocking reads and hands the bytes over a channel; the process exits when `main`
-//! returns, whatever the thread is waiting for.
+//! pool: the server logged `serve finished` on SIGTERM, then hung until SIGKILL. A pipe or a socket is read
+//! non-blocking through the I/O driver (epoll): no thread and no hand-off between threads per message (issue 46).
+//! A terminal or a file (which epoll cannot wait for) is read by a detached thread, not part of any runtime, that
+//! hands the bytes over a channel; the process exits when `main` returns, whatever the thread is waiting for.
 
 use std::io::Read;
 use std::pin::Pin;
@@ -17,6 +19,53 @@ use tokio::sync::mpsc;
 
 /// Bytes read by one `read` call on the thread, at most.
 const CHUNK_BYTES: usize = 64 * 1024;
+
+/// The process's standard input as an [`AsyncRead`] that never holds a shutdown: a FIFO or a socket through the
+/// runtime's I/O driver (a duplicate of descriptor 0, set non-blocking), anything else (a terminal, a file) on a
+/// thread of its own ([`on_thread`]). Must be called inside a tokio runtime with I/O enabled.
+pub fn stdin() -> Stdin {
+    #[cfg(unix)]
+    if let Some(driven) = driven() {
+        return driven;
+    }
+    Stdin::Thread(on_thread(std::io::stdin()))
+}
+
+/// Standard input, read by the I/O driver ([`Stdin::Pipe`], [`Stdin::Socket`]) or by a thread ([`Stdin::Thread`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Stdin {
+    /// A FIFO, read non-blocking.
+    #[cfg(unix)]
+    Pipe(tokio::net::unix::pipe::Receiver),
+    /// A socket (e.g. one end of the socket pair Node gives its children), read non-blocking.
+    #[cfg(unix)]
+    Socket(tokio::net::UnixStream),
+    /// Anything else, read on a thread.
+    Thread(ThreadReader),
+}
+
+/// Standard input through the I/O driver when it is a FIFO or a socket; `None` otherwise, or when it cannot be set up.
+#[cfg(unix)]
+fn driven() -> Option<Stdin> {
+    use std::os::fd::AsFd;
+    match crate::stdio_fds::driven(std::io::stdin().as_fd())? {
+        crate::stdio_fds::Driven::Fifo(file) => tokio::net::unix::pipe::Receiver::from_file(file).ok().map(Stdin::Pipe),
+        crate::stdio_fds::Driven::Socket(socket) => tokio::net::UnixStream::from_std(socket).ok().map(Stdin::Socket),
+    }
+}
+
+impl AsyncRead for Stdin {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            #[cfg(unix)]
+            Stdin::Pipe(pipe) => Pin::new(pipe).poll_read(cx, buf),
+            #[cfg(unix)]
+            Stdin::Socket(socket) => Pin::new(socket).poll_read(cx, buf),
+            Stdin::Thread(thread) => Pin::new(thread).poll_read(cx, buf),
+        }
+    }
+}
 
 /// An [`AsyncRead`] over a blocking reader driven by a thread of its own ([`on_thread`]). End of input when the
 /// reader ends; a read error is returned once, then end of input.

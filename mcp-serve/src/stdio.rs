@@ -1,4 +1,4 @@
-//! One MCP session over stdin/stdout, every line passing [`crate::stdio_framing`] first.
+//! One MCP session over stdin/stdout, every line passing [`crate::stdio_framing`]'s transport.
 
 use std::future::Future;
 use std::time::Duration;
@@ -61,7 +61,7 @@ pub enum StdioError {
 /// Serves `handler` over stdin/stdout until the client disconnects, or until `shutdown` resolves: then calls
 /// tracked in `in_flight` (the tracker the handler tracks its calls in) finish (at most
 /// [`StdioConfig::shutdown_grace`]), their answers are written, and it returns, whatever stdin is and even while the
-/// client keeps it open (it is read on a thread of its own: [`crate::stdin`]). When stdin ends (the client closed
+/// client keeps it open (it is read through the I/O driver or on a thread of its own: [`crate::stdin`]). When stdin ends (the client closed
 /// it or went away), the calls in flight are cancelled at once (as by `notifications/cancelled`) and it returns.
 ///
 /// # Errors
@@ -75,16 +75,20 @@ pub async fn serve<S>(
 where
     S: ServerHandler + Send + 'static,
 {
-    // stdout through rmcp's non-blocking pipe when it is a FIFO; stdin on a thread of its own whatever it is
-    // (pipe, socket, tty), so that a shutdown never waits for a pending read (`crate::stdin`).
-    let (_, stdout) = rmcp::transport::stdio_pipes();
+    // stdin and stdout through the I/O driver when they are pipes or sockets; else stdin on a thread of its own, so
+    // that a shutdown never waits for a pending read (`crate::stdin`), and stdout through tokio's (`crate::stdout`).
+    let stdout = crate::stdout::stdout();
     let closed = CancellationToken::new();
     let stdin = SignalEof {
-        inner: crate::stdin::on_thread(std::io::stdin()),
+        inner: crate::stdin::stdin(),
         eof: closed.clone(),
     };
     let running = handler
-        .serve(crate::stdio_framing::spawn(stdin, stdout, config.max_request_bytes))
+        .serve(crate::stdio_framing::StdioTransport::new(
+            stdin,
+            stdout,
+            config.max_request_bytes,
+        ))
         .await
         .map_err(|err| StdioError::Start(Box::new(err)))?;
     let stop = running.cancellation_token();

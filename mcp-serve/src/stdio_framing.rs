@@ -1,8 +1,9 @@
-//! A thin framing layer in front of rmcp's stdio transport, so that every line gets its answer.
+//! The stdio transport rmcp serves on: a thin framing layer that gives every line its answer, and hands each message
+//! to rmcp already parsed.
 //!
 //! rmcp 3.11's newline-delimited transport drops an unparsable line (bad JSON, not UTF-8, nested deeper than 128
 //! levels) with only a log line, drops an over-long line the same way, exits on a notification or response that
-//! arrives before `initialize`, and refuses every JSON-RPC batch. This layer reads stdin line by line and:
+//! arrives before `initialize`, and refuses every JSON-RPC batch. [`StdioTransport`] reads stdin line by line and:
 //! - answers a line over the request-size limit, or one that is not UTF-8 / JSON / at most
 //!   128 levels deep / an object or array, with a JSON-RPC error from [`crate::incoming`] carrying the line's `id`
 //!   when it can be read ([`incoming::readable_id`], from the first 4 KiB of an over-long line), else `id: null`,
@@ -11,23 +12,27 @@
 //! - at protocol revision `2025-03-26` (negotiated by the `initialize` exchange it watches) splits a batch into its
 //!   messages and answers with one array of their responses (JSON-RPC 2.0 §6); at any other revision answers a
 //!   batch with one `-32600` error;
-//! - answers a request rmcp could not read (`-32600` with its id; rmcp would log the whole line) and drops such a
-//!   notification or response;
-//! - passes every other line to rmcp unchanged, through an in-memory pipe. rmcp's answers pass back unchanged.
+//! - answers a request rmcp could not read (`-32600` with its id) and drops such a notification or response;
+//! - hands every other message to rmcp as the typed message it parsed (one parse per message), and writes rmcp's
+//!   answers to stdout as they are sent (no task or pipe in between: issue 46, each hop between tasks costs thread
+//!   wake-ups). A `tools/list` answer equal to the last one is written from that one's JSON text, serialized once
+//!   ([`StdioTransport`] keeps it), so the same list costs a comparison, not a serialization.
 //!
 //! Nothing here logs the line itself: it may hold secrets.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, ListToolsResult, ServerJsonRpcMessage, ServerResult,
+};
+use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
-use tokio::sync::mpsc;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use crate::incoming::{self, BATCH_REVISION, Kind, Rejection};
 
-/// Size of each in-memory pipe between this layer and rmcp, bytes.
-const PIPE_BYTES: usize = 256 * 1024;
 /// How much of an over-long line is kept to read its `id` from ([`incoming::readable_id`]), bytes.
 const ID_HEAD_BYTES: usize = 4096;
 
@@ -40,46 +45,64 @@ enum Line {
     TooLong(Vec<u8>),
 }
 
-/// Reads the next line into `buf` (cleared first), keeping at most `limit` bytes: a longer line is skipped to its
-/// newline and reported as [`Line::TooLong`] with its first bytes. `None` at end of input. A last line without a newline counts.
-async fn next_line(
-    reader: &mut (impl AsyncBufRead + Unpin),
-    buf: &mut Vec<u8>,
-    limit: usize,
-) -> std::io::Result<Option<Line>> {
-    buf.clear();
-    let mut too_long = false;
-    loop {
-        let available = reader.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(match (too_long, buf.is_empty()) {
-                (true, _) => Some(Line::TooLong(std::mem::take(buf))),
-                (false, true) => None,
-                (false, false) => Some(Line::Text(std::mem::take(buf))),
-            });
+/// Lines of a reader, at most `limit` bytes kept of each. Cancel-safe: rmcp polls [`Transport::receive`] in a
+/// `select!` and drops the future when another branch is ready; a line half read stays here and the next read goes
+/// on with it.
+struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    too_long: bool,
+}
+
+impl<R: AsyncBufRead + Unpin> Lines<R> {
+    fn new(reader: R) -> Self {
+        Lines {
+            reader,
+            buf: Vec::new(),
+            too_long: false,
         }
-        let (take, ends) = match available.iter().position(|&b| b == b'\n') {
-            Some(newline) => (newline, true),
-            None => (available.len(), false),
-        };
-        if !too_long && buf.len().saturating_add(take) > limit {
-            too_long = true;
-            buf.truncate(ID_HEAD_BYTES);
-        }
-        if too_long {
-            // Only the first bytes, to read the id from.
-            let room = ID_HEAD_BYTES.saturating_sub(buf.len());
-            buf.extend_from_slice(&available[..take.min(room)]);
-        } else {
-            buf.extend_from_slice(&available[..take]);
-        }
-        reader.consume(if ends { take + 1 } else { take });
-        if ends {
-            return Ok(Some(if too_long {
-                Line::TooLong(std::mem::take(buf))
+    }
+
+    /// The next line, keeping at most `limit` bytes: a longer line is skipped to its newline and reported as
+    /// [`Line::TooLong`] with its first bytes. `None` at end of input. A last line without a newline counts.
+    async fn next(&mut self, limit: usize) -> std::io::Result<Option<Line>> {
+        loop {
+            // The only await: everything after it runs to the end of this turn of the loop.
+            let available = self.reader.fill_buf().await?;
+            if available.is_empty() {
+                let ended = match (self.too_long, self.buf.is_empty()) {
+                    (true, _) => Some(Line::TooLong(std::mem::take(&mut self.buf))),
+                    (false, true) => None,
+                    (false, false) => Some(Line::Text(std::mem::take(&mut self.buf))),
+                };
+                self.too_long = false;
+                return Ok(ended);
+            }
+            let (take, ends) = match available.iter().position(|&b| b == b'\n') {
+                Some(newline) => (newline, true),
+                None => (available.len(), false),
+            };
+            if !self.too_long && self.buf.len().saturating_add(take) > limit {
+                self.too_long = true;
+                self.buf.truncate(ID_HEAD_BYTES);
+            }
+            if self.too_long {
+                // Only the first bytes, to read the id from.
+                let room = ID_HEAD_BYTES.saturating_sub(self.buf.len());
+                self.buf.extend_from_slice(&available[..take.min(room)]);
             } else {
-                Line::Text(std::mem::take(buf))
-            }));
+                self.buf.extend_from_slice(&available[..take]);
+            }
+            self.reader.consume(if ends { take + 1 } else { take });
+            if ends {
+                let line = std::mem::take(&mut self.buf);
+                let too_long = std::mem::replace(&mut self.too_long, false);
+                return Ok(Some(if too_long {
+                    Line::TooLong(line)
+                } else {
+                    Line::Text(line)
+                }));
+            }
         }
     }
 }
@@ -92,7 +115,13 @@ struct Batch {
     responses: Vec<Value>,
 }
 
-/// What the two pumps share.
+/// The last `tools/list` answer and its JSON text.
+struct ToolsMemo {
+    result: ListToolsResult,
+    json: Arc<[u8]>,
+}
+
+/// What the reading and the writing side share.
 #[derive(Default)]
 struct State {
     /// An `initialize` request was passed to rmcp.
@@ -103,80 +132,125 @@ struct State {
     revision: Option<String>,
     /// Batches being answered.
     batches: Vec<Batch>,
+    /// The last `tools/list` answer, serialized.
+    tools: Option<ToolsMemo>,
 }
 
-type Shared = Arc<Mutex<State>>;
-
-fn lock(state: &Shared) -> std::sync::MutexGuard<'_, State> {
-    state.lock().unwrap_or_else(PoisonError::into_inner)
+/// The writing side: stdout behind a lock (rmcp's sends run concurrently), and the shared state.
+struct Output<W> {
+    writer: tokio::sync::Mutex<W>,
+    state: Mutex<State>,
 }
 
-/// Starts the layer between `input`/`output` (the process's stdin/stdout) and rmcp: returns the reader and writer
-/// to give rmcp as its transport. Lines are limited to `limit` bytes. The pumps end when `input` ends (rmcp then
-/// sees end of file) and when rmcp closes its side.
-pub fn spawn<R, W>(input: R, output: W, limit: usize) -> (DuplexStream, DuplexStream)
+impl<W: AsyncWrite + Unpin + Send> Output<W> {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+        let mut writer = self.writer.lock().await;
+        writer.write_all(bytes).await?;
+        writer.flush().await
+    }
+}
+
+/// rmcp's transport over the process's stdin (`R`) and stdout (`W`): see the module doc. Build it with
+/// [`StdioTransport::new`] and give it to rmcp's `serve`.
+pub struct StdioTransport<R, W> {
+    lines: Lines<BufReader<R>>,
+    limit: usize,
+    /// Messages of a batch not handed to rmcp yet.
+    queue: VecDeque<ClientJsonRpcMessage>,
+    output: Arc<Output<W>>,
+}
+
+impl<R, W> StdioTransport<R, W>
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (rmcp_reads, to_rmcp) = tokio::io::duplex(PIPE_BYTES);
-    let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
-    let (replies_tx, replies_rx) = mpsc::channel::<Value>(64);
-    let state = Shared::default();
-    tokio::spawn(inbound(
-        BufReader::new(input),
-        to_rmcp,
-        replies_tx,
-        state.clone(),
-        limit,
-    ));
-    tokio::spawn(outbound(BufReader::new(from_rmcp), output, replies_rx, state));
-    (rmcp_reads, rmcp_writes)
-}
-
-/// Reads client lines, answers the faulty ones through `replies`, passes the rest to rmcp.
-async fn inbound(
-    mut input: impl AsyncBufRead + Unpin,
-    mut to_rmcp: DuplexStream,
-    replies: mpsc::Sender<Value>,
-    state: Shared,
-    limit: usize,
-) {
-    let mut buf = Vec::new();
-    loop {
-        let line = match next_line(&mut input, &mut buf, limit).await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(err) => {
-                tracing::warn!(error = %err, "reading stdin failed; ending the session");
-                break;
-            }
-        };
-        let outcome = match line {
-            Line::TooLong(head) => Outcome::reply(reject(&Rejection::TooLarge { limit }, &head)),
-            Line::Text(bytes) if bytes.trim_ascii().is_empty() => continue,
-            Line::Text(bytes) => match incoming::parse(bytes.trim_ascii_end(), limit) {
-                Err(rejection) => Outcome::reply(reject(&rejection, &bytes)),
-                Ok(Value::Array(items)) => batch(&state, items),
-                Ok(value) => single(&state, bytes, &value),
-            },
-        };
-        if forward_lines(&mut to_rmcp, outcome.forward).await.is_err() {
-            break;
-        }
-        if let Some(reply) = outcome.reply
-            && replies.send(reply).await.is_err()
-        {
-            break;
+    /// The transport reading `input` (stdin) and writing `output` (stdout); lines are limited to `limit` bytes.
+    pub fn new(input: R, output: W, limit: usize) -> Self {
+        StdioTransport {
+            lines: Lines::new(BufReader::new(input)),
+            limit,
+            queue: VecDeque::new(),
+            output: Arc::new(Output {
+                writer: tokio::sync::Mutex::new(output),
+                state: Mutex::new(State::default()),
+            }),
         }
     }
-    // Dropping `to_rmcp` ends rmcp's input: the session ends as with a closed stdin.
+
+    /// Writes a reply of this layer's own on a task of its own, so that [`Transport::receive`] never stops in the
+    /// middle of a write when rmcp drops its future.
+    fn reply(&self, reply: &Value) {
+        let mut bytes = serde_json::to_vec(reply).unwrap_or_default();
+        bytes.push(b'\n');
+        let output = self.output.clone();
+        tokio::spawn(async move {
+            if let Err(err) = output.write(&bytes).await {
+                tracing::debug!(error = %err, "writing an error answer to stdout failed");
+            }
+        });
+    }
 }
 
-/// What to do with one input line: lines to pass to rmcp (without newlines), and an answer of our own.
+impl<R, W> Transport<RoleServer> for StdioTransport<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let bytes = encode(&mut self.output.state(), &item);
+        let output = self.output.clone();
+        async move {
+            match bytes {
+                Some(bytes) => output.write(&bytes).await,
+                None => Ok(()),
+            }
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        loop {
+            if let Some(message) = self.queue.pop_front() {
+                return Some(message);
+            }
+            let line = match self.lines.next(self.limit).await {
+                Ok(Some(line)) => line,
+                Ok(None) => return None,
+                Err(err) => {
+                    tracing::warn!(error = %err, "reading stdin failed; ending the session");
+                    return None;
+                }
+            };
+            let outcome = {
+                let mut state = self.output.state();
+                match line {
+                    Line::TooLong(head) => Outcome::reply(reject(&Rejection::TooLarge { limit: self.limit }, &head)),
+                    Line::Text(bytes) if bytes.trim_ascii().is_empty() => continue,
+                    Line::Text(bytes) => classify(&mut state, bytes.trim_ascii_end(), self.limit),
+                }
+            };
+            if let Some(reply) = outcome.reply {
+                self.reply(&reply);
+            }
+            self.queue.extend(outcome.forward);
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.output.writer.lock().await.flush().await
+    }
+}
+
+/// What to do with one input line: messages to hand to rmcp, and an answer of our own.
 #[derive(Default)]
 struct Outcome {
-    forward: Vec<Vec<u8>>,
+    forward: Vec<ClientJsonRpcMessage>,
     reply: Option<Value>,
 }
 
@@ -188,11 +262,32 @@ impl Outcome {
         }
     }
 
-    fn forward(line: Vec<u8>) -> Outcome {
+    fn forward(message: ClientJsonRpcMessage) -> Outcome {
         Outcome {
-            forward: vec![line],
+            forward: vec![message],
             reply: None,
         }
+    }
+}
+
+/// One line, as a typed message when rmcp can read it (the common case: one parse), else through the checks of
+/// [`incoming::parse`] (a batch, or an answer saying what is wrong).
+fn classify(state: &mut State, bytes: &[u8], limit: usize) -> Outcome {
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    if let Ok(message) = serde_json::from_slice::<ClientJsonRpcMessage>(text) {
+        return single(state, message);
+    }
+    match incoming::parse(bytes, limit) {
+        Err(rejection) => Outcome::reply(reject(&rejection, bytes)),
+        Ok(Value::Array(items)) => batch(state, items),
+        // JSON, but no message rmcp can read.
+        Ok(value) => match incoming::kind(&value) {
+            Some(Kind::Request { id, .. }) => Outcome::reply(unrecognized(id)),
+            kind => {
+                tracing::debug!(?kind, "ignored a notification or response that is not a valid message");
+                Outcome::default()
+            }
+        },
     }
 }
 
@@ -209,38 +304,35 @@ fn reject(rejection: &Rejection, bytes: &[u8]) -> Value {
     rejection.response(incoming::readable_id(bytes))
 }
 
-/// A single message: dropped before `initialize` unless it is a request, else passed on. A message rmcp cannot
-/// read is answered here (a request, with its id) or dropped (a notification or response).
-fn single(state: &Shared, bytes: Vec<u8>, value: &Value) -> Outcome {
-    if !incoming::understood(&bytes) {
-        return match incoming::kind(value) {
-            Some(Kind::Request { id, .. }) => Outcome::reply(unrecognized(id)),
-            kind => {
-                tracing::debug!(?kind, "ignored a notification or response that is not a valid message");
-                Outcome::default()
-            }
-        };
-    }
-    let mut state = lock(state);
-    match incoming::kind(value) {
-        Some(Kind::Request { id, method }) => {
-            if method == "initialize" {
+/// A single message rmcp can read: dropped before `initialize` unless it is a request, else handed on.
+fn single(state: &mut State, message: ClientJsonRpcMessage) -> Outcome {
+    match &message {
+        JsonRpcMessage::Request(request) => {
+            if matches!(request.request, ClientRequest::InitializeRequest(_)) {
                 state.initialize_seen = true;
-                state.initialize_id = Some(id.to_string());
+                state.initialize_id = serde_json::to_string(&request.id).ok();
             }
-            Outcome::forward(bytes)
+            Outcome::forward(message)
         }
-        Some(kind) if !state.initialize_seen => {
-            tracing::debug!(?kind, "ignored a message sent before initialize");
+        _ if !state.initialize_seen => {
+            tracing::debug!(kind = kind_name(&message), "ignored a message sent before initialize");
             Outcome::default()
         }
-        _ => Outcome::forward(bytes),
+        _ => Outcome::forward(message),
+    }
+}
+
+fn kind_name(message: &ClientJsonRpcMessage) -> &'static str {
+    match message {
+        JsonRpcMessage::Request(_) => "request",
+        JsonRpcMessage::Response(_) => "response",
+        JsonRpcMessage::Notification(_) => "notification",
+        JsonRpcMessage::Error(_) => "error",
     }
 }
 
 /// A batch: split at revision 2025-03-26, else one error.
-fn batch(state: &Shared, items: Vec<Value>) -> Outcome {
-    let mut state = lock(state);
+fn batch(state: &mut State, items: Vec<Value>) -> Outcome {
     if state.revision.as_deref() != Some(BATCH_REVISION) {
         let revision = state
             .revision
@@ -253,132 +345,101 @@ fn batch(state: &Shared, items: Vec<Value>) -> Outcome {
     }
     let mut waiting = HashSet::new();
     let mut responses = Vec::new();
-    let mut lines = Vec::new();
+    let mut forward = Vec::new();
     for item in items {
-        let line = serde_json::to_vec(&item).unwrap_or_default();
-        match incoming::kind(&item) {
-            Some(Kind::Request { id, .. }) if !incoming::understood(&line) => responses.push(unrecognized(id)),
-            Some(_) if !incoming::understood(&line) => {}
-            Some(kind) => {
+        let kind = incoming::kind(&item);
+        let message = serde_json::from_value::<ClientJsonRpcMessage>(item).ok();
+        match (kind, message) {
+            (Some(Kind::Request { id, .. }), None) => responses.push(unrecognized(id)),
+            (Some(_), None) => {}
+            (Some(kind), Some(message)) => {
                 if let Kind::Request { id, .. } = kind {
                     waiting.insert(id.to_string());
                 }
-                lines.push(line);
+                forward.push(message);
             }
-            None => responses.push(reject(&Rejection::NotAMessage, b"")),
+            (None, _) => responses.push(reject(&Rejection::NotAMessage, b"")),
         }
     }
     if waiting.is_empty() {
         // Only notifications/responses (no answer due from rmcp), plus maybe invalid items: answered now.
         return Outcome {
-            forward: lines,
+            forward,
             reply: (!responses.is_empty()).then_some(Value::Array(responses)),
         };
     }
     state.batches.push(Batch { waiting, responses });
-    Outcome {
-        forward: lines,
-        reply: None,
-    }
+    Outcome { forward, reply: None }
 }
 
-async fn forward_lines(to_rmcp: &mut DuplexStream, lines: Vec<Vec<u8>>) -> Result<(), ()> {
-    if lines.is_empty() {
-        return Ok(());
-    }
-    for mut line in lines {
-        line.push(b'\n');
-        if to_rmcp.write_all(&line).await.is_err() {
-            return Err(());
-        }
-    }
-    to_rmcp.flush().await.map_err(|_| ())
-}
-
-/// Writes rmcp's lines and this layer's replies to `output`; collects batch responses and notes the revision.
-async fn outbound(
-    mut from_rmcp: BufReader<DuplexStream>,
-    mut output: impl AsyncWrite + Unpin,
-    mut replies: mpsc::Receiver<Value>,
-    state: Shared,
-) {
-    let mut line = Vec::new();
-    let mut replies_open = true;
-    loop {
-        line.clear();
-        let out = tokio::select! {
-            read = from_rmcp.read_until(b'\n', &mut line) => match read {
-                Ok(0) | Err(_) => break,
-                Ok(_) => route(&state, &line),
-            },
-            reply = replies.recv(), if replies_open => match reply {
-                Some(reply) => Some(encode(&reply)),
-                None => {
-                    replies_open = false;
-                    None
-                }
-            },
-        };
-        if let Some(out) = out {
-            let written = match out {
-                Routed::Same => output.write_all(&line).await,
-                Routed::New(bytes) => output.write_all(&bytes).await,
-            };
-            if written.is_err() || output.flush().await.is_err() {
-                break;
+/// The line to write for one of rmcp's messages (with its newline), or `None` when it is held for a batch; notes
+/// the negotiated revision from the `initialize` answer, and answers `tools/list` from the memo when it can.
+fn encode(state: &mut State, message: &ServerJsonRpcMessage) -> Option<Vec<u8>> {
+    let id = match message {
+        JsonRpcMessage::Response(response) => Some(&response.id),
+        JsonRpcMessage::Error(error) => error.id.as_ref(),
+        _ => None,
+    };
+    if let Some(id) = id
+        && (state.initialize_id.is_some() || !state.batches.is_empty())
+    {
+        let id = serde_json::to_string(id).unwrap_or_default();
+        if state.initialize_id.as_deref() == Some(id.as_str()) {
+            state.initialize_id = None;
+            if let JsonRpcMessage::Response(response) = message
+                && let ServerResult::InitializeResult(result) = &response.result
+            {
+                state.revision = Some(result.protocol_version.to_string());
             }
+        } else if let Some(index) = state.batches.iter().position(|batch| batch.waiting.contains(&id)) {
+            let batch = &mut state.batches[index];
+            batch.waiting.remove(&id);
+            batch.responses.push(serde_json::to_value(message).unwrap_or_default());
+            if !batch.waiting.is_empty() {
+                return None;
+            }
+            let done = state.batches.remove(index);
+            return Some(line(&Value::Array(done.responses)));
         }
     }
-    let _ = output.flush().await;
+    if let JsonRpcMessage::Response(response) = message
+        && let ServerResult::ListToolsResult(result) = &response.result
+    {
+        return Some(tools_list(state, &response.id, result));
+    }
+    Some(line(message))
 }
 
-/// An outgoing line: rmcp's unchanged, or a new one.
-enum Routed {
-    Same,
-    New(Vec<u8>),
-}
-
-fn encode(value: &Value) -> Routed {
+/// `value` as one line of JSON text.
+fn line(value: &impl serde::Serialize) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(value).unwrap_or_default();
     bytes.push(b'\n');
-    Routed::New(bytes)
+    bytes
 }
 
-/// Decides what becomes of one of rmcp's lines: written as is, held for a batch (`None`), or completing a batch.
-fn route(state: &Shared, line: &[u8]) -> Option<Routed> {
-    let mut state = lock(state);
-    if state.initialize_id.is_none() && state.batches.is_empty() {
-        return Some(Routed::Same);
-    }
-    let Ok(value) = serde_json::from_slice::<Value>(line) else {
-        return Some(Routed::Same);
+/// The `tools/list` answer to request `id`: `{"jsonrpc":"2.0","id":<id>,"result":<result>}`, rmcp's serialization
+/// of the response, with the result's JSON text taken from the memo when the result equals the memo's (tool
+/// schemas are shared, so equal lists compare their schemas by pointer), else serialized and kept as the memo.
+fn tools_list(state: &mut State, id: &rmcp::model::RequestId, result: &ListToolsResult) -> Vec<u8> {
+    let json = match &state.tools {
+        Some(memo) if memo.result == *result => memo.json.clone(),
+        _ => {
+            let json: Arc<[u8]> = serde_json::to_vec(result).unwrap_or_default().into();
+            state.tools = Some(ToolsMemo {
+                result: result.clone(),
+                json: json.clone(),
+            });
+            json
+        }
     };
-    let Some(id) = value
-        .get("id")
-        .filter(|_| value.get("method").is_none())
-        .map(Value::to_string)
-    else {
-        return Some(Routed::Same);
-    };
-    if state.initialize_id.as_deref() == Some(id.as_str()) {
-        state.initialize_id = None;
-        state.revision = value
-            .pointer("/result/protocolVersion")
-            .and_then(Value::as_str)
-            .map(String::from);
-        return Some(Routed::Same);
-    }
-    let Some(index) = state.batches.iter().position(|batch| batch.waiting.contains(&id)) else {
-        return Some(Routed::Same);
-    };
-    let batch = &mut state.batches[index];
-    batch.waiting.remove(&id);
-    batch.responses.push(value);
-    if !batch.waiting.is_empty() {
-        return None;
-    }
-    let done = state.batches.remove(index);
-    Some(encode(&Value::Array(done.responses)))
+    let id = serde_json::to_string(id).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(json.len() + id.len() + 40);
+    bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    bytes.extend_from_slice(id.as_bytes());
+    bytes.extend_from_slice(b",\"result\":");
+    bytes.extend_from_slice(&json);
+    bytes.extend_from_slice(b"}\n");
+    bytes
 }
 
 #[cfg(test)]
@@ -386,10 +447,9 @@ mod tests {
     use super::*;
 
     async fn lines(input: &[u8], limit: usize) -> Vec<Line> {
-        let mut reader = BufReader::with_capacity(4, input);
-        let mut buf = Vec::new();
+        let mut lines = Lines::new(BufReader::with_capacity(4, input));
         let mut out = Vec::new();
-        while let Some(line) = next_line(&mut reader, &mut buf, limit).await.unwrap() {
+        while let Some(line) = lines.next(limit).await.unwrap() {
             out.push(line);
         }
         out
@@ -414,5 +474,36 @@ mod tests {
         let long = vec![b'x'; 3 * ID_HEAD_BYTES];
         assert_eq!(lines(&long, 5).await, vec![Line::TooLong(vec![b'x'; ID_HEAD_BYTES])]);
         assert_eq!(lines(b"12345\n", 5).await, vec![Line::Text(b"12345".to_vec())]);
+    }
+
+    #[test]
+    fn tools_list_is_rmcps_serialization_first_and_from_the_memo() {
+        use rmcp::model::{NumberOrString, RequestId, Tool};
+        let schema = Arc::new(
+            serde_json::json!({"type": "object"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        );
+        let tools = vec![Tool::new("a_tool", "Does \"a\" thing", schema)];
+        let result = ListToolsResult::with_all_items(tools.clone());
+        let mut state = State::default();
+        for id in [
+            RequestId::from(NumberOrString::Number(7)),
+            RequestId::from(NumberOrString::String("x".into())),
+        ] {
+            let message = ServerJsonRpcMessage::response(ServerResult::ListToolsResult(result.clone()), id);
+            let expected = line(&message);
+            assert_eq!(encode(&mut state, &message), Some(expected));
+        }
+        assert!(state.tools.is_some(), "the memo is kept");
+        // Another list replaces the memo.
+        let other = ListToolsResult::with_all_items(vec![]);
+        let message = ServerJsonRpcMessage::response(
+            ServerResult::ListToolsResult(other.clone()),
+            RequestId::from(NumberOrString::Number(8)),
+        );
+        assert_eq!(encode(&mut state, &message), Some(line(&message)));
+        assert!(state.tools.as_ref().is_some_and(|memo| memo.result == other));
     }
 }

@@ -34,15 +34,32 @@ pub use mcp_devtools_tools::{self as tools, App, AppError, DevtoolsServer, Princ
 pub const RUNTIME_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// The multi-threaded tokio runtime the server runs on: all drivers enabled, every thread with a stack of
-/// [`RUNTIME_STACK_BYTES`].
+/// [`RUNTIME_STACK_BYTES`], one async worker per CPU.
 ///
 /// # Errors
 /// The runtime cannot be started (threads or the I/O driver).
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_stack_size(RUNTIME_STACK_BYTES)
-        .build()
+    runtime_with_workers(None)
+}
+
+/// The runtime for `settings`' transport: [`runtime`] for streamable HTTP (many sessions share the workers); one
+/// async worker for stdio. One stdio session is one client: its calls' async parts (framing, rmcp's service loop,
+/// the handler, the upstream's connection) then wake each other on one thread instead of across threads, which is
+/// most of a small call's CPU (issue 46: futex and eventfd wake-ups); the CPU work (jq, rendering results over
+/// [`mcp_results::INLINE_RENDER_BYTES`], parsing large bodies) runs on the blocking pool as before, in parallel.
+///
+/// # Errors
+/// The runtime cannot be started (threads or the I/O driver).
+pub fn runtime_for(settings: &Settings) -> std::io::Result<tokio::runtime::Runtime> {
+    runtime_with_workers(settings.deploy.http_addr.is_none().then_some(1))
+}
+
+fn runtime_with_workers(workers: Option<usize>) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(workers) = workers {
+        builder.worker_threads(workers);
+    }
+    builder.enable_all().thread_stack_size(RUNTIME_STACK_BYTES).build()
 }
 
 /// Serves one MCP session over stdin/stdout ([`mcp_serve::stdio`]) until the client disconnects, or until

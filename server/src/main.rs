@@ -18,11 +18,18 @@ fn main() -> ExitCode {
     serve_main()
 }
 
-/// Runs [`serve_async`] on the server's runtime ([`mcp_devtools_server::runtime`]: large thread stacks, so deeply
-/// nested results are serialized without overflowing one).
+/// Reads the settings ([`settings`]), then serves them ([`serve`]) on the runtime for their transport
+/// ([`mcp_devtools_server::runtime_for`]: large thread stacks, so deeply nested results are serialized without
+/// overflowing one; one async worker for stdio).
 fn serve_main() -> ExitCode {
-    match mcp_devtools_server::runtime() {
-        Ok(runtime) => runtime.block_on(async { tokio::spawn(serve_async()).await.unwrap_or(ExitCode::FAILURE) }),
+    let settings = match settings() {
+        Ok(settings) => settings,
+        Err(code) => return code,
+    };
+    match mcp_devtools_server::runtime_for(&settings) {
+        Ok(runtime) => {
+            runtime.block_on(async { tokio::spawn(serve_async(settings)).await.unwrap_or(ExitCode::FAILURE) })
+        }
         Err(err) => {
             eprintln!("mcp-devtools: could not start the async runtime: {err}");
             ExitCode::FAILURE
@@ -30,7 +37,9 @@ fn serve_main() -> ExitCode {
     }
 }
 
-async fn serve_async() -> ExitCode {
+/// The command line, the configuration cascade and the settings they give, with logging started; `Err` with the
+/// exit code when the process ends here (`--help`, `--print-config`, bad settings).
+fn settings() -> Result<Settings, ExitCode> {
     let args = match cli::parse(std::env::args_os()) {
         Ok(args) => args,
         Err(err) => err.exit(),
@@ -45,7 +54,7 @@ async fn serve_async() -> ExitCode {
         Ok(cascade) => cascade,
         Err(err) => {
             eprintln!("mcp-devtools: {err}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
     let (settings, warnings) = Settings::from_lookup(|name| cascade.lookup(name));
@@ -59,13 +68,13 @@ async fn serve_async() -> ExitCode {
         for line in settings.backends() {
             println!("# backend: {line}");
         }
-        return ExitCode::SUCCESS;
+        return Err(ExitCode::SUCCESS);
     }
     if !settings.errors.is_empty() {
         for error in &settings.errors {
             eprintln!("mcp-devtools: {error}");
         }
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     let (filter, filter_warning) = match EnvFilter::try_new(&settings.deploy.log_filter) {
         Ok(filter) => (filter, None),
@@ -85,6 +94,10 @@ async fn serve_async() -> ExitCode {
     if let Some(path) = cascade.file_path() {
         tracing::info!(config_file = %path.display(), "configuration file read");
     }
+    Ok(settings)
+}
+
+async fn serve_async(settings: Settings) -> ExitCode {
     match serve(settings).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
