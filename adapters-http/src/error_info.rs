@@ -195,7 +195,10 @@ impl HttpError {
     pub fn info(&self) -> ErrorInfo {
         let code = match self {
             Self::Status(status) => return status.info(),
-            Self::InvalidSetting { .. } | Self::MissingCredential { .. } => ErrorCode::InvalidSetting,
+            // A handshake or a proxy that a setting fixes: the operator must act, retrying does not help.
+            Self::InvalidSetting { .. } | Self::MissingCredential { .. } | Self::Tls { .. } | Self::Proxy { .. } => {
+                ErrorCode::InvalidSetting
+            }
             Self::InvalidPath { .. } | Self::ForeignHost { .. } => ErrorCode::InvalidArgument,
             Self::WriteRedirected { .. } | Self::RefusedHandoff { .. } => ErrorCode::RedirectNotFollowed,
             Self::LoginFailed { .. } => ErrorCode::LoginFailed,
