@@ -6,6 +6,7 @@ pub mod faults;
 pub mod http;
 pub mod oauth;
 pub mod raw;
+pub mod tls;
 pub mod workers;
 
 use std::process::Stdio;
