@@ -5,6 +5,7 @@
 pub mod faults;
 pub mod http;
 pub mod oauth;
+pub mod proxy;
 pub mod raw;
 pub mod tls;
 pub mod workers;
