@@ -128,7 +128,7 @@ async fn a_proxy_asking_for_credentials_gets_them_and_its_password_never_comes_b
 
     let (client, log) = connect_logged(env(
         &upstream,
-        &[("HTTP_PROXY", &proxy.url_with(USER, PASSWORD)), ("RUST_LOG", "debug")],
+        &[("HTTP_PROXY", &proxy.url_with(USER, PASSWORD)), ("RUST_LOG", "trace")],
     ))
     .await;
     let runs = call(
@@ -143,7 +143,13 @@ async fn a_proxy_asking_for_credentials_gets_them_and_its_password_never_comes_b
         data(&echoed),
         json!({"password": "[redacted HTTP_PROXY]", "proxyAuthorization": "Basic [redacted HTTP_PROXY]"})
     );
-    let mut shown = format!("{}\n{}\n{}", text(&runs), text(&echoed), stop(client, log).await);
+    let first_log = stop(client, log).await;
+    // At trace level reqwest logs the proxy it picks: by its address alone.
+    assert!(
+        first_log.contains(&proxy.authority()),
+        "the log names the proxy: {first_log}"
+    );
+    let mut shown = format!("{}\n{}\n{}", text(&runs), text(&echoed), first_log);
     let through = format!(
         "GET {}/repos/octo-org/octo-repo/actions/runs",
         upstream.uri().trim_start_matches("http://")
