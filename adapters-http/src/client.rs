@@ -12,11 +12,13 @@ use crate::cache::{CacheRequest, CacheStatus, HttpCache};
 use crate::config::{HttpConfig, RedirectPolicy};
 use crate::error::HttpError;
 use crate::login::{LoginCheck, html_login_page};
+use crate::proxy::ProxyRoute;
 use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, with_retries};
 use crate::status::StatusError;
 use crate::target::{parse_base, resolve, same_origin};
+use crate::tls::TlsOptions;
 use crate::vendor::Vendor;
 
 mod handoff;
@@ -46,8 +48,8 @@ pub struct HttpClient {
     /// (see [`write_redirect_policy`]).
     http_write: reqwest::Client,
     /// The client for other hosts ([`HttpClient::get_handoff`], [`HttpClient::get_elsewhere`],
-    /// [`HttpClient::get_vouched`]): no credential (a vouched host's request adds it), no default headers, same
-    /// redirect rule.
+    /// [`HttpClient::get_vouched`]): no credential (a vouched host's request adds it), no default headers, no client
+    /// certificate, same redirect rule, CAs and proxies.
     http_plain: reqwest::Client,
     vendor: Vendor,
     base: Url,
@@ -65,6 +67,10 @@ pub struct HttpClient {
     login_check: LoginCheck,
     /// The default `Accept` sent, for [`html_login_page`].
     accept: String,
+    /// The CAs and client certificate in force, and their settings' names (for [`HttpClient::transport_error`]).
+    tls: TlsOptions,
+    /// Which configured proxy a URL goes through (host-given proxies only), for error texts.
+    proxy_route: Option<ProxyRoute>,
 }
 
 impl fmt::Debug for HttpClient {
@@ -81,9 +87,13 @@ impl fmt::Debug for HttpClient {
 impl HttpClient {
     /// Builds the client. Sends nothing.
     ///
+    /// The three reqwest clients (reads, writes, other hosts) share the TLS settings ([`crate::ClientOptions::tls`]:
+    /// the CA bundle for all three, the client certificate for the API's host only) and the proxies
+    /// ([`crate::ClientOptions::proxy`]).
+    ///
     /// Errors: [`HttpError::InvalidSetting`] naming the base-URL setting (not an absolute http(s) URL, has a query,
     /// fragment or credentials), the credential setting (a value that cannot be an HTTP header; never echoed), or
-    /// `user_agent`; [`HttpError::Transport`] when the TLS backend cannot start.
+    /// `user_agent`; [`HttpError::Transport`] when the TLS backend cannot start or refuses a proxy.
     pub fn new(config: HttpConfig) -> Result<Self, HttpError> {
         let vendor = config.vendor;
         let base = parse_base(vendor, &config.api_base)?;
@@ -96,19 +106,30 @@ impl HttpClient {
             setting: "user_agent".to_owned(),
             detail: "contains characters not allowed in an HTTP header".to_owned(),
         })?;
-        let build_with = |headers: http::HeaderMap, policy: redirect::Policy| {
-            reqwest::Client::builder()
+        let build_with = |headers: http::HeaderMap, policy: redirect::Policy, identity: bool| {
+            let builder = reqwest::Client::builder()
                 .default_headers(headers)
                 .user_agent(user_agent.clone())
                 .timeout(client.timeout)
-                .redirect(policy)
-                .build()
+                .redirect(policy);
+            let builder = client.tls.apply(builder, identity);
+            client
+                .proxy
+                .apply(builder)
+                .and_then(reqwest::ClientBuilder::build)
                 .map_err(|e| HttpError::transport(vendor, e, client.timeout))
         };
-        let build = |policy: redirect::Policy| build_with(config.default_headers.clone(), policy);
+        let build = |policy: redirect::Policy| build_with(config.default_headers.clone(), policy, true);
         let http = build(redirect_policy(config.redirects))?;
         let http_write = build(write_redirect_policy(config.redirects))?;
-        let http_plain = build_with(http::HeaderMap::new(), redirect_policy(config.redirects))?;
+        let http_plain = build_with(http::HeaderMap::new(), redirect_policy(config.redirects), false)?;
+        // Every configured secret: the credential, the host's other secrets and the proxies' passwords.
+        let secrets = || {
+            let builder = Redactor::builder()
+                .auth(vendor.credential_setting, &config.auth)
+                .redactor(&client.redact);
+            client.proxy.redact(builder)
+        };
         Ok(Self {
             http,
             http_write,
@@ -122,15 +143,8 @@ impl HttpClient {
             error_message: config.error_message,
             cache: None,
             retry: config.retry,
-            redactor: Redactor::builder()
-                .auth(vendor.credential_setting, &config.auth)
-                .redactor(&client.redact)
-                .signed_urls()
-                .build(),
-            secrets: Redactor::builder()
-                .auth(vendor.credential_setting, &config.auth)
-                .redactor(&client.redact)
-                .build(),
+            redactor: secrets().signed_urls().build(),
+            secrets: secrets().build(),
             login_check: config.login_check,
             accept: config
                 .default_headers
@@ -138,7 +152,58 @@ impl HttpClient {
                 .and_then(|accept| accept.to_str().ok())
                 .unwrap_or_default()
                 .to_owned(),
+            tls: client.tls.clone(),
+            proxy_route: client.proxy.route(),
         })
+    }
+
+    /// The error of a request to `url` that could not be sent or answered: [`HttpError::Tls`] when a TLS setting
+    /// fixes it (`api_host`: the request went to the API's host, which is presented the client certificate; on
+    /// another host a client-certificate failure is not the settings' to fix), [`HttpError::Proxy`] when the proxy
+    /// asked for credentials, else [`HttpError::Transport`] (saying which proxy carried the request, if one did).
+    /// No text holds a configured secret.
+    pub(crate) fn transport_error(&self, err: reqwest::Error, url: &Url, api_host: bool) -> HttpError {
+        let host = match (url.host_str(), url.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (host, _) => host.unwrap_or_default().to_owned(),
+        };
+        let identity_sent = api_host.then_some(self.tls.identity.is_some());
+        if let Some(problem) = self.tls.problem(&err, identity_sent) {
+            return HttpError::Tls {
+                vendor: self.vendor,
+                host,
+                problem: Box::new(problem),
+            };
+        }
+        let proxy = self.proxy_route.as_ref().and_then(|route| route.proxy_for(url));
+        let mut detail = self
+            .secrets
+            .redact(&crate::error::transport_detail(&err, self.timeout))
+            .into_owned();
+        if let Some(proxy) = proxy {
+            if detail.contains("proxy authorization required") {
+                return self.proxy_refused(proxy);
+            }
+            detail.push_str(&format!(
+                " (through the proxy {} of {})",
+                proxy.masked(),
+                proxy.setting()
+            ));
+        }
+        HttpError::Transport {
+            vendor: self.vendor,
+            detail,
+        }
+    }
+
+    /// [`HttpError::Proxy`] for a `407 Proxy Authentication Required` from `proxy`.
+    fn proxy_refused(&self, proxy: &crate::ProxyUrl) -> HttpError {
+        HttpError::Proxy {
+            vendor: self.vendor,
+            proxy: proxy.masked(),
+            setting: proxy.setting(),
+            credentials_given: proxy.has_credentials(),
+        }
     }
 
     /// This client with `cache` attached: [`HttpClient::get_cached`] uses it (when enabled) and non-GET requests
@@ -300,7 +365,10 @@ impl HttpClient {
         } else {
             &self.http_write
         };
-        let mut request = client.request(method, url).timeout(timeout).headers(headers.clone());
+        let mut request = client
+            .request(method, url.clone())
+            .timeout(timeout)
+            .headers(headers.clone());
         if let Some((name, value)) = &self.auth {
             request = request.header(name, value.clone());
         }
@@ -311,8 +379,14 @@ impl HttpClient {
             .send()
             .await
             // An attempt gets what is left of the call's budget, so when it times out the whole budget is spent: report it.
-            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+            .map_err(|e| self.transport_error(e, &url, true))?;
         let status = response.status();
+        // Only a forwarding proxy answers 407 (RFC 9110 §15.5.8): an `http` upstream reached through one.
+        if status == http::StatusCode::PROXY_AUTHENTICATION_REQUIRED
+            && let Some(proxy) = self.proxy_route.as_ref().and_then(|route| route.proxy_for(&url))
+        {
+            return Err(self.proxy_refused(proxy));
+        }
         let headers = response.headers().clone();
         let url = response.url().clone();
         let body = read_capped(self.vendor, response, self.max_body_bytes, self.timeout).await?;

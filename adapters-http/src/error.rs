@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::status::StatusError;
+use crate::tls::TlsProblem;
 use crate::vendor::Vendor;
 
 /// A failure of one upstream exchange, or of building it.
@@ -132,8 +133,46 @@ pub enum HttpError {
         limit_bytes: u64,
     },
 
+    /// The TLS handshake with the upstream failed in a way one of the host's settings fixes: the server's
+    /// certificate is not trusted (a private CA: set the CA bundle), is not for that host, or the server asked for
+    /// a client certificate (mutual TLS) or refused the one presented. Never retried. See [`TlsProblem`].
+    #[error("could not reach the {} API at `{host}`: {problem}", .vendor.name)]
+    Tls {
+        /// The upstream.
+        vendor: Vendor,
+        /// The host (and port) whose handshake failed, e.g. `ghe.example.com` or `localhost:8443`.
+        host: String,
+        /// What failed, naming the setting that fixes it (boxed: it makes the variant the largest).
+        problem: Box<TlsProblem>,
+    },
+
+    /// The proxy that carries the request refused it: it asks for credentials, or refused those in its URL
+    /// (`407 Proxy Authentication Required`). Never retried. Only for proxies the host gave
+    /// ([`crate::ProxyOptions::Explicit`]).
+    #[error(
+        "could not reach the {} API: the proxy {proxy} of {setting} {}",
+        .vendor.name,
+        if *.credentials_given {
+            "refused the user and password in it (407 Proxy Authentication Required): check them (percent-encoded \
+             in the URL: http://USER:PASSWORD@HOST:PORT)"
+        } else {
+            "asks for credentials (407 Proxy Authentication Required): give them in its URL, \
+             http://USER:PASSWORD@HOST:PORT (percent-encoded)"
+        }
+    )]
+    Proxy {
+        /// The upstream.
+        vendor: Vendor,
+        /// The proxy, its password masked ([`crate::ProxyUrl::masked`]).
+        proxy: String,
+        /// The host's name for the setting that gave the proxy, e.g. `HTTPS_PROXY`.
+        setting: &'static str,
+        /// Whether the proxy's URL carries a user and password (then the proxy refused them).
+        credentials_given: bool,
+    },
+
     /// The request could not be sent or the response not read (DNS, connect, TLS, timeout, reset). `detail`
-    /// never holds the URL or a credential.
+    /// never holds the URL or a credential (a URL's `user:password@` is masked).
     #[error(
         "could not reach the {} API: {detail} — check {} and the network, then try again",
         .vendor.name,
@@ -156,6 +195,7 @@ impl HttpError {
             Self::WriteRedirected { status, .. } => Some(*status),
             Self::InvalidJson { status, .. } => Some(*status),
             Self::LoginFailed { status, .. } => Some(*status),
+            Self::Proxy { .. } => Some(407),
             _ => None,
         }
     }
@@ -170,7 +210,8 @@ impl HttpError {
 }
 
 /// What went wrong with a request, from a reqwest error, without its URL: `the request timed out after N ms`,
-/// or a kind (`could not connect`, `could not read the response body`, …) followed by the chain of causes.
+/// or a kind (`could not connect`, `could not read the response body`, …) followed by the chain of causes, any
+/// `scheme://user:password@` in them masked as `scheme://***@` (a proxy's URL).
 pub fn transport_detail(err: &reqwest::Error, timeout: Duration) -> String {
     if err.is_timeout() {
         return format!("the request timed out after {} ms", timeout.as_millis());
@@ -191,5 +232,42 @@ pub fn transport_detail(err: &reqwest::Error, timeout: Duration) -> String {
         let _ = write!(detail, ": {cause}");
         source = cause.source();
     }
-    detail
+    mask_userinfo(&detail)
+}
+
+/// `text` with the user information of every URL in it (`://user:password@`) replaced by `***`.
+fn mask_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let authority_end = tail
+            .find(|c: char| c == '/' || c == '?' || c == '#' || c.is_whitespace() || c == ')' || c == '"')
+            .unwrap_or(tail.len());
+        match tail[..authority_end].rfind('@') {
+            Some(userinfo_end) => {
+                out.push_str("***");
+                rest = &tail[userinfo_end..];
+            }
+            None => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn userinfo_is_masked() {
+        assert_eq!(
+            mask_userinfo("proxy http://mia:pa55-word@proxy:3128/ failed; see https://docs.example/x@y"),
+            "proxy http://***@proxy:3128/ failed; see https://docs.example/x@y"
+        );
+        assert_eq!(mask_userinfo("no url here"), "no url here");
+        assert_eq!(mask_userinfo("a://b@c and d://e"), "a://***@c and d://e");
+    }
 }

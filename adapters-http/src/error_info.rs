@@ -18,7 +18,9 @@ use crate::status::{StatusClass, StatusError};
 pub enum ErrorCode {
     /// An argument was refused before anything was sent (fix the call).
     InvalidArgument,
-    /// A server setting is unusable or missing, a credential included (the operator must fix it).
+    /// A server setting is unusable or missing, a credential included (the operator must fix it); also a TLS
+    /// handshake or a proxy that refused the request for a reason a setting fixes ([`HttpError::Tls`],
+    /// [`HttpError::Proxy`]).
     InvalidSetting,
     /// 401: the credential is invalid, expired or revoked.
     Unauthorized,
@@ -47,7 +49,8 @@ pub enum ErrorCode {
     InvalidBody,
     /// The answer is larger than the body cap.
     TooLarge,
-    /// The request could not be sent or the answer not read (DNS, connect, TLS, timeout).
+    /// The request could not be sent or the answer not read (DNS, connect, a TLS failure no setting fixes,
+    /// timeout).
     Unreachable,
     /// A job's log is not there yet: the job has not finished (wait, then call again).
     LogNotReady,
@@ -195,7 +198,10 @@ impl HttpError {
     pub fn info(&self) -> ErrorInfo {
         let code = match self {
             Self::Status(status) => return status.info(),
-            Self::InvalidSetting { .. } | Self::MissingCredential { .. } => ErrorCode::InvalidSetting,
+            // A handshake or a proxy that a setting fixes: the operator must act, retrying does not help.
+            Self::InvalidSetting { .. } | Self::MissingCredential { .. } | Self::Tls { .. } | Self::Proxy { .. } => {
+                ErrorCode::InvalidSetting
+            }
             Self::InvalidPath { .. } | Self::ForeignHost { .. } => ErrorCode::InvalidArgument,
             Self::WriteRedirected { .. } | Self::RefusedHandoff { .. } => ErrorCode::RedirectNotFollowed,
             Self::LoginFailed { .. } => ErrorCode::LoginFailed,

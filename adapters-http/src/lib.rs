@@ -5,8 +5,8 @@
 //!
 //! [docs/CONTRACT.md]: https://github.com/mcp-devtools/mcp-devtools/blob/main/docs/CONTRACT.md
 //!
-//! The root is the one path to every item outside the eight public modules (`body`, `cache`, `decode`, `error_info`,
-//! `next_link`, `retry_after`, `status`, `target`), which hold their own items:
+//! The root is the one path to every item outside the nine public modules (`body`, `cache`, `decode`, `error_info`,
+//! `next_link`, `retry_after`, `status`, `target`, `tls`), which hold their own items:
 //!
 //! | item or module | concern |
 //! |---|---|
@@ -14,7 +14,9 @@
 //! | [`Redactor`] | every configured secret, in every form a vendor may echo, taken out of each answer |
 //! | [`Vendor`] | the upstream's name and setting names, for error texts and cache keys |
 //! | [`Auth`] | none, `Authorization: Bearer`, a custom header (`Circle-Token`), or Basic |
-//! | [`HttpOptions`], [`ClientOptions`] | what a host sets for a vendor client (base URL, credential, setting names; user agent, timeout, body cap, redaction), embedded by every adapter's config; the body-size cap's bounds |
+//! | [`HttpOptions`], [`ClientOptions`] | what a host sets for a vendor client (base URL, credential, setting names; user agent, timeout, body cap, redaction, TLS, proxies), embedded by every adapter's config; the body-size cap's bounds |
+//! | [`tls`] | [`tls::TlsOptions`]: a CA bundle trusted besides the system's CAs, a client certificate (mutual TLS), and [`tls::TlsProblem`], a failed handshake read as the setting that fixes it |
+//! | [`ProxyOptions`], [`ProxyUrl`] | which proxies carry the requests (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`: curl's rules), their passwords redacted |
 //! | [`HttpConfig`] | the client's settings: the host's options as the adapter resolved them, plus the vendor's own (auth form, headers, [`RedirectPolicy`], retry, login rule) |
 //! | [`target`] | API base URL parsing and request URLs (path + query, percent-encoded exactly once by `url`) |
 //! | [`body`](mod@body) | reading a response body as a stream (decompressed: gzip, br, zstd), stopping past the cap |
@@ -55,6 +57,7 @@ pub mod error_info;
 mod login;
 pub mod next_link;
 mod options;
+mod proxy;
 mod redact;
 mod response;
 mod retry;
@@ -63,6 +66,7 @@ mod secret;
 mod setters;
 pub mod status;
 pub mod target;
+pub mod tls;
 mod vendor;
 mod vouched;
 
@@ -75,6 +79,7 @@ pub use options::{
     ClientOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT, HttpOptions, MAX_MAX_BODY_BYTES, MIN_MAX_BODY_BYTES,
     default_user_agent,
 };
+pub use proxy::{Proxies, ProxyOptions, ProxyUrl, ProxyUrlError};
 pub use redact::{MIN_SECRET_BYTES, RedactStream, Redactor, RedactorBuilder};
 pub use response::{BLOCKING_PARSE_BYTES, RawResponse};
 pub use retry::{

@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use crate::proxy::ProxyOptions;
 use crate::redact::Redactor;
 use crate::secret::Secret;
+use crate::tls::TlsOptions;
 use crate::vendor::SettingNames;
 
 /// Default body cap: 32 MiB (33,554,432 bytes).
@@ -27,7 +29,8 @@ pub fn default_user_agent() -> String {
 /// products). A host typically builds one and gives it to every vendor.
 ///
 /// [`Default`]: user agent [`default_user_agent`], timeout 30 s ([`DEFAULT_TIMEOUT`]), body cap 32 MiB
-/// ([`DEFAULT_MAX_BODY_BYTES`]), no further secrets to redact. `Debug` never shows a secret.
+/// ([`DEFAULT_MAX_BODY_BYTES`]), no further secrets to redact, the system's CAs and no client certificate, the
+/// proxies of the process environment ([`ProxyOptions::Environment`]). `Debug` never shows a secret.
 #[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
@@ -45,6 +48,13 @@ pub struct ClientOptions {
     /// gives every credential it holds (the other vendors' tokens, a store's keys), so none comes back through
     /// any vendor ([`Redactor`]). Default: none.
     pub redact: Redactor,
+    /// The CAs trusted besides the system's and the client certificate presented (mutual TLS), with the host's
+    /// names for them (named when a handshake fails). Default: the system's CAs, no client certificate.
+    pub tls: TlsOptions,
+    /// Which proxies carry the requests. Default: those of the process environment, read by reqwest
+    /// ([`ProxyOptions::Environment`]); a host that knows them gives them ([`ProxyOptions::Explicit`]), so that their
+    /// passwords are redacted and errors name the proxy.
+    pub proxy: ProxyOptions,
 }
 
 crate::setters!(ClientOptions {
@@ -52,6 +62,8 @@ crate::setters!(ClientOptions {
     with_timeout(timeout: Duration);
     with_max_body_bytes(max_body_bytes: u64);
     with_redact(redact: Redactor);
+    with_tls(tls: TlsOptions);
+    with_proxy(proxy: ProxyOptions);
 });
 
 impl Default for ClientOptions {
@@ -61,6 +73,8 @@ impl Default for ClientOptions {
             timeout: DEFAULT_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             redact: Redactor::default(),
+            tls: TlsOptions::default(),
+            proxy: ProxyOptions::default(),
         }
     }
 }

@@ -5,7 +5,9 @@
 //! encoded whole (a `/` becomes `%2F`), and query pairs are encoded by `url`'s form serializer (`+`, `/`, `=`
 //! in a page token become `%2B`, `%2F`, `%3D`, and decode back to themselves upstream).
 
-use url::Url;
+use std::net::IpAddr;
+
+use url::{Host, Url};
 
 use crate::error::HttpError;
 use crate::vendor::Vendor;
@@ -38,6 +40,18 @@ pub fn parse_base(vendor: Vendor, raw: &str) -> Result<Url, HttpError> {
         )));
     }
     Ok(url)
+}
+
+/// True when `url`'s host is a loopback host: an address in `127.0.0.0/8`, `::1`, or the name `localhost` (any
+/// case; RFC 6761 §6.3 reserves it for loopback). Plain `http` is accepted to such a host only (local test servers):
+/// its traffic never crosses a network.
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        Some(Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
+        None => false,
+    }
 }
 
 /// True when `a` and `b` have the same scheme, host and port (default ports made explicit).
@@ -172,6 +186,26 @@ mod tests {
 
     fn base(s: &str) -> Url {
         parse_base(V, s).unwrap()
+    }
+
+    #[test]
+    fn loopback_hosts() {
+        for url in [
+            "http://127.0.0.1:9/",
+            "http://127.1.2.3/",
+            "http://[::1]:8080/x",
+            "http://LocalHost:1/",
+        ] {
+            assert!(is_loopback(&Url::parse(url).unwrap()), "{url}");
+        }
+        for url in [
+            "http://10.0.0.1/",
+            "http://localhost.example.com/",
+            "http://[::2]/",
+            "http://example.com/",
+        ] {
+            assert!(!is_loopback(&Url::parse(url).unwrap()), "{url}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
 use crate::cascade::{CONFIG_PATH, Source};
-use crate::registry::{Kind, SETTINGS, SettingDef};
+use crate::registry::{Kind, LOWER_CASE_ENV, SETTINGS, SettingDef};
 
 const PRINT_CONFIG: &str = "print-config";
 const CONFIG: &str = "config";
@@ -68,7 +68,8 @@ fn setting_arg(def: &'static SettingDef) -> Arg {
     }
 }
 
-/// Parses `args` (the first item is the program name); the environment is the process environment.
+/// Parses `args` (the first item is the program name); the environment is the process environment (the proxies
+/// also under their lower-case names, [`LOWER_CASE_ENV`]).
 ///
 /// # Errors
 /// clap's error for an unknown flag or a missing value (its `exit()` prints usage); `--help` and `--version` come
@@ -90,6 +91,15 @@ where
             Some((value, _)) => cli.env.insert(def.name.to_owned(), value),
             None => None,
         };
+    }
+    // The proxies' lower-case names (curl's and reqwest's), when neither the flag nor the upper-case name is given.
+    for (name, lower) in LOWER_CASE_ENV {
+        if cli.flags.contains_key(*name) || cli.env.contains_key(*name) {
+            continue;
+        }
+        if let Some(value) = std::env::var_os(lower).and_then(|value| value.into_string().ok()) {
+            cli.env.insert((*name).to_owned(), value);
+        }
     }
     Ok(cli)
 }

@@ -17,6 +17,7 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
 use adapters_http::{
     ClientOptions, HttpOptions, Secret, SettingNames, cache::CacheConfig, cache::redis::RedisCacheConfig,
+    tls::TlsOptions,
 };
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::{
@@ -28,6 +29,7 @@ use mcp_results::tasks::RedisTaskStoreConfig;
 
 use crate::deploy_settings::{self as deploy, DeploySettings, SessionLimits};
 use crate::registry::*;
+use crate::upstream::{Upstreams, describe_proxies};
 
 /// The server's effective settings: the tools' typed configuration and the deployment.
 #[derive(Debug, Clone)]
@@ -194,11 +196,14 @@ impl Settings {
             adapters_http::DEFAULT_MAX_BODY_BYTES,
             adapters_http::MIN_MAX_BODY_BYTES..=adapters_http::MAX_MAX_BODY_BYTES,
         );
+        // The proxies, each upstream's TLS and the https-only rule.
+        let network = Upstreams::read(&mut r, &mut errors);
         let client = ClientOptions::default()
             .with_timeout(timeout)
-            .with_max_body_bytes(max_body_bytes);
-        // One upstream: its base (`default` unless set), its token, both named by their settings.
-        let upstream = |base: &'static str, default: &str, credential: &'static str| {
+            .with_max_body_bytes(max_body_bytes)
+            .with_proxy(network.proxy);
+        // One upstream: its base (`default` unless set), its token, both named by their settings, and its TLS.
+        let upstream = |base: &'static str, default: &str, credential: &'static str, tls: TlsOptions| {
             HttpOptions::new(r.text(base).unwrap_or_else(|| default.to_owned()))
                 .with_credential(r.text(credential).map(Secret::new))
                 .with_setting_names(
@@ -207,18 +212,20 @@ impl Settings {
                         .with_credential(credential)
                         .with_max_body(HTTP_MAX_BODY_BYTES),
                 )
-                .with_client(client.clone())
+                .with_client(client.clone().with_tls(tls))
         };
         let github = GithubConfig::default().with_http(upstream(
             GITHUB_API_BASE,
             adapters_github::DEFAULT_API_BASE,
             GITHUB_TOKEN,
+            network.github,
         ));
         let circleci = CircleciConfig::default()
             .with_http(upstream(
                 CIRCLECI_API_BASE,
                 adapters_circleci::DEFAULT_API_BASE,
                 CIRCLECI_TOKEN,
+                network.circleci,
             ))
             .with_artifact_hosts(r.list(CIRCLECI_ARTIFACT_HOSTS))
             .with_artifact_hosts_setting(CIRCLECI_ARTIFACT_HOSTS);
@@ -234,7 +241,7 @@ impl Settings {
             .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
             .with_bitbucket_username(r.text(ATLASSIAN_BITBUCKET_USERNAME))
             .with_bitbucket_app_password(r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new))
-            .with_client(client)
+            .with_client(client.with_tls(network.atlassian))
             .with_setting_names(
                 adapters_atlassian::SettingNames::default()
                     .with_site_name(ATLASSIAN_SITE_NAME)
@@ -404,7 +411,7 @@ impl Settings {
     }
 
     /// The `--print-config` lines naming the shared-state backends in use (no secrets): artifacts, HTTP cache,
-    /// tasks, HTTP sessions and HTTP authentication.
+    /// tasks, HTTP sessions, HTTP authentication, and the upstream proxies (passwords masked).
     pub fn backends(&self) -> Vec<String> {
         let cache = match (&self.tools.http_cache_redis, self.tools.http_cache.enabled) {
             (_, false) => "off".to_owned(),
@@ -425,6 +432,10 @@ impl Settings {
             format!("tasks: {}", self.tools.tasks.describe()),
             format!("http sessions: {sessions}"),
             format!("http auth: {}", self.auth_mode()),
+            format!(
+                "upstream proxies: {}",
+                describe_proxies(&self.tools.github.http.client.proxy)
+            ),
         ]
     }
 
@@ -459,9 +470,15 @@ impl Settings {
         }
     }
 
-    /// Reads every setting from the process environment alone (no flags, `.env` or config file).
+    /// Reads every setting from the process environment alone (no flags, `.env` or config file); the proxies also
+    /// from their lower-case names ([`LOWER_CASE_ENV`]).
     pub fn from_env() -> (Settings, Vec<String>) {
-        Self::from_lookup(|name| std::env::var(name).ok())
+        Self::from_lookup(|name| {
+            std::env::var(name).ok().or_else(|| {
+                let (_, lower) = LOWER_CASE_ENV.iter().find(|(upper, _)| *upper == name)?;
+                std::env::var(lower).ok()
+            })
+        })
     }
 }
 

@@ -7,8 +7,9 @@
 //!
 //! With no arguments the `mcp-devtools` binary serves MCP over stdio; `--http IP:PORT` serves streamable HTTP at
 //! `/mcp` ([`http`]). Settings come from the configuration cascade ([`cascade`], [`registry`], [`config`]) and are
-//! read into the tools' typed [`ToolsConfig`] and the [`deploy_settings`]. Logs go to stderr only: on stdio, stdout
-//! is the protocol.
+//! read into the tools' typed [`ToolsConfig`] and the [`deploy_settings`]; how the upstreams are reached (proxies,
+//! each upstream's CA bundle and client certificate, the https-only rule) is read by [`upstream`]. Logs go to stderr
+//! only: on stdio, stdout is the protocol.
 
 #[cfg(feature = "cli")]
 pub mod cascade;
@@ -21,6 +22,7 @@ mod docs_check;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod registry;
+pub mod upstream;
 
 use std::sync::Arc;
 

@@ -55,6 +55,9 @@ settings! {
     READ_ONLY = "MCP_READ_ONLY", "read-only", Switch, Some("false"), "Offer only read tools (no jira_write, conf_write, bb_write); env values true/false/1/0/yes/no/on/off";
     GITHUB_TOKEN = "GITHUB_TOKEN", "github-token", Secret, None, "GitHub token (actions:read or repo); prefer the environment or a file over this flag";
     GITHUB_API_BASE = "GITHUB_API_BASE", "github-api-base", Value, Some("https://api.github.com"), "GitHub REST base URL (GHES: https://HOST/api/v3)";
+    GITHUB_CA_BUNDLE = "GITHUB_CA_BUNDLE", "github-ca-bundle", Value, None, "PEM file of the CA certificate(s) that issued the GitHub server's certificate (GHES behind a private CA), trusted besides the system's; unset = MCP_CA_BUNDLE";
+    GITHUB_CLIENT_CERT = "GITHUB_CLIENT_CERT", "github-client-cert", Value, None, "PEM file of the client certificate (then any intermediates) presented to GitHub when it asks for one (mutual TLS); with GITHUB_CLIENT_KEY";
+    GITHUB_CLIENT_KEY = "GITHUB_CLIENT_KEY", "github-client-key", Value, None, "PEM file of GITHUB_CLIENT_CERT's private key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); readable by the server's user only";
     UPSTREAM_TIMEOUT = "MCP_UPSTREAM_TIMEOUT_SECONDS", "upstream-timeout-seconds", Value, Some("30"), "Timeout of one upstream call (every attempt and retry wait), seconds; clamped 1..=300";
     ARTIFACT_STORE = "STREAMING_ARTIFACT_STORE", "artifact-store", Value, Some("fs"), "Artifact backend: fs, memory or s3 (shared by replicas)";
     ARTIFACT_S3_URL = "STREAMING_ARTIFACT_S3_URL", "artifact-s3-url", Value, None, "Where the s3 artifact store keeps objects: s3://BUCKET or s3://BUCKET/PREFIX";
@@ -73,7 +76,16 @@ settings! {
     CIRCLECI_TOKEN = "CIRCLECI_TOKEN", "circleci-token", Secret, None, "CircleCI personal API token (sent as Circle-Token); prefer the environment or a file over this flag";
     CIRCLECI_API_BASE = "CIRCLECI_API_BASE", "circleci-api-base", Value, Some("https://circleci.com/api/v2"), "CircleCI API v2 base URL";
     CIRCLECI_ARTIFACT_HOSTS = "CIRCLECI_ARTIFACT_HOSTS", "circleci-artifact-hosts", Value, None, "Comma-separated host names (no scheme, port or path) whose CircleCI job-artifact URLs get CIRCLECI_TOKEN, besides circle-artifacts.com and its subdomains and the API base's origin (a CircleCI server install's artifact host); any other host is sent no token";
+    CIRCLECI_CA_BUNDLE = "CIRCLECI_CA_BUNDLE", "circleci-ca-bundle", Value, None, "PEM file of the CA certificate(s) that issued the CircleCI server's certificate (a CircleCI server install behind a private CA), trusted besides the system's; unset = MCP_CA_BUNDLE";
+    CIRCLECI_CLIENT_CERT = "CIRCLECI_CLIENT_CERT", "circleci-client-cert", Value, None, "PEM file of the client certificate presented to CircleCI when it asks for one (mutual TLS); with CIRCLECI_CLIENT_KEY";
+    CIRCLECI_CLIENT_KEY = "CIRCLECI_CLIENT_KEY", "circleci-client-key", Value, None, "PEM file of CIRCLECI_CLIENT_CERT's private key, unencrypted PKCS#8 (BEGIN PRIVATE KEY)";
     HTTP_MAX_BODY_BYTES = "HTTP_MAX_BODY_BYTES", "http-max-body-bytes", Value, Some("33554432"), "Largest upstream response body, bytes; clamped 1024..=1073741824";
+    CA_BUNDLE = "MCP_CA_BUNDLE", "ca-bundle", Value, None, "PEM file of CA certificate(s) trusted besides the system's for every upstream without its own (GITHUB_CA_BUNDLE, CIRCLECI_CA_BUNDLE, ATLASSIAN_CA_BUNDLE); SSL_CERT_FILE / SSL_CERT_DIR still replace the system's";
+    ALLOW_INSECURE_HTTP = "MCP_ALLOW_INSECURE_HTTP", "allow-insecure-http", Switch, Some("false"), "Allow a plain http:// upstream base URL on a host that is not loopback (credentials then cross the network unencrypted); without it such a base stops start-up; env values true/false/1/0/yes/no/on/off";
+    HTTPS_PROXY = "HTTPS_PROXY", "https-proxy", Secret, None, "Proxy of the https upstreams, http://[user:password@]host:port (CONNECT tunnels); also read from https_proxy; unset = ALL_PROXY (may hold a password: masked)";
+    HTTP_PROXY = "HTTP_PROXY", "http-proxy", Secret, None, "Proxy of the plain-http upstreams, http://[user:password@]host:port; also read from http_proxy; unset = ALL_PROXY (may hold a password: masked)";
+    ALL_PROXY = "ALL_PROXY", "all-proxy", Secret, None, "Proxy of the upstreams of either scheme without their own (HTTPS_PROXY, HTTP_PROXY); also read from all_proxy (may hold a password: masked)";
+    NO_PROXY = "NO_PROXY", "no-proxy", Value, None, "Comma-separated hosts reached without the proxy (curl's rules: a domain and its subdomains, an IP address or CIDR block, * for all; loopback is not exempt unless listed); also read from no_proxy";
     JQ_TIMEOUT = "MCP_JQ_TIMEOUT_SECONDS", "jq-timeout-seconds", Value, Some("10"), "Wall-clock limit of one jq projection (run in a child process, killed then), seconds; clamped 1..=60";
     JQ_MAX_MEMORY = "MCP_JQ_MAX_MEMORY_MIB", "jq-max-memory-mib", Value, Some("2048"), "Memory one jq projection may use for its data, MiB; clamped 64..=65536";
     WAIT_POLL_MS = "MCP_WAIT_POLL_MS", "wait-poll-ms", Value, Some("10000"), "The wait tools' poll interval after a change (and the first), milliseconds; it backs off by half while nothing changes up to MCP_WAIT_MAX_POLL_MS, and is never shorter than GitHub's X-Poll-Interval; clamped 10..=600000";
@@ -100,6 +112,9 @@ settings! {
     ATLASSIAN_API_TOKEN = "ATLASSIAN_API_TOKEN", "atlassian-api-token", Secret, None, "Atlassian API token for ATLASSIAN_USER_EMAIL; prefer the environment or a file over this flag";
     ATLASSIAN_BITBUCKET_USERNAME = "ATLASSIAN_BITBUCKET_USERNAME", "atlassian-bitbucket-username", Value, None, "Bitbucket user name for an app password (used instead of the e-mail and API token when set)";
     ATLASSIAN_BITBUCKET_APP_PASSWORD = "ATLASSIAN_BITBUCKET_APP_PASSWORD", "atlassian-bitbucket-app-password", Secret, None, "Bitbucket app password for ATLASSIAN_BITBUCKET_USERNAME; prefer the environment or a file over this flag";
+    ATLASSIAN_CA_BUNDLE = "ATLASSIAN_CA_BUNDLE", "atlassian-ca-bundle", Value, None, "PEM file of the CA certificate(s) that issued the Jira, Confluence and Bitbucket servers' certificates (Data Center behind a private CA), trusted besides the system's; unset = MCP_CA_BUNDLE";
+    ATLASSIAN_CLIENT_CERT = "ATLASSIAN_CLIENT_CERT", "atlassian-client-cert", Value, None, "PEM file of the client certificate presented to Jira, Confluence and Bitbucket when they ask for one (mutual TLS); with ATLASSIAN_CLIENT_KEY";
+    ATLASSIAN_CLIENT_KEY = "ATLASSIAN_CLIENT_KEY", "atlassian-client-key", Value, None, "PEM file of ATLASSIAN_CLIENT_CERT's private key, unencrypted PKCS#8 (BEGIN PRIVATE KEY)";
     HTTP_ADDR = "MCP_HTTP_ADDR", "http", Value, None, "Serve streamable HTTP at /mcp on IP:PORT (e.g. 127.0.0.1:8080) instead of stdio; a value that is not IP:PORT stops start-up";
     HTTP_NO_AUTH = "MCP_HTTP_NO_AUTH", "no-auth", Switch, Some("false"), "Serve HTTP without bearer tokens; refused unless the address is loopback";
     HTTP_TOKENS_FILE = "MCP_HTTP_TOKENS_FILE", "tokens-file", Value, None, "TOML file: [tokens] \"<sha256 hex of token>\" = \"principal\"";
@@ -129,6 +144,15 @@ settings! {
     ENTERPRISE_MODE = "MCP_ENTERPRISE_MODE", "enterprise-mode", Value, Some("false"), "Every result carries _meta[\"mcp-devtools/upstream\"] = {vendor, credentialLabel, authority}";
     LOG_FILTER = "RUST_LOG", "log", Value, Some("info"), "Log filter (tracing EnvFilter syntax, e.g. info or mcp_devtools_server=debug); logs go to stderr";
 }
+
+/// The settings also read from a lower-case environment variable when the upper-case one is unset, as curl and
+/// reqwest read them: the proxies.
+pub const LOWER_CASE_ENV: &[(&str, &str)] = &[
+    (HTTPS_PROXY, "https_proxy"),
+    (HTTP_PROXY, "http_proxy"),
+    (ALL_PROXY, "all_proxy"),
+    (NO_PROXY, "no_proxy"),
+];
 
 /// The row named `name` (exact, case-sensitive).
 pub fn find(name: &str) -> Option<&'static SettingDef> {

@@ -1,19 +1,18 @@
 //! Handoffs: a redirect to another host, followed without a credential (private module; the rules are on
 //! [`Download`]).
 
-use std::net::IpAddr;
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
-use url::{Host, Url};
+use url::Url;
 
 use super::HttpClient;
 use crate::body::read_capped;
 use crate::error::HttpError;
 use crate::redact::RedactStream;
 use crate::response::RawResponse;
-use crate::target::same_origin;
+use crate::target::{is_loopback, same_origin};
 use crate::vendor::Vendor;
 use crate::vouched::VouchedHosts;
 
@@ -266,6 +265,7 @@ impl HttpClient {
         let host = url.host_str().unwrap_or_default().to_owned();
         let credential = auth.is_some();
         tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %host, credential, "request to another host");
+        let target = url.clone();
         let mut request = self.http_plain.request(Method::GET, url).timeout(self.timeout);
         if let Some((name, value)) = auth {
             request = request.header(name, value.clone());
@@ -273,7 +273,7 @@ impl HttpClient {
         let response = request
             .send()
             .await
-            .map_err(|e| HttpError::transport(self.vendor, e, self.timeout))?;
+            .map_err(|e| self.transport_error(e, &target, false))?;
         tracing::debug!(
             target: "adapters_http",
             vendor = self.vendor.name,
@@ -330,15 +330,6 @@ fn check_target(vendor: Vendor, url: &Url) -> Result<(), HttpError> {
         "http" if is_loopback(url) => Ok(()),
         "http" => Err(refuse("only https is fetched from another host")),
         _ => Err(refuse("only https URLs are fetched")),
-    }
-}
-
-fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        Some(Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
-        None => false,
     }
 }
 

@@ -15,7 +15,10 @@ use adapters_circleci::CircleciConfig;
 use adapters_github::{GetRequest, GithubConfig, ListWorkflowJobsParams, ListWorkflowRunsParams, MediaType};
 use adapters_http::cache::CacheConfig;
 use adapters_http::cache::redis::RedisCacheConfig;
-use adapters_http::{ClientOptions, HttpConfig, HttpOptions, RetryPolicy, Secret, SettingNames, Vendor};
+use adapters_http::tls::{TlsOptions, TlsSettingNames};
+use adapters_http::{
+    ClientOptions, HttpConfig, HttpOptions, Proxies, ProxyOptions, ProxyUrl, RetryPolicy, Secret, SettingNames, Vendor,
+};
 use mcp_artifacts::{Quota, S3Config, StoreConfig, StoreLimits};
 use mcp_devtools_tools::logs::{Grep, Options};
 use mcp_devtools_tools::{TasksConfig, ToolsConfig};
@@ -77,6 +80,14 @@ fn every_config_is_built_from_outside_with_its_builder() {
         (client.client.timeout, client.retry.max_attempts),
         (Duration::from_secs(5), 1)
     );
+    let names = TlsSettingNames::default().with_ca_bundle("EXAMPLE_CA_BUNDLE");
+    let proxy = ProxyUrl::parse("http://proxy.example:3128", "EXAMPLE_PROXY").unwrap();
+    let proxies = Proxies::default().with_https(Some(proxy)).with_no_proxy("localhost");
+    let reach = ClientOptions::default()
+        .with_tls(TlsOptions::default().with_names(names))
+        .with_proxy(ProxyOptions::Explicit(proxies));
+    assert_eq!(reach.tls.names.ca_bundle, "EXAMPLE_CA_BUNDLE");
+    assert!(matches!(&reach.proxy, ProxyOptions::Explicit(p) if p.no_proxy == "localhost"));
     let cache = CacheConfig::default().with_enabled(false).with_max_entries(10);
     assert_eq!((cache.enabled, cache.max_entries), (false, 10));
     let redis = RedisCacheConfig::new("redis://127.0.0.1:6379/0")
@@ -220,7 +231,7 @@ const LIBRARY_CRATES: [&str; 11] = [
 
 /// The config types that will grow, each `#[non_exhaustive]`: structs with builder methods (request parameters
 /// too: GitHub's and CircleCI's `GetRequest`; `Options`: the job-log scanner's), and the enums among their settings.
-const CONFIGS: [&str; 31] = [
+const CONFIGS: [&str; 35] = [
     "StoreConfig",
     "StoreLimits",
     "Quota",
@@ -233,6 +244,10 @@ const CONFIGS: [&str; 31] = [
     "HttpConfig",
     "HttpOptions",
     "ClientOptions",
+    "TlsOptions",
+    "TlsSettingNames",
+    "ProxyOptions",
+    "Proxies",
     "RetryPolicy",
     "CacheConfig",
     "RedisCacheConfig",

@@ -29,10 +29,10 @@ const EXTERNAL: &[&str] = &[
 ];
 
 /// Environment variables the pages set that are not settings but are ours.
-const OTHER_VARIABLES: &[&str] = &["MCP_URL", "MCP_SOAK_SECONDS", "MCP_DEVTOOLS_REQUIRE_SERVICES"];
+pub(super) const OTHER_VARIABLES: &[&str] = &["MCP_URL", "MCP_SOAK_SECONDS", "MCP_DEVTOOLS_REQUIRE_SERVICES"];
 
 /// Name prefixes of the settings: a variable with one of them must be a setting (or in [`OTHER_VARIABLES`]).
-const SETTING_PREFIXES: &[&str] = &[
+pub(super) const SETTING_PREFIXES: &[&str] = &[
     "MCP_",
     "GITHUB_",
     "CIRCLECI_",
@@ -41,8 +41,12 @@ const SETTING_PREFIXES: &[&str] = &[
     "CONFLUENCE_",
     "BITBUCKET_",
     "HTTP_",
+    "HTTPS_",
+    "ALL_",
+    "NO_",
     "STREAMING_",
     "AWS_",
+    "CI_",
 ];
 
 /// One cargo package of the repository and its targets.
@@ -273,6 +277,13 @@ fn split_commands(line: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// False for a name with a setting's prefix ([`SETTING_PREFIXES`]) that is neither one of `settings` nor another
+/// variable of ours ([`OTHER_VARIABLES`], the config file's path).
+pub(super) fn is_known(settings: &BTreeSet<&str>, name: &str) -> bool {
+    let ours = SETTING_PREFIXES.iter().any(|prefix| name.starts_with(prefix));
+    !ours || settings.contains(name) || OTHER_VARIABLES.contains(&name) || name == CONFIG_PATH
+}
+
 struct Checker {
     root: PathBuf,
     packages: BTreeMap<String, Package>,
@@ -346,8 +357,7 @@ impl Checker {
     }
 
     fn check_variable(&self, at: &str, name: &str) {
-        let ours = SETTING_PREFIXES.iter().any(|prefix| name.starts_with(prefix));
-        if ours && !self.settings.contains(name) && !OTHER_VARIABLES.contains(&name) && name != CONFIG_PATH {
+        if !is_known(&self.settings, name) {
             self.fail(at, format!("`{name}` is not a setting of server/src/registry.rs"));
         }
     }

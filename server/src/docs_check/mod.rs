@@ -2,7 +2,8 @@
 //! ([`crate::registry::SETTINGS`]), and every command of a `sh` block in the README, `docs/`, `FUZZING.md` and
 //! `BENCHMARKS.md` names a real script, package, binary or target and flags `mcp-devtools` accepts. Relative links
 //! of those pages point at files and headings that exist, the repository paths they and the crates' READMEs name
-//! exist, and the settings files they show use only real settings.
+//! exist, the settings files they show use only real settings, and every setting they name (in prose, and in the
+//! `text` blocks quoting messages, as the recipes of docs/server.md do) is one.
 //!
 //! `UPDATE_DOCS=1 cargo test -p mcp-devtools-server --lib docs_check` rewrites the settings table from the registry
 //! (names, flags and defaults; the meanings written in the page are kept, a new setting gets its `--help` text).

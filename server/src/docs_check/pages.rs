@@ -1,8 +1,11 @@
-//! The pages' relative links resolve, their settings files use real settings, their code blocks are tagged and closed.
+//! The pages' relative links resolve, their settings files use real settings, the settings they name (in prose and in
+//! the `text` blocks that show messages and output, the recipes' included) exist, their code blocks are tagged and
+//! closed.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::commands::is_known;
 use super::{pages, read, repo_root};
 use crate::registry::SETTINGS;
 
@@ -185,4 +188,84 @@ fn paths_the_docs_name_exist() {
         }
     }
     assert!(failures.is_empty(), "paths that do not exist:\n{}", failures.join("\n"));
+}
+
+/// The names a page gives settings: every inline-code span of its prose that is a name (`GITHUB_CA_BUNDLE`, or
+/// `NAME=value`), and every such word of its `text` blocks (the error messages and `--print-config` lines the pages
+/// quote). Names with `*` (`ATLASSIAN_*`) are families, not names.
+fn named_settings(text: &str) -> Vec<String> {
+    let is_name = |word: &str| {
+        word.contains('_')
+            && word.starts_with(|c: char| c.is_ascii_uppercase())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    let mut names: Vec<String> = prose(text)
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|span| span.split_once('=').map_or(span, |(name, _)| name))
+        .filter(|name| is_name(name))
+        .map(str::to_owned)
+        .collect();
+    let mut in_text = None;
+    for line in text.lines() {
+        if let Some(tag) = line.trim_start().strip_prefix("```") {
+            in_text = match in_text {
+                None => Some(tag.trim() == "text"),
+                Some(_) => None,
+            };
+        } else if in_text == Some(true) {
+            let words = line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+            names.extend(words.filter(|word| is_name(word)).map(str::to_owned));
+        }
+    }
+    names
+}
+
+#[test]
+fn settings_the_docs_name_exist() {
+    let Some(root) = repo_root() else { return };
+    let settings: BTreeSet<&str> = SETTINGS.iter().map(|def| def.name).collect();
+    let mut failures = BTreeSet::new();
+    for page in pages(&root) {
+        for name in named_settings(&read(&root, &page)) {
+            if !is_known(&settings, &name) {
+                failures.insert(format!(
+                    "{}: `{name}` is not a setting of server/src/registry.rs",
+                    page.display()
+                ));
+            }
+        }
+    }
+    let failures: Vec<String> = failures.into_iter().collect();
+    assert!(failures.is_empty(), "settings the docs name:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn named_settings_are_found_in_prose_and_text_blocks() {
+    let page = "Set `GITHUB_CA_BUNDEL` (or `MCP_CA_BUNDLE=/etc/ca.pem`, `ATLASSIAN_*`), not `SSL_CERT_FILE`.\n\
+                ```text\nmcp-devtools: HTTPS_PROXY: the value ... set MCP_ALLOW_INSECURE_HTTP=true\n```\n\
+                ```sh\nNOT_CHECKED_HERE=1 cargo test\n```\n";
+    assert_eq!(
+        named_settings(page),
+        [
+            "GITHUB_CA_BUNDEL",
+            "MCP_CA_BUNDLE",
+            "SSL_CERT_FILE",
+            "HTTPS_PROXY",
+            "MCP_ALLOW_INSECURE_HTTP"
+        ]
+    );
+    let settings: BTreeSet<&str> = SETTINGS.iter().map(|def| def.name).collect();
+    let unknown: Vec<String> = named_settings(page)
+        .into_iter()
+        .filter(|name| !is_known(&settings, name))
+        .collect();
+    assert_eq!(
+        unknown,
+        ["GITHUB_CA_BUNDEL"],
+        "a misspelt setting fails; another program's variable does not"
+    );
 }

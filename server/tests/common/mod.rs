@@ -5,7 +5,9 @@
 pub mod faults;
 pub mod http;
 pub mod oauth;
+pub mod proxy;
 pub mod raw;
+pub mod tls;
 pub mod workers;
 
 use std::process::Stdio;

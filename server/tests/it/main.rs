@@ -29,5 +29,7 @@ mod sdk_clients;
 mod sdk_waits;
 mod toolsets;
 mod upstream_bodies;
+mod upstream_proxy;
+mod upstream_tls;
 mod upstream_trust;
 mod wire_snapshots;

@@ -368,6 +368,8 @@ async fn upstream_requests_go_through_the_proxy_of_the_environment_and_no_proxy_
         &upstream,
         &[
             ("JIRA_BASE_URL", far),
+            // A plain-http base off loopback stops start-up unless allowed (issue 44).
+            ("MCP_ALLOW_INSECURE_HTTP", "true"),
             ("HTTP_PROXY", proxy.uri().as_str()),
             ("HTTPS_PROXY", proxy.uri().as_str()),
         ],
