@@ -1,19 +1,32 @@
-//! The server's own CPU per call over stdio (issue 46): the `mcp-devtools` process's user + system time (from
+//! The server's own CPU per call (issue 46): the `mcp-devtools` process's user + system time (from
 //! `/proc/<pid>/stat`, clock ticks) and its threads' context switches (voluntary and involuntary, summed over
-//! `/proc/<pid>/task/*/status`: a measure of the thread hand-offs per call) over [`CALLS`] calls made one at a time,
-//! for a cached small read (`circleci_get /me`, 583 bytes), the same read uncached (`fresh: true`, against the
-//! recorded upstream on 127.0.0.1), `tools/list`, and a large result (`github_list_workflow_runs`, `perPage`
-//! [`LARGE_PER_PAGE`], `outputFormat: json`; its size is printed), with the in-process `serde_json` parse + serialize
-//! of the same result as JSON text as the baseline of the last row. Whole chain: rmcp client over stdio → the binary built
-//! by this `cargo bench` (release) → the recorded upstream. Linux only (`/proc`).
+//! `/proc/<pid>/task/*/status`: a measure of the thread hand-offs per call) over [`CALLS`] calls, for
+//! - stdio, one call in flight: a cached small read (`circleci_get /me`, 583 bytes), the same read uncached
+//!   (`fresh: true`, against the recorded upstream on 127.0.0.1), `tools/list`, and a large result
+//!   (`github_list_workflow_runs`, `perPage` [`LARGE_PER_PAGE`], `outputFormat: json`; its size is printed) with the
+//!   in-process `serde_json` parse + serialize of the same result as JSON text as its baseline;
+//! - streamable HTTP, one session (one call in flight): the cached read and `tools/list`;
+//! - streamable HTTP, [`SESSIONS`] sessions calling the cached read back to back (closed loop).
 //!
-//! Targets (issue 46): a cached small read at most 50 µs of CPU per call, `tools/list` at most 30 µs, the large
-//! result at most 3x its parse + serialize, at most two thread hand-offs per small call. Not a criterion bench: it
-//! prints a table. Run with `cargo bench -p mcp-devtools-server --bench cpu_per_call`. Results: `BENCHMARKS.md`.
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+//! Whole chain: rmcp clients (stdio; streamable HTTP, in this process) → the binary → the recorded upstream. The
+//! binary built by this `cargo bench` (release) is "after"; with `CPU_PER_CALL_BASELINE_BIN` set to another build
+//! (e.g. the previous commit's `target/release/mcp-devtools`, copied aside) the same cases run against it first, as
+//! "before", in the same run. Linux only (`/proc`).
+//!
+//! Targets (issue 46): a cached small read at most 50 µs of CPU per call over stdio and 100 µs over HTTP, `tools/list`
+//! at most 30 µs, the large result at most 3x its parse + serialize, at most two thread hand-offs per small call on
+//! stdio. Not a criterion bench: it prints a table. Run with
+//! `CPU_PER_CALL_BASELINE_BIN=/path/to/before/mcp-devtools cargo bench -p mcp-devtools-server --bench cpu_per_call`.
+//! Results: `BENCHMARKS.md`.
+#![allow(missing_docs, dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../tests/common/http.rs"]
+mod http;
+
+use std::sync::Arc;
 use std::time::Instant;
 
+use http::{HttpServer, tokens_file};
 use recorded_upstream::RecordedUpstream;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
@@ -23,11 +36,15 @@ use serde_json::{Map, Value, json};
 
 /// The server binary built by this `cargo bench` (release profile).
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
-/// Calls per small case (the large one makes a tenth of them).
+/// Calls per small case (the uncached one makes half, the large one a tenth of them).
 const CALLS: u32 = 10_000;
 /// Runs per page of the large result: the recorded upstream's 100-run page, 1.2 MB as JSON (it records no page near
 /// the issue's 256 KiB: any other `perPage` gets its 48 KB default page).
 const LARGE_PER_PAGE: u32 = 100;
+/// Concurrent sessions of the loaded HTTP case.
+const SESSIONS: usize = 256;
+/// Bearer tokens (principals) the HTTP sessions are spread over, as in `http_load`.
+const PRINCIPALS: usize = 8;
 
 /// The process's CPU time so far, in microseconds (user + system; `/proc/<pid>/stat` fields 14 and 15).
 fn cpu_us(pid: u32, ticks_per_second: u64) -> u64 {
@@ -77,106 +94,163 @@ async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: &Map<St
         .sum()
 }
 
-/// One row: `calls` of `what`, CPU µs and switches per call.
+/// One measurement: CPU µs and switches per call over `calls` calls.
+#[derive(Clone, Copy)]
 struct Row {
-    name: &'static str,
     calls: u32,
     cpu_us: f64,
     switches: f64,
-    wall_us: f64,
 }
 
-async fn measure<F, Fut>(name: &'static str, pid: u32, tps: u64, calls: u32, mut once: F) -> Row
+/// Warms up with a tenth of `calls`, then measures `calls` calls of `once` (which makes `per_once` calls).
+async fn measure<F, Fut>(pid: u32, calls: u32, per_once: u32, mut once: F) -> Row
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    for _ in 0..calls / 10 {
+    let tps = ticks_per_second();
+    for _ in 0..calls / per_once / 10 {
         once().await;
     }
-    let (cpu0, sw0, t0) = (cpu_us(pid, tps), switches(pid), Instant::now());
-    for _ in 0..calls {
+    let (cpu0, sw0) = (cpu_us(pid, tps), switches(pid));
+    for _ in 0..calls / per_once {
         once().await;
     }
-    let wall = t0.elapsed().as_secs_f64() * 1e6;
     let (cpu1, sw1) = (cpu_us(pid, tps), switches(pid));
     Row {
-        name,
         calls,
         cpu_us: (cpu1 - cpu0) as f64 / f64::from(calls),
         switches: (sw1.saturating_sub(sw0)) as f64 / f64::from(calls),
-        wall_us: wall / f64::from(calls),
     }
 }
 
+fn args(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+/// The cases of one binary, in the order of [`CASES`], and the large result's JSON text.
+async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
+    let mut env: Vec<(String, String)> = upstream
+        .env()
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect();
+    env.extend([
+        ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
+        ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
+        ("MCP_STRUCTURED_MAX_BYTES".to_owned(), "15728640".to_owned()),
+        ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
+        ("RUST_LOG".to_owned(), "error".to_owned()),
+    ]);
+    let me = args(json!({"path": "/me"}));
+    let fresh = args(json!({"path": "/me", "fresh": true}));
+    let runs =
+        args(json!({"owner": "octo-org", "repo": "octo-repo", "perPage": LARGE_PER_PAGE, "outputFormat": "json"}));
+
+    // stdio
+    let command = tokio::process::Command::new(bin).configure(|cmd| {
+        cmd.env_clear().envs(env.clone());
+    });
+    let transport = TokioChildProcess::new(command).unwrap();
+    let pid = transport.id().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let large = client
+        .call_tool(CallToolRequestParams::new("github_list_workflow_runs").with_arguments(runs.clone()))
+        .await
+        .unwrap();
+    let large_text = serde_json::to_string(&large.structured_content.unwrap()).unwrap();
+    let mut rows = vec![
+        measure(pid, CALLS, 1, || async {
+            call(&client, "circleci_get", &me).await;
+        })
+        .await,
+        measure(pid, CALLS / 2, 1, || async {
+            call(&client, "circleci_get", &fresh).await;
+        })
+        .await,
+        measure(pid, CALLS, 1, || async { drop(client.list_tools(None).await.unwrap()) }).await,
+        measure(pid, CALLS / 10, 1, || async {
+            call(&client, "github_list_workflow_runs", &runs).await;
+        })
+        .await,
+    ];
+    client.cancel().await.unwrap();
+
+    // streamable HTTP
+    let dir = tempfile::tempdir().unwrap();
+    let pairs: Vec<(String, String)> = (0..PRINCIPALS)
+        .map(|i| (format!("bench-token-{i:02}-0123456789"), format!("principal-{i}")))
+        .collect();
+    let pair_refs: Vec<(&str, &str)> = pairs.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
+    let tokens = tokens_file(&dir, &pair_refs);
+    let server = HttpServer::start_bin(bin, env, &["--tokens-file", tokens.to_str().unwrap()], dir).await;
+    let pid = server.child.id().unwrap();
+    let client = server.client(&pairs[0].0).await;
+    rows.push(
+        measure(pid, CALLS, 1, || async {
+            call(&client, "circleci_get", &me).await;
+        })
+        .await,
+    );
+    rows.push(measure(pid, CALLS, 1, || async { drop(client.list_tools(None).await.unwrap()) }).await);
+    client.cancel().await.unwrap();
+    let mut clients = Vec::with_capacity(SESSIONS);
+    for i in 0..SESSIONS {
+        clients.push(server.client(&pairs[i % PRINCIPALS].0).await);
+    }
+    let clients = Arc::new(clients);
+    let me = Arc::new(me);
+    let per_session = 8;
+    let per_round = u32::try_from(SESSIONS * per_session).unwrap();
+    let loaded = measure(pid, per_round * 20, per_round, || {
+        let (clients, me) = (clients.clone(), me.clone());
+        async move {
+            let mut sessions = tokio::task::JoinSet::new();
+            for i in 0..SESSIONS {
+                let (clients, me) = (clients.clone(), me.clone());
+                sessions.spawn(async move {
+                    for _ in 0..per_session {
+                        call(&clients[i], "circleci_get", &me).await;
+                    }
+                });
+            }
+            sessions.join_all().await;
+        }
+    })
+    .await;
+    rows.push(loaded);
+    if let Ok(clients) = Arc::try_unwrap(clients) {
+        for client in clients {
+            client.cancel().await.unwrap();
+        }
+    }
+    (rows, large_text)
+}
+
+/// The cases, in the order [`cases`] measures them.
+const CASES: [&str; 7] = [
+    "stdio: cached circleci_get /me",
+    "stdio: uncached circleci_get /me (fresh)",
+    "stdio: tools/list",
+    "stdio: large result (github_list_workflow_runs, 100 runs)",
+    "HTTP, 1 session: cached circleci_get /me",
+    "HTTP, 1 session: tools/list",
+    "HTTP, 256 sessions: cached circleci_get /me",
+];
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
         let upstream = RecordedUpstream::all().await.unwrap();
-        let mut env: Vec<(String, String)> = upstream
-            .env()
-            .into_iter()
-            .map(|(name, value)| (name.to_owned(), value))
-            .collect();
-        env.extend([
-            ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
-            ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
-            ("MCP_STRUCTURED_MAX_BYTES".to_owned(), "15728640".to_owned()),
-            ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
-            ("RUST_LOG".to_owned(), "error".to_owned()),
-        ]);
-        let command = tokio::process::Command::new(BIN).configure(|cmd| {
-            cmd.env_clear().envs(env);
-        });
-        let transport = TokioChildProcess::new(command).unwrap();
-        let pid = transport.id().unwrap();
-        let client = ().serve(transport).await.unwrap();
-        let tps = ticks_per_second();
+        let before = match std::env::var("CPU_PER_CALL_BASELINE_BIN") {
+            Ok(bin) => Some(cases(&bin, &upstream).await.0),
+            Err(_) => None,
+        };
+        let (after, large_text) = cases(BIN, &upstream).await;
 
-        let me = json!({"path": "/me"}).as_object().cloned().unwrap();
-        let fresh = json!({"path": "/me", "fresh": true}).as_object().cloned().unwrap();
-        let runs = json!({"owner": "octo-org", "repo": "octo-repo", "perPage": LARGE_PER_PAGE, "outputFormat": "json"})
-            .as_object()
-            .cloned()
-            .unwrap();
-        let small = call(&client, "circleci_get", &me).await;
-        let large_text = client
-            .call_tool(CallToolRequestParams::new("github_list_workflow_runs").with_arguments(runs.clone()))
-            .await
-            .unwrap();
-        // The structured value as JSON text: what the server parsed from upstream and serialized (twice: text and
-        // structuredContent) for this call.
-        let large_text = serde_json::to_string(&large_text.structured_content.unwrap()).unwrap();
-
-        let mut rows = vec![
-            measure("cached circleci_get /me", pid, tps, CALLS, || async {
-                call(&client, "circleci_get", &me).await;
-            })
-            .await,
-            measure("uncached circleci_get /me (fresh)", pid, tps, CALLS / 2, || async {
-                call(&client, "circleci_get", &fresh).await;
-            })
-            .await,
-            measure("tools/list", pid, tps, CALLS, || async {
-                client.list_tools(None).await.unwrap();
-            })
-            .await,
-        ];
-        rows.push(
-            measure(
-                "large result (github_list_workflow_runs)",
-                pid,
-                tps,
-                CALLS / 10,
-                || async {
-                    call(&client, "github_list_workflow_runs", &runs).await;
-                },
-            )
-            .await,
-        );
         // The baseline of the large row: parse + serialize of the same text, in this process, one thread.
         let t0 = Instant::now();
         let rounds = 200;
@@ -186,22 +260,31 @@ fn main() {
         }
         let baseline = t0.elapsed().as_secs_f64() * 1e6 / f64::from(rounds);
 
+        println!("large result: {} bytes as JSON", large_text.len());
         println!(
-            "stdio, one call in flight; small result {small} bytes of text, large {} bytes",
-            large_text.len()
+            "| case | calls | before: CPU µs per call | after: CPU µs per call | after / before | before: context switches per call | after: context switches per call |"
         );
-        println!("| case | calls | server CPU per call (µs) | context switches per call | wall per call (µs) |");
-        println!("|---|---|---|---|---|");
-        for row in &rows {
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        for (i, name) in CASES.iter().enumerate() {
+            let a = after[i];
+            let (b_cpu, b_sw, ratio) = match &before {
+                Some(before) => (
+                    format!("{:.1}", before[i].cpu_us),
+                    format!("{:.2}", before[i].switches),
+                    format!("{:.2}x", a.cpu_us / before[i].cpu_us),
+                ),
+                None => ("-".into(), "-".into(), "-".into()),
+            };
             println!(
-                "| {} | {} | {:.1} | {:.2} | {:.1} |",
-                row.name, row.calls, row.cpu_us, row.switches, row.wall_us
+                "| {name} | {} | {b_cpu} | {:.1} | {ratio} | {b_sw} | {:.2} |",
+                a.calls, a.cpu_us, a.switches
             );
         }
-        println!(
-            "| serde_json parse + serialize of the large text (this process) | {rounds} | {baseline:.1} | - | - |"
-        );
-        println!("large result CPU / baseline: {:.2}x", rows[3].cpu_us / baseline);
-        client.cancel().await.unwrap();
+        println!("| serde_json parse + serialize of the large text (this process) | {rounds} | - | {baseline:.1} | - | - | - |");
+        if let Some(before) = &before {
+            println!("large result CPU / parse + serialize: before {:.2}x, after {:.2}x", before[3].cpu_us / baseline, after[3].cpu_us / baseline);
+        } else {
+            println!("large result CPU / parse + serialize: {:.2}x", after[3].cpu_us / baseline);
+        }
     });
 }

@@ -44,7 +44,12 @@ impl HttpServer {
     /// Starts the binary with `env` (nothing else inherited) and `args` after `--http 127.0.0.1:0`; waits (at most
     /// 20 s) for the line naming its URL.
     pub async fn start(env: Vec<(String, String)>, args: &[&str], dir: tempfile::TempDir) -> HttpServer {
-        let mut child = tokio::process::Command::new(super::BIN)
+        Self::start_bin(super::BIN, env, args, dir).await
+    }
+
+    /// [`HttpServer::start`] of the binary at `bin` (a bench compares two builds).
+    pub async fn start_bin(bin: &str, env: Vec<(String, String)>, args: &[&str], dir: tempfile::TempDir) -> HttpServer {
+        let mut child = tokio::process::Command::new(bin)
             .env_clear()
             .envs(env)
             .current_dir(dir.path())
