@@ -122,7 +122,7 @@ pub struct WithPages<M> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(
         with = "PagesRead",
-        description = "With allPages: pages read, why reading stopped (nextPage/nextLink continue), a later page's error"
+        description = "With allPages: pages read, why reading stopped; nextPage/nextLink continue"
     )]
     pub pages: Option<PagesRead>,
 }
