@@ -135,7 +135,10 @@ where
 }
 
 /// A page number as the adapters take it.
-#[expect(clippy::result_large_err, reason = "the adapter's own error, beside its calls' in the same closure")]
+#[expect(
+    clippy::result_large_err,
+    reason = "the adapter's own error, beside its calls' in the same closure"
+)]
 pub(super) fn page_number(page: u64) -> Result<u32, GithubError> {
     u32::try_from(page).map_err(|_| GithubError::InvalidArgument {
         name: "page".to_owned(),
