@@ -514,6 +514,7 @@ async fn bb_get_reads_every_page_on_cloud_and_data_center() {
 
 #[tokio::test]
 async fn all_pages_with_page_continues_from_that_page() {
+    common::capture_log();
     let (upstream, client, small) = setup().await;
     let schema = listed_tool(&client, Kind::Runs.tool()).await;
     serve(&upstream, "three", Book::new(&upstream, Kind::Runs, 3)).await;
@@ -530,6 +531,14 @@ async fn all_pages_with_page_continues_from_that_page() {
         rest["pages"],
         json!({"read": 2, "stoppedBy": "last_page", "error": null})
     );
+    // The call's log line carries one upstream status (the first page's), not one per page read.
+    let log = common::log();
+    let finished: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("tool call finished") && line.contains("github_list_workflow_runs"))
+        .collect();
+    assert_eq!(finished.len(), 1, "{log}");
+    assert_eq!(finished[0].matches("upstream_status=").count(), 1, "{}", finished[0]);
     client.cancel().await.unwrap();
     small.cancel().await.unwrap();
 }

@@ -244,7 +244,10 @@ pub(super) async fn read_all(
     }
     let client = app.atlassian.product(product);
     let first = match read_page(client, principal, &call.path, &call.query).await {
-        Ok(first) => first,
+        Ok((status, first)) => {
+            record_upstream_status(Some(status));
+            first
+        }
         Err(err) => return failed(name, &err),
     };
     let start = (call.query.is_empty() && call.path.contains("://")).then(|| Next::Link(call.path.clone()));
@@ -252,22 +255,26 @@ pub(super) async fn read_all(
         let Next::Link(link) = next else {
             return Err("Atlassian lists continue by link, not by page number".to_owned());
         };
-        read_page(client, principal, &link, &[]).await.map_err(|err| {
-            record_upstream_status(err.status());
-            err.to_string()
-        })
+        match read_page(client, principal, &link, &[]).await {
+            Ok((_, page)) => Ok(page),
+            Err(err) => {
+                tracing::info!(tool = name, status = err.status(), "a later page failed upstream");
+                Err(err.to_string())
+            }
+        }
     };
     let shape = list_shape(product);
     all_pages::respond(app, principal, name, &shape, limits, start, first, &call.view, fetch).await
 }
 
-/// One page of a read: `GET path` with `query` for `principal`, as the merge takes it.
+/// One page of a read: `GET path` with `query` for `principal`, as the merge takes it, with its HTTP status (only
+/// the first page's is recorded on the call's span: a span field holds one value).
 async fn read_page(
     client: &adapters_atlassian::ProductClient,
     principal: &Principal,
     path: &str,
     query: &[(String, String)],
-) -> Result<Fetched<NextLinkMeta>, adapters_atlassian::AtlassianError> {
+) -> Result<(u16, Fetched<NextLinkMeta>), adapters_atlassian::AtlassianError> {
     let request = Request {
         method: &Method::GET,
         path,
@@ -276,12 +283,12 @@ async fn read_page(
         partition: principal.as_str(),
     };
     let response = client.send(&request).await?;
-    record_upstream_status(Some(response.status));
-    Ok(Fetched {
+    let page = Fetched {
         next: response.next_link.clone().map(Next::Link),
         meta: NextLinkMeta {
             next_link: response.next_link,
         },
         body: response.body,
-    })
+    };
+    Ok((response.status, page))
 }

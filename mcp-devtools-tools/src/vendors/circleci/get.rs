@@ -150,19 +150,11 @@ pub(super) async fn call(
         let Next::Link(link) = next else {
             return Err("CircleCI continues by next_page_token, not by page number".to_owned());
         };
-        match circleci
-            .get(&GetRequest::new(&link, principal.as_str()).with_fresh(fresh))
-            .await
-        {
-            Ok(response) => {
-                record_upstream_status(Some(200));
-                Ok(fetched(response))
-            }
-            Err(err) => {
-                record_upstream_status(err.status());
-                Err(err.to_string())
-            }
-        }
+        let request = GetRequest::new(&link, principal.as_str()).with_fresh(fresh);
+        circleci.get(&request).await.map(fetched).map_err(|err| {
+            tracing::info!(tool = NAME, status = err.status(), "a later page failed upstream");
+            err.to_string()
+        })
     };
     all_pages::respond(app, principal, NAME, &LIST, limits, start, first, &view, fetch).await
 }
@@ -193,4 +185,36 @@ fn failed(err: &adapters_circleci::CircleciError) -> CallToolResult {
         tracing::info!(tool = NAME, status = err.status(), "upstream call failed");
     }
     mcp_results::error_with_meta(format!("{NAME} failed: {err}"), err.info().to_meta())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(hit: bool, age_ms: u64, fetched_at: &str, next: Option<&str>) -> CacheMeta {
+        CacheMeta {
+            cache: CacheInfo {
+                hit,
+                age_ms,
+                fetched_at: fetched_at.to_owned(),
+            },
+            next_link: next.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn merged_pages_report_the_oldest_page_and_a_hit_only_when_every_page_was_one() {
+        let first = meta(true, 5_000, "2026-12-05T10:00:00.000Z", Some("p2"));
+        let fresh = meta(false, 0, "2026-12-05T10:00:05.000Z", None);
+        assert_eq!(
+            first.clone().followed_by(fresh.clone()),
+            meta(false, 5_000, "2026-12-05T10:00:00.000Z", None)
+        );
+        let older = meta(true, 9_000, "2026-12-05T09:59:56.000Z", Some("p3"));
+        assert_eq!(
+            first.followed_by(older),
+            meta(true, 9_000, "2026-12-05T09:59:56.000Z", Some("p3"))
+        );
+        assert_eq!(fresh.clone().followed_by(fresh.clone()), fresh);
+    }
 }

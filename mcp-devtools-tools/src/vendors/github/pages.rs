@@ -12,7 +12,6 @@ use serde_json::Value;
 use crate::Principal;
 use crate::app::App;
 use crate::tools::all_pages::{self, Fetched, Limits, ListAt, ListShape, MergeMeta, Next};
-use crate::tools::record_upstream_status;
 
 /// The list members of GitHub's wrapped lists (`{total_count, <name>: [...]}`), looked for first.
 const LISTS: &[&str] = &[
@@ -88,7 +87,8 @@ pub(super) fn by_link(page: &Page) -> Option<Next> {
         .or_else(|| page.next_page.map(Next::Page))
 }
 
-/// The merged result of a GitHub paged tool from its `first` page: the metadata of each page by `meta_of`, the page
+/// The merged result of a GitHub paged tool from its `first` page (whose status the caller recorded on the call's
+/// span: the later pages' are not, a span field holds one value): the metadata of each page by `meta_of`, the page
 /// after it by `next_of` ([`by_number`], [`by_link`]), later pages read by `fetch`. `start` is the page `first` was
 /// asked as.
 #[allow(clippy::too_many_arguments)]
@@ -118,17 +118,10 @@ where
     all_pages::respond(app, principal, tool, &LIST, limits, start, first, view, |next| {
         let page = fetch(next);
         async move {
-            match page.await {
-                Ok(page) => {
-                    record_upstream_status(Some(200));
-                    Ok(fetched(page))
-                }
-                Err(err) => {
-                    record_upstream_status(err.status());
-                    tracing::info!(status = err.status(), "a later page failed upstream");
-                    Err(err.to_string())
-                }
-            }
+            page.await.map(fetched).map_err(|err| {
+                tracing::info!(status = err.status(), "a later page failed upstream");
+                err.to_string()
+            })
         }
     })
     .await
