@@ -8,6 +8,8 @@ type GithubListWorkflowRunsInput = {
     actor?: string;
     perPage?: number;
     page?: number;
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -16,6 +18,12 @@ type GithubListWorkflowRunsOutput = {
     data: unknown;
     /** Pass as page for the next page; null on the last */
     nextPage: number | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -31,6 +39,8 @@ type GithubListWorkflowJobsInput = {
     filter?: "latest" | "all";
     perPage?: number;
     page?: number;
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -39,6 +49,12 @@ type GithubListWorkflowJobsOutput = {
     data: unknown;
     /** Pass as page for the next page; null on the last */
     nextPage: number | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -55,6 +71,8 @@ type GithubGetInput = {
     mediaType?: "json" | "diff" | "patch";
     perPage?: number;
     page?: number;
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -65,6 +83,12 @@ type GithubGetOutput = {
     nextPage: number | null;
     /** Next page: pass as path alone; null on the last */
     nextLink: string | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -198,6 +222,8 @@ type CircleciGetInput = {
         [key: string]: string;
     };
     fresh?: boolean;
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -212,6 +238,12 @@ type CircleciGetOutput = {
     };
     /** Next page: pass as path alone; null on the last */
     nextLink: string | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -478,6 +510,8 @@ type JiraGetInput = {
     queryParams?: {
         [key: string]: string;
     };
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -486,6 +520,12 @@ type JiraGetOutput = {
     data: unknown;
     /** Next page: pass as path alone; null on the last */
     nextLink: string | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -510,6 +550,8 @@ type ConfGetInput = {
     queryParams?: {
         [key: string]: string;
     };
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -518,6 +560,12 @@ type ConfGetOutput = {
     data: unknown;
     /** Next page: pass as path alone; null on the last */
     nextLink: string | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -542,6 +590,8 @@ type BbGetInput = {
     queryParams?: {
         [key: string]: string;
     };
+    allPages?: number;
+    maxItems?: number;
     jq?: string;
     outputFormat?: "toon" | "json";
 }
@@ -550,6 +600,12 @@ type BbGetOutput = {
     data: unknown;
     /** Next page: pass as path alone; null on the last */
     nextLink: string | null;
+    /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+    pages?: {
+        read: number;
+        stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+        error: string | null;
+    };
     incomplete?: {
         reason: "size" | "binary" | "unavailable";
         bytes: number;
@@ -572,17 +628,17 @@ type BbWriteOutput = unknown
 
 declare const devtools: {
 	/**
-	 * List GitHub Actions workflow runs of a repository, newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A status or conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor: Login of the user who started the run. perPage: 1..=100 (default 30).
+	 * List GitHub Actions workflow runs of a repository, newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A status or conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor: Login of the user who started the run. perPage: 1..=100 (default 30). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	github_list_workflow_runs: (input: GithubListWorkflowRunsInput) => Promise<GithubListWorkflowRunsOutput>;
 
 	/**
-	 * List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the latest attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30).
+	 * List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the latest attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	github_list_workflow_jobs: (input: GithubListWorkflowJobsInput) => Promise<GithubListWorkflowJobsOutput>;
 
 	/**
-	 * GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30).
+	 * GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	github_get: (input: GithubGetInput) => Promise<GithubGetOutput>;
 
@@ -602,7 +658,7 @@ declare const devtools: {
 	github_wait_for_checks: (input: GithubWaitForChecksInput) => Promise<GithubWaitForChecksOutput>;
 
 	/**
-	 * GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query parameters, unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP cache (default false).
+	 * GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path, e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query parameters, unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP cache (default false). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	circleci_get: (input: CircleciGetInput) => Promise<CircleciGetOutput>;
 
@@ -642,7 +698,7 @@ declare const devtools: {
 	ci_artifact_entry: (input: CiArtifactEntryInput) => Promise<CiArtifactEntryOutput>;
 
 	/**
-	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	jira_get: (input: JiraGetInput) => Promise<JiraGetOutput>;
 
@@ -652,7 +708,7 @@ declare const devtools: {
 	jira_write: (input: JiraWriteInput) => Promise<JiraWriteOutput>;
 
 	/**
-	 * GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+	 * GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	conf_get: (input: ConfGetInput) => Promise<ConfGetOutput>;
 
@@ -662,7 +718,7 @@ declare const devtools: {
 	conf_write: (input: ConfWriteInput) => Promise<ConfWriteOutput>;
 
 	/**
-	 * GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+	 * GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	bb_get: (input: BbGetInput) => Promise<BbGetOutput>;
 

@@ -47,6 +47,8 @@ def check(case: dict, result: Any) -> None:
     assert isinstance(sc, dict), "structuredContent is missing or not an object"
     if "nextPage" in e:
         assert sc.get("nextPage") == e["nextPage"], f"nextPage={sc.get('nextPage')}, expected {e['nextPage']}"
+    # `pages` (allPages) is there exactly when the case asks for it: a call without allPages has none.
+    assert sc.get("pages") == e.get("pages") and ("pages" in sc) == ("pages" in e), f"pages={sc.get('pages')}, expected {e.get('pages')}"
     if "cacheHit" in e:
         cache = sc.get("cache")
         assert isinstance(cache, dict) and cache.get("hit") is e["cacheHit"], f"cache={cache}, expected hit={e['cacheHit']}"

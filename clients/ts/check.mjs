@@ -28,6 +28,8 @@ export function check(c, result) {
   const sc = result.structuredContent;
   if (sc === undefined || sc === null || typeof sc !== "object") fail("structuredContent is missing or not an object");
   if ("nextPage" in e && sc.nextPage !== e.nextPage) fail(`nextPage=${sc.nextPage}, expected ${e.nextPage}`);
+  // `pages` (allPages) is there exactly when the case asks for it: a call without allPages has none.
+  if ("pages" in e ? !isDeepStrictEqual(sc.pages, e.pages) : "pages" in sc) fail(`pages=${JSON.stringify(sc.pages)}, expected ${JSON.stringify(e.pages)}`);
   if ("cacheHit" in e) {
     const cache = sc.cache;
     if (!cache || cache.hit !== e.cacheHit) fail(`cache=${JSON.stringify(cache)}, expected hit=${e.cacheHit}`);

@@ -11,7 +11,8 @@ class GithubListWorkflowRunsInput(TypedDict):
     """Arguments of `github_list_workflow_runs` (List workflow runs): List GitHub Actions workflow runs of a
     repository, newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A
     status or conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor:
-    Login of the user who started the run. perPage: 1..=100 (default 30).
+    Login of the user who started the run. perPage: 1..=100 (default 30). allPages: Read and merge up to this many
+    pages. maxItems: With allPages: stop at this many items.
     """
 
     owner: str
@@ -23,8 +24,20 @@ class GithubListWorkflowRunsInput(TypedDict):
     actor: NotRequired[str]
     perPage: NotRequired[int]
     page: NotRequired[int]
+    allPages: NotRequired[int]
+    maxItems: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
+
+
+class Pages(TypedDict):
+    """The type of `GithubListWorkflowRunsOutput.pages`, `GithubListWorkflowJobsOutput.pages`,
+    `GithubGetOutput.pages`, `CircleciGetOutput.pages`, `JiraGetOutput.pages`.
+    """
+
+    read: int
+    stoppedBy: Literal["last_page", "max_pages", "max_items", "repeated_link", "upstream_error"]
+    error: str | None
 
 
 class Incomplete(TypedDict):
@@ -50,13 +63,16 @@ class GithubListWorkflowRunsOutput(TypedDict):
     """
     nextPage: int | None
     """Pass as page for the next page; null on the last"""
+    pages: NotRequired[Pages]
+    """With allPages: pages read, why reading stopped; nextPage/nextLink continue"""
     incomplete: NotRequired[Incomplete]
 
 
 class GithubListWorkflowJobsInput(TypedDict):
     """Arguments of `github_list_workflow_jobs` (List workflow run jobs): List the jobs of one GitHub Actions
     workflow run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the
-    latest attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30).
+    latest attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30). allPages: Read and merge up to
+    this many pages. maxItems: With allPages: stop at this many items.
     """
 
     owner: str
@@ -65,6 +81,8 @@ class GithubListWorkflowJobsInput(TypedDict):
     filter: NotRequired[Literal["latest", "all"]]
     perPage: NotRequired[int]
     page: NotRequired[int]
+    allPages: NotRequired[int]
+    maxItems: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -78,13 +96,16 @@ class GithubListWorkflowJobsOutput(TypedDict):
     """
     nextPage: int | None
     """Pass as page for the next page; null on the last"""
+    pages: NotRequired[Pages]
+    """With allPages: pages read, why reading stopped; nextPage/nextLink continue"""
     incomplete: NotRequired[Incomplete]
 
 
 class GithubGetInput(TypedDict):
     """Arguments of `github_get` (GitHub GET): GET a GitHub REST path (pull requests of a commit, its check-runs, a
     run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the
-    API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30).
+    API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30). allPages: Read and
+    merge up to this many pages. maxItems: With allPages: stop at this many items.
     """
 
     path: str
@@ -92,6 +113,8 @@ class GithubGetInput(TypedDict):
     mediaType: NotRequired[Literal["json", "diff", "patch"]]
     perPage: NotRequired[int]
     page: NotRequired[int]
+    allPages: NotRequired[int]
+    maxItems: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -105,6 +128,8 @@ class GithubGetOutput(TypedDict):
     """Pass as page for the next page; null on the last"""
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
+    pages: NotRequired[Pages]
+    """With allPages: pages read, why reading stopped; nextPage/nextLink continue"""
     incomplete: NotRequired[Incomplete]
 
 
@@ -227,12 +252,15 @@ class CircleciGetInput(TypedDict):
     /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path,
     e.g. /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query
     parameters, unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP
-    cache (default false).
+    cache (default false). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this
+    many items.
     """
 
     path: str
     queryParams: NotRequired[dict[str, str]]
     fresh: NotRequired[bool]
+    allPages: NotRequired[int]
+    maxItems: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -254,6 +282,8 @@ class CircleciGetOutput(TypedDict):
     """The server's HTTP cache: hit, age (ms), fetch time"""
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
+    pages: NotRequired[Pages]
+    """With allPages: pages read, why reading stopped; nextPage/nextLink continue"""
     incomplete: NotRequired[Incomplete]
 
 
@@ -565,11 +595,14 @@ class CiArtifactEntryOutput(TypedDict):
 class JiraGetInput(TypedDict):
     """Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
     fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from
-    the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+    the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read
+    and merge up to this many pages. maxItems: With allPages: stop at this many items.
     """
 
     path: str
     queryParams: NotRequired[dict[str, str]]
+    allPages: NotRequired[int]
+    maxItems: NotRequired[int]
     jq: NotRequired[str]
     outputFormat: NotRequired[Literal["toon", "json"]]
 
@@ -581,6 +614,8 @@ class JiraGetOutput(TypedDict):
     """The body, or the jq output; null when incomplete"""
     nextLink: str | None
     """Next page: pass as path alone; null on the last"""
+    pages: NotRequired[Pages]
+    """With allPages: pages read, why reading stopped; nextPage/nextLink continue"""
     incomplete: NotRequired[Incomplete]
 
 
@@ -601,6 +636,7 @@ class JiraWriteInput(TypedDict):
 # Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages, /wiki/api/v2/pages/{id}
 # with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with its _links.next as path.
 # path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+# allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 ConfGetInput = JiraGetInput
 
 
@@ -617,7 +653,8 @@ ConfWriteInput = JiraWriteInput
 
 # Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests,
 # .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's
-# base; a body's next link works as is. queryParams: Query parameters, unencoded.
+# base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this
+# many pages. maxItems: With allPages: stop at this many items.
 BbGetInput = JiraGetInput
 
 

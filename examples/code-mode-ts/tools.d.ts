@@ -8,7 +8,8 @@
  * Arguments of `github_list_workflow_runs` (List workflow runs): List GitHub Actions workflow runs of a repository,
  * newest first. workflowId: Workflow id or file name (e.g. ci.yml). branch: Branch name. status: A status or
  * conclusion, e.g. failure, in_progress. event: Triggering event, e.g. push, pull_request. actor: Login of the user
- * who started the run. perPage: 1..=100 (default 30).
+ * who started the run. perPage: 1..=100 (default 30). allPages: Read and merge up to this many pages. maxItems:
+ * With allPages: stop at this many items.
  */
 export interface GithubListWorkflowRunsInput {
   owner: string;
@@ -20,8 +21,20 @@ export interface GithubListWorkflowRunsInput {
   actor?: string;
   perPage?: number;
   page?: number;
+  allPages?: number;
+  maxItems?: number;
   jq?: string;
   outputFormat?: "toon" | "json";
+}
+
+/**
+ * The type of `GithubListWorkflowRunsOutput.pages`, `GithubListWorkflowJobsOutput.pages`, `GithubGetOutput.pages`,
+ * `CircleciGetOutput.pages`, `JiraGetOutput.pages`.
+ */
+export interface Pages {
+  read: number;
+  stoppedBy: "last_page" | "max_pages" | "max_items" | "repeated_link" | "upstream_error";
+  error: string | null;
 }
 
 /**
@@ -47,13 +60,16 @@ export interface GithubListWorkflowRunsOutput {
   data: unknown;
   /** Pass as page for the next page; null on the last */
   nextPage: number | null;
+  /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+  pages?: Pages;
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_list_workflow_jobs` (List workflow run jobs): List the jobs of one GitHub Actions workflow
  * run, with their steps, conclusions and runner. runId: The run's id. filter: latest (default): the latest
- * attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30).
+ * attempt's jobs; all: every attempt's. perPage: 1..=100 (default 30). allPages: Read and merge up to this many
+ * pages. maxItems: With allPages: stop at this many items.
  */
 export interface GithubListWorkflowJobsInput {
   owner: string;
@@ -62,6 +78,8 @@ export interface GithubListWorkflowJobsInput {
   filter?: "latest" | "all";
   perPage?: number;
   page?: number;
+  allPages?: number;
+  maxItems?: number;
   jq?: string;
   outputFormat?: "toon" | "json";
 }
@@ -75,13 +93,16 @@ export interface GithubListWorkflowJobsOutput {
   data: unknown;
   /** Pass as page for the next page; null on the last */
   nextPage: number | null;
+  /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+  pages?: Pages;
   incomplete?: Incomplete;
 }
 
 /**
  * Arguments of `github_get` (GitHub GET): GET a GitHub REST path (pull requests of a commit, its check-runs, a
  * run's artifacts, ...). path: REST path, e.g. `/repos/{o}/{r}/commits/{sha}/pulls`; an absolute URL only on the
- * API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30).
+ * API host. mediaType: diff, patch: the text as a string. perPage: 1..=100 (default 30). allPages: Read and merge
+ * up to this many pages. maxItems: With allPages: stop at this many items.
  */
 export interface GithubGetInput {
   path: string;
@@ -89,6 +110,8 @@ export interface GithubGetInput {
   mediaType?: "json" | "diff" | "patch";
   perPage?: number;
   page?: number;
+  allPages?: number;
+  maxItems?: number;
   jq?: string;
   outputFormat?: "toon" | "json";
 }
@@ -101,6 +124,8 @@ export interface GithubGetOutput {
   nextPage: number | null;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
+  /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+  pages?: Pages;
   incomplete?: Incomplete;
 }
 
@@ -217,12 +242,14 @@ export type GithubWaitForChecksOutput = GithubWaitForRunOutput;
  * /me); pipeline, workflow and job paths are never cached; fresh: true forces a new read. path: API v2 path, e.g.
  * /project/gh/ORG/REPO/pipeline, /pipeline/{id}/workflow, /workflow/{id}/job. queryParams: Query parameters,
  * unencoded; continue a list with page-token = the body's next_page_token. fresh: Bypass the HTTP cache (default
- * false).
+ * false). allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
  */
 export interface CircleciGetInput {
   path: string;
   queryParams?: Record<string, string>;
   fresh?: boolean;
+  allPages?: number;
+  maxItems?: number;
   jq?: string;
   outputFormat?: "toon" | "json";
 }
@@ -242,6 +269,8 @@ export interface CircleciGetOutput {
   cache: Cache;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
+  /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+  pages?: Pages;
   incomplete?: Incomplete;
 }
 
@@ -531,11 +560,14 @@ export interface CiArtifactEntryOutput {
 /**
  * Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
  * fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from the
- * product's base; a body's next link works as is. queryParams: Query parameters, unencoded.
+ * product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and
+ * merge up to this many pages. maxItems: With allPages: stop at this many items.
  */
 export interface JiraGetInput {
   path: string;
   queryParams?: Record<string, string>;
+  allPages?: number;
+  maxItems?: number;
   jq?: string;
   outputFormat?: "toon" | "json";
 }
@@ -546,6 +578,8 @@ export interface JiraGetOutput {
   data: unknown;
   /** Next page: pass as path alone; null on the last */
   nextLink: string | null;
+  /** With allPages: pages read, why reading stopped; nextPage/nextLink continue */
+  pages?: Pages;
   incomplete?: Incomplete;
 }
 
@@ -567,7 +601,8 @@ export interface JiraWriteInput {
  * Arguments of `conf_get` (Confluence GET): GET a Confluence REST path, e.g. /wiki/api/v2/pages,
  * /wiki/api/v2/pages/{id} with queryParams {body-format: storage}, /wiki/rest/api/search with {cql}; continue with
  * its _links.next as path. path: Path from the product's base; a body's next link works as is. queryParams: Query
- * parameters, unencoded.
+ * parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many
+ * items.
  */
 export type ConfGetInput = JiraGetInput;
 
@@ -586,7 +621,8 @@ export type ConfWriteInput = JiraWriteInput;
  * Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g.
  * /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its
  * next URL as path. path: Path from the product's base; a body's next link works as is. queryParams: Query
- * parameters, unencoded.
+ * parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many
+ * items.
  */
 export type BbGetInput = JiraGetInput;
 

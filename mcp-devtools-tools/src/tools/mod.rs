@@ -1,6 +1,7 @@
-//! What the tools share: the paging and log arguments, the write results, and the helpers every tool method uses (`caller`, `output_schema`, [`record_upstream_status`]). The tools themselves are in their
+//! What the tools share: the paging arguments and the merge of `allPages`, the log arguments, the write results, and the helpers every tool method uses (`caller`, `output_schema`, [`record_upstream_status`]). The tools themselves are in their
 //! vendor's folder (`crate::vendors`).
 
+pub mod all_pages;
 pub mod logs;
 pub mod paging;
 pub(crate) mod progress;

@@ -35,6 +35,17 @@ fn with(base: &Value, more: Value) -> Value {
     args
 }
 
+/// The bad `allPages` and `maxItems` cases every paged read shares: (arguments added, argument named).
+fn all_pages_cases() -> Vec<(Value, &'static str)> {
+    vec![
+        (json!({"allPages": 0}), "allPages"),
+        (json!({"allPages": 101}), "allPages"),
+        (json!({"allPages": "all"}), "allPages"),
+        (json!({"allPages": 2, "maxItems": 0}), "maxItems"),
+        (json!({"maxItems": 5}), "maxItems: only with allPages"),
+    ]
+}
+
 /// The bad `jq` and `outputFormat` cases every projecting tool shares: (arguments added, argument named).
 fn view_cases() -> Vec<(Value, &'static str)> {
     vec![
@@ -247,6 +258,11 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             cases.push((tool, with(base, more), needle));
         }
     }
+    for (tool, base) in [(RUNS, &runs), (JOBS, &jobs), (CIRCLECI, &circleci), (GET, &get)] {
+        for (more, needle) in all_pages_cases() {
+            cases.push((tool, with(base, more), needle));
+        }
+    }
     cases
 }
 
@@ -281,6 +297,11 @@ fn atlassian_cases(listed: &[String]) -> Vec<(String, Value, &'static str)> {
         add(with(&base, json!({"queryParams": "a=b"})), "queryParams");
         for (more, needle) in view_cases() {
             add(with(&base, more), needle);
+        }
+        if tool.ends_with("_get") {
+            for (more, needle) in all_pages_cases() {
+                add(with(&base, more), needle);
+            }
         }
     }
     cases

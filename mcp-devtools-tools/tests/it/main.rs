@@ -11,6 +11,7 @@
 
 mod common;
 
+mod all_pages;
 mod artifact_quota;
 mod atlassian_tools;
 mod bad_arguments;

@@ -32,8 +32,9 @@ use serde_json::{Value, json};
 /// The context budget: the generated declarations of the whole server, bytes (20 KB until the three wait tools,
 /// whose data is typed fully, and ci_status; 34.3 KB with ci_test_results and the two artifact reads, typed fully
 /// too; 23.8 KB once the Atlassian writes were one tool per product and each argument was described once, in its
-/// tool's description: issue 42's 24 KB).
-const DECLARATIONS_BUDGET_BYTES: usize = 24 * 1024;
+/// tool's description: issue 42's 24 KB; 26.6 KB with allPages and maxItems on the seven paged reads and their typed
+/// `pages`, issue 45).
+const DECLARATIONS_BUDGET_BYTES: usize = 27_000;
 
 fn harness_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/codemode")

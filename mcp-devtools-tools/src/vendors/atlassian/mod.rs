@@ -26,6 +26,7 @@ use super::VendorEntry;
 use crate::Vendor;
 use crate::app::App;
 use crate::handler::DevtoolsServer;
+use crate::tools::all_pages::{AllPages, WithPages};
 use crate::tools::{caller, output_schema};
 use tools::{Call, Verb};
 
@@ -201,18 +202,21 @@ macro_rules! product_tools {
             #[tool(
                                         name = $get_name,
                                         description = $get_description,
-                                        input_schema = mcp_results::schema::input_schema::<WithView<PathArgs>>(),
+                                        input_schema = mcp_results::schema::input_schema::<AllPages<WithView<PathArgs>>>(),
                                         output_schema = read_schema(),
                                         annotations(title = $get_title, read_only_hint = true)
                                     )]
             async fn $get(
                 &self,
-                args: Args<WithView<PathArgs>>,
+                args: Args<AllPages<WithView<PathArgs>>>,
                 cx: RequestContext<RoleServer>,
-            ) -> Result<Json<Structured<Value, NextLinkMeta>>, CallToolResult> {
-                let WithView { args, view } = args.into_result()?;
+            ) -> Result<Json<Structured<Value, WithPages<NextLinkMeta>>>, CallToolResult> {
+                let AllPages { args: WithView { args, view }, group: all } = args.into_result()?;
                 let call = Call::path(args, view);
-                let result = tools::run(self.app(), &caller(&cx), $get_name, $product, Verb::Get, call).await;
+                let result = match all.check($get_name)? {
+                    None => tools::run(self.app(), &caller(&cx), $get_name, $product, Verb::Get, call).await,
+                    Some(limits) => tools::read_all(self.app(), &caller(&cx), $get_name, $product, call, limits).await,
+                };
                 Ok(Json::from_result(result))
             }
 

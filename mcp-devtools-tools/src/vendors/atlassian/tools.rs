@@ -1,5 +1,6 @@
 //! What the six Atlassian tools do (their `#[tool]` methods are in [`super`]): `jira_get`, `conf_get`, `bb_get` —
-//! `{data, incomplete?}` whose text is the bare body ([`TextSource::Data`]) — and `jira_write`, `conf_write`,
+//! `{data, nextLink, pages?, incomplete?}` whose text is the bare body ([`TextSource::Data`]); with `allPages`, the
+//! pages of a list merged ([`read_all`], each product's list and continuation in [`list_shape`]) — and `jira_write`, `conf_write`,
 //! `bb_write`, text only (never an `outputSchema` or `structuredContent`, also with the switch on). All are thin: path rules, auth and body
 //! decoding live in `adapters-atlassian`.
 
@@ -17,12 +18,13 @@ use serde::Deserialize;
 use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
+use crate::tools::all_pages::{self, Fetched, Limits, ListAt, ListShape, Next, WithPages};
 use crate::tools::{record_upstream_status, writes};
 
-/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, nextLink, incomplete?}`.
+/// `outputSchema` of `jira_get`, `conf_get`, `bb_get`: `{data, nextLink, pages?, incomplete?}`.
 pub fn output_schema() -> serde_json::Map<String, serde_json::Value> {
     mcp_envelope::with_title(
-        Envelope::<serde_json::Value, NextLinkMeta>::output_schema(),
+        Envelope::<serde_json::Value, WithPages<NextLinkMeta>>::output_schema(),
         "AtlassianEnvelope",
         "An Atlassian response: `data` is the (projected) body. `incomplete` appears only when `data` is not the whole result.",
     )
@@ -179,14 +181,114 @@ pub(super) async fn run(
                 }
             }
         }
-        Err(err) => {
-            record_upstream_status(err.status());
-            if let adapters_atlassian::AtlassianError::MissingSetting { settings, .. } = &err {
-                tracing::info!(tool = name, "no request sent: set {}", settings.join(" and "));
-            } else {
-                tracing::info!(tool = name, status = err.status(), "upstream call failed");
-            }
-            mcp_results::error_with_meta(format!("{name} failed: {err}"), err.info().to_meta())
-        }
+        Err(err) => failed(name, &err),
     }
+}
+
+/// The error result of a failed request, its status on the span and a log line.
+fn failed(name: &str, err: &adapters_atlassian::AtlassianError) -> CallToolResult {
+    record_upstream_status(err.status());
+    if let adapters_atlassian::AtlassianError::MissingSetting { settings, .. } = err {
+        tracing::info!(tool = name, "no request sent: set {}", settings.join(" and "));
+    } else {
+        tracing::info!(tool = name, status = err.status(), "upstream call failed");
+    }
+    mcp_results::error_with_meta(format!("{name} failed: {err}"), err.info().to_meta())
+}
+
+/// Where each product keeps a page's list and what continues it (the fields the merged value takes from the last
+/// page read): Jira's `issues` (search) or `values`, `comments`, `worklogs`, `histories` (the start-index lists),
+/// continued by `nextPageToken` / `isLast` / `nextPage`; Confluence's `results` and `_links.next`; Bitbucket's
+/// `values`, continued by Cloud's `next` or Data Center's `isLastPage` / `nextPageStart`.
+pub(super) fn list_shape(product: Product) -> ListShape {
+    match product {
+        Product::Jira => ListShape {
+            find: jira_list,
+            continuation: &["/nextPageToken", "/isLast", "/nextPage"],
+        },
+        Product::Confluence => ListShape {
+            find: confluence_list,
+            continuation: &["/_links/next"],
+        },
+        Product::Bitbucket => ListShape {
+            find: bitbucket_list,
+            continuation: &["/next", "/isLastPage", "/nextPageStart"],
+        },
+    }
+}
+
+fn jira_list(body: &serde_json::Value) -> Result<ListAt, String> {
+    ListShape::named(body, adapters_http::next_link::StartIndex::JIRA.lists)
+}
+
+fn confluence_list(body: &serde_json::Value) -> Result<ListAt, String> {
+    ListShape::named(body, &["results"])
+}
+
+fn bitbucket_list(body: &serde_json::Value) -> Result<ListAt, String> {
+    ListShape::named(body, &["values"])
+}
+
+/// A read with `allPages` (`limits`): the first page as [`run`] reads it (its error is the call's), then the
+/// product's next links until a stop, merged ([`all_pages::respond`]).
+pub(super) async fn read_all(
+    app: &App,
+    principal: &Principal,
+    name: &'static str,
+    product: Product,
+    call: Call,
+    limits: Limits,
+) -> CallToolResult {
+    if let Err(err) = args::check_jq(name, call.view.jq.as_deref()).await {
+        return err.into_result();
+    }
+    let client = app.atlassian.product(product);
+    let first = match read_page(client, principal, &call.path, &call.query).await {
+        Ok((status, first)) => {
+            record_upstream_status(Some(status));
+            first
+        }
+        Err(err) => return failed(name, &err),
+    };
+    let start = (call.query.is_empty() && call.path.contains("://")).then(|| Next::Link(call.path.clone()));
+    let fetch = |next| async move {
+        let Next::Link(link) = next else {
+            return Err("Atlassian lists continue by link, not by page number".to_owned());
+        };
+        match read_page(client, principal, &link, &[]).await {
+            Ok((_, page)) => Ok(page),
+            Err(err) => {
+                tracing::info!(tool = name, status = err.status(), "a later page failed upstream");
+                Err(err.to_string())
+            }
+        }
+    };
+    let shape = list_shape(product);
+    all_pages::respond(app, principal, name, &shape, limits, start, first, &call.view, fetch).await
+}
+
+/// One page of a read: `GET path` with `query` for `principal`, as the merge takes it, with its HTTP status (only
+/// the first page's is recorded on the call's span: a span field holds one value).
+async fn read_page(
+    client: &adapters_atlassian::ProductClient,
+    principal: &Principal,
+    path: &str,
+    query: &[(String, String)],
+) -> Result<(u16, Fetched<NextLinkMeta>), adapters_atlassian::AtlassianError> {
+    let request = Request {
+        method: &Method::GET,
+        path,
+        query,
+        body: None,
+        partition: principal.as_str(),
+    };
+    let response = client.send(&request).await?;
+    let page = Fetched {
+        next: response.next_link.clone().map(Next::Link),
+        meta: NextLinkMeta {
+            next_link: response.next_link,
+        },
+        body: response.body,
+    };
+    Ok((response.status, page))
 }

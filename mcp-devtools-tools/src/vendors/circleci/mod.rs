@@ -19,6 +19,7 @@ use wait::WaitForPipelineArgs;
 use super::VendorEntry;
 use crate::Vendor;
 use crate::handler::DevtoolsServer;
+use crate::tools::all_pages::{AllPages, WithPages};
 use crate::tools::logs::{LogsOutput, WithLogFilter};
 use crate::tools::wait::{WaitResult, WithWait};
 use crate::tools::{caller, output_schema};
@@ -52,15 +53,15 @@ impl DevtoolsServer {
         name = "circleci_get",
         description = "GET a CircleCI API v2 path (pipelines, workflows, jobs, insights, /me); pipeline, workflow \
                        and job paths are never cached; fresh: true forces a new read.",
-        input_schema = mcp_results::schema::input_schema::<WithView<CircleciGetArgs>>(),
+        input_schema = mcp_results::schema::input_schema::<AllPages<WithView<CircleciGetArgs>>>(),
         output_schema = output_schema(get::output_schema(), Some(GET_DATA)),
         annotations(title = "CircleCI GET", read_only_hint = true)
     )]
     async fn circleci_get(
         &self,
-        args: Args<WithView<CircleciGetArgs>>,
+        args: Args<AllPages<WithView<CircleciGetArgs>>>,
         cx: RequestContext<RoleServer>,
-    ) -> Result<Json<Structured<Value, CacheMeta>>, CallToolResult> {
+    ) -> Result<Json<Structured<Value, WithPages<CacheMeta>>>, CallToolResult> {
         let result = get::call(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
     }

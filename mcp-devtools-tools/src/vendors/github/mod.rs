@@ -6,6 +6,7 @@ pub(crate) mod checks;
 mod get;
 mod log_absence;
 mod logs;
+mod pages;
 mod runs;
 mod wait;
 
@@ -24,6 +25,7 @@ use wait::{WaitForChecksArgs, WaitForRunArgs};
 use super::VendorEntry;
 use crate::Vendor;
 use crate::handler::DevtoolsServer;
+use crate::tools::all_pages::{AllPages, WithPages};
 use crate::tools::logs::{LogsOutput, WithLogFilter};
 use crate::tools::paging::Paged;
 use crate::tools::wait::{WaitResult, WithWait};
@@ -64,20 +66,30 @@ const RUNS_DATA: &str = "GitHub's body {total_count, workflow_runs: [{id, name, 
 const JOBS_DATA: &str = "GitHub's body {total_count, jobs: [{id, name, conclusion, steps: [{name, conclusion, \
                          number}], html_url, ...}]}, or the jq output; null when incomplete";
 
+/// `outputSchema` of the list tools: `{data, nextPage, pages?, incomplete?}`.
+fn paged_output_schema() -> serde_json::Map<String, Value> {
+    mcp_envelope::with_title(
+        mcp_envelope::Envelope::<Value, WithPages<PageMeta>>::output_schema(),
+        "PagedEnvelope",
+        "A page of upstream results (with allPages, every page read, merged): `data` is the (projected) body, \
+         `nextPage` the page to request next or null. `incomplete` appears only when `data` is not the whole result.",
+    )
+}
+
 #[tool_router(router = github_tools, vis = "pub(crate)")]
 impl DevtoolsServer {
     #[tool(
         name = "github_list_workflow_runs",
         description = "List GitHub Actions workflow runs of a repository, newest first.",
-        input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowRunsArgs>>>(),
-        output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(RUNS_DATA)),
+        input_schema = mcp_results::schema::input_schema::<AllPages<Paged<WithView<ListWorkflowRunsArgs>>>>(),
+        output_schema = output_schema(paged_output_schema(), Some(RUNS_DATA)),
         annotations(title = "List workflow runs", read_only_hint = true)
     )]
     async fn github_list_workflow_runs(
         &self,
-        args: Args<Paged<WithView<ListWorkflowRunsArgs>>>,
+        args: Args<AllPages<Paged<WithView<ListWorkflowRunsArgs>>>>,
         cx: RequestContext<RoleServer>,
-    ) -> Result<Json<Structured<Value, PageMeta>>, CallToolResult> {
+    ) -> Result<Json<Structured<Value, WithPages<PageMeta>>>, CallToolResult> {
         let result = runs::list_workflow_runs(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
     }
@@ -85,15 +97,15 @@ impl DevtoolsServer {
     #[tool(
         name = "github_list_workflow_jobs",
         description = "List the jobs of one GitHub Actions workflow run, with their steps, conclusions and runner.",
-        input_schema = mcp_results::schema::input_schema::<Paged<WithView<ListWorkflowJobsArgs>>>(),
-        output_schema = output_schema(mcp_envelope::paged_output_schema(), Some(JOBS_DATA)),
+        input_schema = mcp_results::schema::input_schema::<AllPages<Paged<WithView<ListWorkflowJobsArgs>>>>(),
+        output_schema = output_schema(paged_output_schema(), Some(JOBS_DATA)),
         annotations(title = "List workflow run jobs", read_only_hint = true)
     )]
     async fn github_list_workflow_jobs(
         &self,
-        args: Args<Paged<WithView<ListWorkflowJobsArgs>>>,
+        args: Args<AllPages<Paged<WithView<ListWorkflowJobsArgs>>>>,
         cx: RequestContext<RoleServer>,
-    ) -> Result<Json<Structured<Value, PageMeta>>, CallToolResult> {
+    ) -> Result<Json<Structured<Value, WithPages<PageMeta>>>, CallToolResult> {
         let result = runs::list_workflow_jobs(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
     }
@@ -101,15 +113,15 @@ impl DevtoolsServer {
     #[tool(
         name = "github_get",
         description = "GET a GitHub REST path (pull requests of a commit, its check-runs, a run's artifacts, ...).",
-        input_schema = mcp_results::schema::input_schema::<Paged<WithView<GithubGetArgs>>>(),
+        input_schema = mcp_results::schema::input_schema::<AllPages<Paged<WithView<GithubGetArgs>>>>(),
         output_schema = output_schema(get::output_schema(), None),
         annotations(title = "GitHub GET", read_only_hint = true)
     )]
     async fn github_get(
         &self,
-        args: Args<Paged<WithView<GithubGetArgs>>>,
+        args: Args<AllPages<Paged<WithView<GithubGetArgs>>>>,
         cx: RequestContext<RoleServer>,
-    ) -> Result<Json<Structured<Value, LinkedPageMeta>>, CallToolResult> {
+    ) -> Result<Json<Structured<Value, WithPages<LinkedPageMeta>>>, CallToolResult> {
         let result = get::call(self.app(), &caller(&cx), args.into_result()?).await;
         Ok(Json::from_result(result))
     }

@@ -1,7 +1,7 @@
 //! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract `{data, nextPage, incomplete?}`).
 
 use adapters_github::{
-    GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
+    GetRequest, GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
 };
 use adapters_http::decode::Payload;
 use mcp_envelope::PageMeta;
@@ -10,9 +10,11 @@ use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::pages::{self, page_number};
 use crate::Principal;
 use crate::app::App;
 use crate::args::{self, ArgumentError};
+use crate::tools::all_pages::{AllPages, Limits, Next};
 use crate::tools::paging::Paged;
 
 /// Tool name of the workflow-runs listing.
@@ -30,8 +32,8 @@ pub enum WorkflowIdArg {
     FileName(String),
 }
 
-/// Arguments of `github_list_workflow_runs` (with `perPage` and `page`: [`Paged`]; `jq` and `outputFormat`:
-/// [`WithView`]).
+/// Arguments of `github_list_workflow_runs` (with `perPage` and `page`: [`Paged`]; `allPages` and `maxItems`:
+/// [`AllPages`]; `jq` and `outputFormat`: [`WithView`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowRunsArgs {
@@ -59,8 +61,8 @@ pub struct ListWorkflowRunsArgs {
     pub actor: Option<String>,
 }
 
-/// Arguments of `github_list_workflow_jobs` (with `perPage` and `page`: [`Paged`]; `jq` and `outputFormat`:
-/// [`WithView`]).
+/// Arguments of `github_list_workflow_jobs` (with `perPage` and `page`: [`Paged`]; `allPages` and `maxItems`:
+/// [`AllPages`]; `jq` and `outputFormat`: [`WithView`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListWorkflowJobsArgs {
@@ -93,12 +95,19 @@ pub enum JobFilterArg {
 pub(super) async fn list_workflow_runs(
     app: &App,
     principal: &Principal,
-    args: Paged<WithView<ListWorkflowRunsArgs>>,
+    args: AllPages<Paged<WithView<ListWorkflowRunsArgs>>>,
 ) -> CallToolResult {
-    let (args, view, per_page, page) = match check_paged(LIST_WORKFLOW_RUNS, args).await {
+    let checked = match check_paged(LIST_WORKFLOW_RUNS, args).await {
         Ok(checked) => checked,
         Err(err) => return err.into_result(),
     };
+    let Checked {
+        args,
+        view,
+        per_page,
+        page,
+        all,
+    } = checked;
     let params = ListWorkflowRunsParams::new(args.owner, args.repo)
         .with_workflow_id(args.workflow_id.map(|id| match id {
             WorkflowIdArg::Id(id) => WorkflowId::Id(id),
@@ -114,20 +123,45 @@ pub(super) async fn list_workflow_runs(
         Ok(github) => github,
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
-    let page = github.list_workflow_runs(&params).await;
-    finish(app, principal, LIST_WORKFLOW_RUNS, page, &view, page_meta).await
+    let (limits, first) = match (all, github.list_workflow_runs(&params).await) {
+        (Some(limits), Ok(first)) => (limits, first),
+        (_, first) => return finish(app, principal, LIST_WORKFLOW_RUNS, first, &view, page_meta).await,
+    };
+    crate::tools::record_upstream_status(Some(200));
+    let (params, start) = (&params, first_page(page));
+    let fetch = |next| async move {
+        match next {
+            Next::Page(n) => {
+                let params = params.clone().with_page(Some(page_number(n)?));
+                github.list_workflow_runs(&params).await
+            }
+            Next::Link(link) => github.get(&GetRequest::new(&link)).await,
+        }
+    };
+    let (tool, next_of) = (LIST_WORKFLOW_RUNS, pages::by_number);
+    pages::merge(
+        app, principal, tool, limits, start, first, &view, page_meta, next_of, fetch,
+    )
+    .await
 }
 
 /// Runs `github_list_workflow_jobs`.
 pub(super) async fn list_workflow_jobs(
     app: &App,
     principal: &Principal,
-    args: Paged<WithView<ListWorkflowJobsArgs>>,
+    args: AllPages<Paged<WithView<ListWorkflowJobsArgs>>>,
 ) -> CallToolResult {
-    let (args, view, per_page, page) = match check_paged(LIST_WORKFLOW_JOBS, args).await {
+    let checked = match check_paged(LIST_WORKFLOW_JOBS, args).await {
         Ok(checked) => checked,
         Err(err) => return err.into_result(),
     };
+    let Checked {
+        args,
+        view,
+        per_page,
+        page,
+        all,
+    } = checked;
     let params = ListWorkflowJobsParams::new(args.owner, args.repo, args.run_id)
         .with_filter(args.filter.map(|filter| match filter {
             JobFilterArg::Latest => JobFilter::Latest,
@@ -139,8 +173,26 @@ pub(super) async fn list_workflow_jobs(
         Ok(github) => github,
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
-    let page = github.list_workflow_jobs(&params).await;
-    finish(app, principal, LIST_WORKFLOW_JOBS, page, &view, page_meta).await
+    let (limits, first) = match (all, github.list_workflow_jobs(&params).await) {
+        (Some(limits), Ok(first)) => (limits, first),
+        (_, first) => return finish(app, principal, LIST_WORKFLOW_JOBS, first, &view, page_meta).await,
+    };
+    crate::tools::record_upstream_status(Some(200));
+    let (params, start) = (&params, first_page(page));
+    let fetch = |next| async move {
+        match next {
+            Next::Page(n) => {
+                let params = params.clone().with_page(Some(page_number(n)?));
+                github.list_workflow_jobs(&params).await
+            }
+            Next::Link(link) => github.get(&GetRequest::new(&link)).await,
+        }
+    };
+    let (tool, next_of) = (LIST_WORKFLOW_JOBS, pages::by_number);
+    pages::merge(
+        app, principal, tool, limits, start, first, &view, page_meta, next_of, fetch,
+    )
+    .await
 }
 
 /// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
@@ -148,19 +200,48 @@ pub(super) fn client<'a>(app: &'a App, tool: &str) -> Result<&'a GithubClient, S
     app.github.as_ref().map_err(|setup| format!("{tool} failed: {setup}"))
 }
 
+/// A paged tool's arguments, checked ([`check_paged`]).
+pub(super) struct Checked<T> {
+    /// The tool's own arguments.
+    pub args: T,
+    /// `jq` and `outputFormat`.
+    pub view: View,
+    /// `perPage`, narrowed.
+    pub per_page: Option<u8>,
+    /// `page`, narrowed.
+    pub page: Option<u32>,
+    /// `allPages` and `maxItems`: `None` for a single page.
+    pub all: Option<Limits>,
+}
+
 /// Checks a paged tool's arguments before anything is sent upstream: `perPage`/`page` narrowed to the adapter's
-/// types, `jq` compiled. Returns the tool's own arguments, the view and the two paging values.
+/// types, `allPages`/`maxItems` checked, `jq` compiled.
 pub(super) async fn check_paged<T>(
     tool: &'static str,
-    args: Paged<WithView<T>>,
-) -> Result<(T, View, Option<u8>, Option<u32>), ArgumentError> {
-    let Paged {
-        args: WithView { args, view },
-        group: paging,
+    args: AllPages<Paged<WithView<T>>>,
+) -> Result<Checked<T>, ArgumentError> {
+    let AllPages {
+        args: Paged {
+            args: WithView { args, view },
+            group: paging,
+        },
+        group: all,
     } = args;
     let (per_page, page) = paging.check(tool)?;
+    let all = all.check(tool)?;
     args::check_jq(tool, view.jq.as_deref()).await?;
-    Ok((args, view.into_view(), per_page, page))
+    Ok(Checked {
+        args,
+        view: view.into_view(),
+        per_page,
+        page,
+        all,
+    })
+}
+
+/// The page a list call with `page` asks for first (GitHub's default is 1), as a merge's start.
+pub(super) fn first_page(page: Option<u32>) -> Option<Next> {
+    Some(Next::Page(u64::from(page.unwrap_or(1))))
 }
 
 /// The list tools' metadata: the next page number.
