@@ -58,23 +58,27 @@ pub struct Prepared<M> {
 /// assert_eq!(structured, serde_json::from_str::<serde_json::Value>(&prepared.text)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn prepare<M: Serialize>(
+pub fn prepare<M: Serialize + Sync>(
     data: Value,
     meta: M,
     view: &View,
     bound: &SizeBound,
 ) -> Result<Prepared<M>, EnvelopeError> {
     let data = project(data, view.jq())?;
-    let envelope = Envelope::new(data, meta);
-    let full = serde_json::to_vec(&envelope).map_err(crate::seal::SealError)?;
+    let mut envelope = Envelope::new(data, meta);
+    let (full, kept) = serialize_and_render(&envelope, view)?;
     let oversized = full.len() > bound.bytes();
-    let kept = text_of(&envelope, view)?;
     let rest = if oversized {
         Rest::Oversized
     } else {
         Rest::StructuredContent
     };
     let (text, text_truncated) = kept.finish(rest);
+    if oversized {
+        // The value lives on in `full` (the artifact's bytes): it is freed on a thread of its own, not before the
+        // answer (a 100-page merge is half a GiB of small allocations).
+        release(std::mem::take(&mut envelope.data));
+    }
     let sealed = seal_measured(envelope, full, bound);
     Ok(Prepared {
         text,
@@ -82,6 +86,78 @@ pub fn prepare<M: Serialize>(
         text_ends: (oversized && text_truncated).then_some(TextEnds(kept)),
         sealed,
     })
+}
+
+/// Values larger than this (bytes, estimated as [`larger_than`] does) are serialized on a second thread while this
+/// one renders their text: 1 MiB. Both passes only read the value, and each takes about as long as the other, so a
+/// large result is ready in about half the time on two cores; below this the thread costs more than it saves.
+pub const PARALLEL_RENDER_BYTES: usize = 1024 * 1024;
+
+/// Stack of the serializing thread, bytes: 256 MiB of address space, committed only as far as it is used, as the
+/// bundled server's runtime threads (serializing takes one stack frame per nesting level).
+const SERIALIZE_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// The envelope's compact JSON and its text, the two at once for a value over [`PARALLEL_RENDER_BYTES`].
+fn serialize_and_render<M: Serialize + Sync>(
+    envelope: &Envelope<Value, M>,
+    view: &View,
+) -> Result<(Vec<u8>, Kept), EnvelopeError> {
+    let serialize = || serde_json::to_vec(envelope).map_err(crate::seal::SealError);
+    if !larger_than(&envelope.data, PARALLEL_RENDER_BYTES) {
+        return Ok((serialize()?, text_of(envelope, view)?));
+    }
+    std::thread::scope(|scope| {
+        let serializer = std::thread::Builder::new()
+            .name("mcp-serialize".to_owned())
+            .stack_size(SERIALIZE_STACK_BYTES)
+            .spawn_scoped(scope, serialize);
+        let kept = text_of(envelope, view);
+        // No thread (or a defect in it): serialized here instead.
+        let full = serializer
+            .ok()
+            .and_then(|handle| handle.join().ok())
+            .unwrap_or_else(serialize);
+        Ok((full?, kept?))
+    })
+}
+
+/// Whether `value` is over `limit` bytes, counting its strings, keys and numbers about as its compact JSON does; a
+/// walk without recursion that stops as soon as the count passes `limit`.
+fn larger_than(value: &Value, limit: usize) -> bool {
+    let mut bytes = 0usize;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        bytes += match value {
+            Value::Null | Value::Bool(_) | Value::Number(_) => 5,
+            Value::String(text) => text.len() + 2,
+            Value::Array(items) => {
+                pending.extend(items);
+                items.len() + 2
+            }
+            Value::Object(members) => {
+                for (key, member) in members {
+                    bytes += key.len() + 4;
+                    pending.push(member);
+                }
+                2
+            }
+        };
+        if bytes > limit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Frees `value` on a thread of its own (without recursion: [`crate::nesting::drop_flat`]), here when no thread can
+/// be started.
+fn release(value: Value) {
+    if !matches!(value, Value::Null) {
+        // When no thread can be started, the value is freed here, with the closure.
+        let _ = std::thread::Builder::new()
+            .name("mcp-free".to_owned())
+            .spawn(move || crate::nesting::drop_flat(value));
+    }
 }
 
 /// The text block alone, as [`prepare`] computes it for the same `data`, `meta` and `view`: for a server whose

@@ -153,7 +153,7 @@ impl Responder {
     /// `jq`, a value nested deeper than [`crate::MAX_RESULT_DEPTH`], rendering past the timeout.
     pub async fn respond<M>(&self, owner: &str, data: Value, meta: M, view: &View) -> CallToolResult
     where
-        M: Serialize + Send + 'static,
+        M: Serialize + Send + Sync + 'static,
     {
         // The permit covers the CPU work only (projection, rendering, sealing); the artifact save below runs
         // outside it, bounded by the store's own limits, so a slow store never holds a pipeline.
@@ -199,7 +199,7 @@ impl Responder {
     pub async fn respond_serialize<T, M>(&self, owner: &str, data: &T, meta: M, view: &View) -> CallToolResult
     where
         T: Serialize + ?Sized,
-        M: Serialize + Send + 'static,
+        M: Serialize + Send + Sync + 'static,
     {
         match serde_json::to_value(data) {
             Ok(data) => self.respond(owner, data, meta, view).await,
@@ -302,7 +302,7 @@ impl Responder {
     /// error result.
     async fn prepare<M>(&self, data: Value, meta: M, view: &View) -> Result<Prepared<M>, CallToolResult>
     where
-        M: Serialize + Send + 'static,
+        M: Serialize + Send + Sync + 'static,
     {
         let _permit = match self.permit().await {
             Ok(permit) => permit,

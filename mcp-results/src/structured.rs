@@ -101,7 +101,7 @@ impl Responder {
     ) -> Json<Structured<T, M>>
     where
         T: Serialize,
-        M: Serialize + Send + 'static,
+        M: Serialize + Send + Sync + 'static,
     {
         let owner = self.owner(cx);
         Json::from_result(self.respond_serialize(&owner, &data, meta, &view.into()).await)

@@ -414,7 +414,7 @@ pub async fn respond<M, F, Fut>(
     fetch: F,
 ) -> CallToolResult
 where
-    M: MergeMeta + Serialize + Send + 'static,
+    M: MergeMeta + Serialize + Send + Sync + 'static,
     F: FnMut(Next) -> Fut,
     Fut: Future<Output = Result<Fetched<M>, String>>,
 {

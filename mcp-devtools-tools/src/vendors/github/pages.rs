@@ -105,7 +105,7 @@ pub(super) async fn merge<M, F, Fut>(
     mut fetch: F,
 ) -> CallToolResult
 where
-    M: MergeMeta + Serialize + Send + 'static,
+    M: MergeMeta + Serialize + Send + Sync + 'static,
     F: FnMut(Next) -> Fut,
     Fut: Future<Output = Result<Page, GithubError>>,
 {

@@ -251,7 +251,7 @@ fn page_meta(page: &Page) -> PageMeta {
 
 /// The result of a paged read: the page's body with the metadata `meta_of` takes from it ([`PageMeta`] for the
 /// list tools, [`mcp_envelope::LinkedPageMeta`] for `github_get`), or the error with its `_meta`.
-pub(super) async fn finish<M: Serialize + Send + 'static>(
+pub(super) async fn finish<M: Serialize + Send + Sync + 'static>(
     app: &App,
     principal: &Principal,
     tool: &str,
