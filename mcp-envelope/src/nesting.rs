@@ -37,6 +37,35 @@ pub fn depth(value: &Value) -> usize {
     deepest
 }
 
+/// Whether `value` is over `limit` bytes, counting its strings, keys and numbers about as its compact JSON does (a
+/// number as 5 bytes, a string as its bytes and quotes): a walk without recursion that stops as soon as the count
+/// passes `limit`, so it costs at most about `limit` bytes of work however large the value.
+pub fn larger_than(value: &Value, limit: usize) -> bool {
+    let mut bytes = 0usize;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        bytes += match value {
+            Value::Null | Value::Bool(_) | Value::Number(_) => 5,
+            Value::String(text) => text.len() + 2,
+            Value::Array(items) => {
+                pending.extend(items);
+                items.len() + 2
+            }
+            Value::Object(members) => {
+                for (key, member) in members {
+                    bytes += key.len() + 4;
+                    pending.push(member);
+                }
+                2
+            }
+        };
+        if bytes > limit {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

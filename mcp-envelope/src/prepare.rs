@@ -88,7 +88,7 @@ pub fn prepare<M: Serialize + Sync>(
     })
 }
 
-/// Values larger than this (bytes, estimated as [`larger_than`] does) are serialized on a second thread while this
+/// Values larger than this (bytes, estimated as [`crate::nesting::larger_than`] does) are serialized on a second thread while this
 /// one renders their text: 1 MiB. Both passes only read the value, and each takes about as long as the other, so a
 /// large result is ready in about half the time on two cores; below this the thread costs more than it saves.
 pub const PARALLEL_RENDER_BYTES: usize = 1024 * 1024;
@@ -103,7 +103,7 @@ fn serialize_and_render<M: Serialize + Sync>(
     view: &View,
 ) -> Result<(Vec<u8>, Kept), EnvelopeError> {
     let serialize = || serde_json::to_vec(envelope).map_err(crate::seal::SealError);
-    if !larger_than(&envelope.data, PARALLEL_RENDER_BYTES) {
+    if !crate::nesting::larger_than(&envelope.data, PARALLEL_RENDER_BYTES) {
         return Ok((serialize()?, text_of(envelope, view)?));
     }
     std::thread::scope(|scope| {
@@ -119,34 +119,6 @@ fn serialize_and_render<M: Serialize + Sync>(
             .unwrap_or_else(serialize);
         Ok((full?, kept?))
     })
-}
-
-/// Whether `value` is over `limit` bytes, counting its strings, keys and numbers about as its compact JSON does; a
-/// walk without recursion that stops as soon as the count passes `limit`.
-fn larger_than(value: &Value, limit: usize) -> bool {
-    let mut bytes = 0usize;
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        bytes += match value {
-            Value::Null | Value::Bool(_) | Value::Number(_) => 5,
-            Value::String(text) => text.len() + 2,
-            Value::Array(items) => {
-                pending.extend(items);
-                items.len() + 2
-            }
-            Value::Object(members) => {
-                for (key, member) in members {
-                    bytes += key.len() + 4;
-                    pending.push(member);
-                }
-                2
-            }
-        };
-        if bytes > limit {
-            return true;
-        }
-    }
-    false
 }
 
 /// Frees `value` on a thread of its own (without recursion: [`crate::nesting::drop_flat`]), here when no thread can

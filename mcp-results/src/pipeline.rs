@@ -33,34 +33,10 @@ pub(crate) fn check_depth(data: Value) -> Result<Value, String> {
 /// slow one holds no worker.
 pub const INLINE_RENDER_BYTES: usize = 16 * 1024;
 
-/// Whether `value` is at most `limit` bytes by the measure of [`INLINE_RENDER_BYTES`]: a walk without recursion that
-/// stops as soon as the count passes `limit`, so it costs at most about `limit` bytes of work however large the
-/// value.
+/// Whether `value` is at most `limit` bytes by the measure of [`INLINE_RENDER_BYTES`]
+/// ([`mcp_envelope::nesting::larger_than`]).
 pub(crate) fn at_most(value: &Value, limit: usize) -> bool {
-    let mut bytes = 0usize;
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        bytes += match value {
-            Value::Null | Value::Bool(_) => 5,
-            Value::Number(_) => 8,
-            Value::String(text) => text.len() + 2,
-            Value::Array(items) => {
-                pending.extend(items);
-                items.len() + 2
-            }
-            Value::Object(members) => {
-                for (key, member) in members {
-                    bytes += key.len() + 4;
-                    pending.push(member);
-                }
-                2
-            }
-        };
-        if bytes > limit {
-            return false;
-        }
-    }
-    true
+    !mcp_envelope::nesting::larger_than(value, limit)
 }
 
 /// Runs `work` (a pipeline step over a value `small` says is at most [`INLINE_RENDER_BYTES`]) here when `small`,

@@ -546,14 +546,20 @@ pub fn default_artifact_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".mcp-devtools/artifacts"))
 }
 
+/// The settings (and warnings) of the setting `pairs` alone, for the tests of this crate.
+#[cfg(test)]
+pub(crate) fn settings_of(pairs: &[(&str, &str)]) -> (Settings, Vec<String>) {
+    let map: std::collections::HashMap<String, String> =
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Settings::from_lookup(|name| map.get(name).cloned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     fn settings(pairs: &[(&str, &str)]) -> (Settings, Vec<String>) {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Settings::from_lookup(|name| map.get(name).cloned())
+        settings_of(pairs)
     }
 
     #[test]

@@ -191,13 +191,7 @@ pub fn describe_proxies(proxy: &ProxyOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Settings;
-    use std::collections::HashMap;
-
-    fn settings(pairs: &[(&str, &str)]) -> (Settings, Vec<String>) {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Settings::from_lookup(|name| map.get(name).cloned())
-    }
+    use crate::config::settings_of as settings;
 
     #[test]
     fn plain_http_bases_off_loopback_stop_start_up_unless_allowed() {
