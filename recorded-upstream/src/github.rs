@@ -95,6 +95,13 @@ pub async fn mount(server: &MockServer) -> anyhow::Result<()> {
     }
     Mock::given(method("GET"))
         .and(path_regex(runs_path()))
+        .and(query_param("per_page", MEDIUM_PER_PAGE.to_string()))
+        .respond_with(first_runs(MEDIUM_PER_PAGE)?)
+        .with_priority(3)
+        .mount(server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path_regex(runs_path()))
         .and(query_param("per_page", "100"))
         .and(query_param("page", "2"))
         .respond_with(last_page()?)
@@ -120,6 +127,27 @@ fn runs_path() -> String {
 pub const fn last_page_link() -> &'static str {
     "<https://api.github.com/repositories/146139403/actions/runs?per_page=100&page=1>; rel=\"prev\", \
      <https://api.github.com/repositories/146139403/actions/runs?per_page=100&page=1>; rel=\"first\""
+}
+
+/// `per_page` of the one runs page near 256 KiB: [`first_runs`] of 21 runs is 258 KB as recorded (about 12 KB a run).
+pub const MEDIUM_PER_PAGE: usize = 21;
+
+/// The first `n` runs of `github/runs-large`, as one page (`total_count` as recorded, no `Link`: a bench's page of a
+/// chosen size, e.g. [`MEDIUM_PER_PAGE`] for the 256 KiB result of issue 46).
+fn first_runs(n: usize) -> anyhow::Result<ResponseTemplate> {
+    let recorded = fixture("github/runs-large")?;
+    let mut body: serde_json::Value = serde_json::from_slice(recorded.body)?;
+    if let Some(runs) = body.get_mut("workflow_runs").and_then(serde_json::Value::as_array_mut) {
+        runs.truncate(n);
+    }
+    let response = recorded
+        .headers
+        .iter()
+        .filter(|(name, _)| !name.eq_ignore_ascii_case("link") && !name.eq_ignore_ascii_case("content-length"))
+        .fold(ResponseTemplate::new(recorded.status), |response, (name, value)| {
+            response.append_header(name.as_str(), value.as_str())
+        });
+    Ok(response.set_body_bytes(serde_json::to_vec(&body)?))
 }
 
 /// Page 2 of the 100-run listing: `github/actions-runs` with [`last_page_link`] in place of its recorded `Link`.

@@ -2,9 +2,10 @@
 //! `/proc/<pid>/stat`, clock ticks) and its threads' context switches (voluntary and involuntary, summed over
 //! `/proc/<pid>/task/*/status`: a measure of the thread hand-offs per call) over [`CALLS`] calls, for
 //! - stdio, one call in flight: a cached small read (`circleci_get /me`, 583 bytes), the same read uncached
-//!   (`fresh: true`, against the recorded upstream on 127.0.0.1), `tools/list`, and a large result
-//!   (`github_list_workflow_runs`, `perPage` [`LARGE_PER_PAGE`], `outputFormat: json`; its size is printed) with the
-//!   in-process `serde_json` parse + serialize of the same result as JSON text as its baseline;
+//!   (`fresh: true`, against the recorded upstream on 127.0.0.1), `tools/list`, a large result
+//!   (`github_list_workflow_runs`, `perPage` [`LARGE_PER_PAGE`], `outputFormat: json`) and a 256 KiB one (`perPage`
+//!   `recorded_upstream::github::MEDIUM_PER_PAGE`; sizes printed), each with the in-process `serde_json` parse +
+//!   serialize of the same result as JSON text as its baseline;
 //! - streamable HTTP, one session (one call in flight): the cached read and `tools/list`;
 //! - streamable HTTP, [`SESSIONS`] sessions calling the cached read back to back (closed loop).
 //!
@@ -14,7 +15,7 @@
 //! "before", in the same run. Linux only (`/proc`).
 //!
 //! Targets (issue 46): a cached small read at most 50 µs of CPU per call over stdio and 100 µs over HTTP, `tools/list`
-//! at most 30 µs, the large result at most 3x its parse + serialize, at most two thread hand-offs per small call on
+//! at most 30 µs, the 256 KiB result at most 3x its parse + serialize, at most two thread hand-offs per small call on
 //! stdio. Not a criterion bench: it prints a table. Run with
 //! `CPU_PER_CALL_BASELINE_BIN=/path/to/before/mcp-devtools cargo bench -p mcp-devtools-server --bench cpu_per_call`.
 //! Results: `BENCHMARKS.md`.
@@ -38,8 +39,7 @@ use serde_json::{Map, Value, json};
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-devtools");
 /// Calls per small case (the uncached one makes half, the large one a tenth of them).
 const CALLS: u32 = 10_000;
-/// Runs per page of the large result: the recorded upstream's 100-run page, 1.2 MB as JSON (it records no page near
-/// the issue's 256 KiB: any other `perPage` gets its 48 KB default page).
+/// Runs per page of the large result: the recorded upstream's 100-run page, 1.2 MB as JSON.
 const LARGE_PER_PAGE: u32 = 100;
 /// Concurrent sessions of the loaded HTTP case.
 const SESSIONS: usize = 256;
@@ -128,8 +128,8 @@ fn args(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap()
 }
 
-/// The cases of one binary, in the order of [`CASES`], and the large result's JSON text.
-async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
+/// The cases of one binary, in the order of [`CASES`], and the large and the 256 KiB result's JSON text.
+async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]) {
     let mut env: Vec<(String, String)> = upstream
         .env()
         .into_iter()
@@ -146,6 +146,9 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
     let fresh = args(json!({"path": "/me", "fresh": true}));
     let runs =
         args(json!({"owner": "octo-org", "repo": "octo-repo", "perPage": LARGE_PER_PAGE, "outputFormat": "json"}));
+    let medium = args(json!({
+        "owner": "octo-org", "repo": "octo-repo", "perPage": recorded_upstream::github::MEDIUM_PER_PAGE, "outputFormat": "json"
+    }));
 
     // stdio
     let command = tokio::process::Command::new(bin).configure(|cmd| {
@@ -159,6 +162,11 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
         .await
         .unwrap();
     let large_text = serde_json::to_string(&large.structured_content.unwrap()).unwrap();
+    let medium_result = client
+        .call_tool(CallToolRequestParams::new("github_list_workflow_runs").with_arguments(medium.clone()))
+        .await
+        .unwrap();
+    let medium_text = serde_json::to_string(&medium_result.structured_content.unwrap()).unwrap();
     let mut rows = vec![
         measure(pid, CALLS, 1, || async {
             call(&client, "circleci_get", &me).await;
@@ -171,6 +179,10 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
         measure(pid, CALLS, 1, || async { drop(client.list_tools(None).await.unwrap()) }).await,
         measure(pid, CALLS / 10, 1, || async {
             call(&client, "github_list_workflow_runs", &runs).await;
+        })
+        .await,
+        measure(pid, CALLS / 4, 1, || async {
+            call(&client, "github_list_workflow_runs", &medium).await;
         })
         .await,
     ];
@@ -224,15 +236,16 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, String) {
             client.cancel().await.unwrap();
         }
     }
-    (rows, large_text)
+    (rows, [large_text, medium_text])
 }
 
 /// The cases, in the order [`cases`] measures them.
-const CASES: [&str; 7] = [
+const CASES: [&str; 8] = [
     "stdio: cached circleci_get /me",
     "stdio: uncached circleci_get /me (fresh)",
     "stdio: tools/list",
     "stdio: large result (github_list_workflow_runs, 100 runs)",
+    "stdio: 256 KiB result (github_list_workflow_runs, 21 runs)",
     "HTTP, 1 session: cached circleci_get /me",
     "HTTP, 1 session: tools/list",
     "HTTP, 256 sessions: cached circleci_get /me",
@@ -249,18 +262,26 @@ fn main() {
             Ok(bin) => Some(cases(&bin, &upstream).await.0),
             Err(_) => None,
         };
-        let (after, large_text) = cases(BIN, &upstream).await;
+        let (after, [large_text, medium_text]) = cases(BIN, &upstream).await;
 
-        // The baseline of the large row: parse + serialize of the same text, in this process, one thread.
-        let t0 = Instant::now();
+        // The baselines of the large rows: parse + serialize of the same text, in this process, one thread.
+        let parse_serialize = |text: &str, rounds: u32| {
+            let t0 = Instant::now();
+            for _ in 0..rounds {
+                let value: Value = serde_json::from_str(text).unwrap();
+                std::hint::black_box(serde_json::to_string(&value).unwrap());
+            }
+            t0.elapsed().as_secs_f64() * 1e6 / f64::from(rounds)
+        };
         let rounds = 200;
-        for _ in 0..rounds {
-            let value: Value = serde_json::from_str(&large_text).unwrap();
-            std::hint::black_box(serde_json::to_string(&value).unwrap());
-        }
-        let baseline = t0.elapsed().as_secs_f64() * 1e6 / f64::from(rounds);
+        let baseline = parse_serialize(&large_text, rounds);
+        let medium_baseline = parse_serialize(&medium_text, rounds * 4);
 
-        println!("large result: {} bytes as JSON", large_text.len());
+        println!(
+            "large result: {} bytes as JSON; 256 KiB result: {} bytes",
+            large_text.len(),
+            medium_text.len()
+        );
         println!(
             "| case | calls | before: CPU µs per call | after: CPU µs per call | after / before | before: context switches per call | after: context switches per call |"
         );
@@ -281,10 +302,19 @@ fn main() {
             );
         }
         println!("| serde_json parse + serialize of the large text (this process) | {rounds} | - | {baseline:.1} | - | - | - |");
-        if let Some(before) = &before {
-            println!("large result CPU / parse + serialize: before {:.2}x, after {:.2}x", before[3].cpu_us / baseline, after[3].cpu_us / baseline);
-        } else {
-            println!("large result CPU / parse + serialize: {:.2}x", after[3].cpu_us / baseline);
+        println!(
+            "| serde_json parse + serialize of the 256 KiB text (this process) | {} | - | {medium_baseline:.1} | - | - | - |",
+            rounds * 4
+        );
+        for (name, row, base) in [("large", 3, baseline), ("256 KiB", 4, medium_baseline)] {
+            match &before {
+                Some(before) => println!(
+                    "{name} result CPU / parse + serialize: before {:.2}x, after {:.2}x",
+                    before[row].cpu_us / base,
+                    after[row].cpu_us / base
+                ),
+                None => println!("{name} result CPU / parse + serialize: {:.2}x", after[row].cpu_us / base),
+            }
         }
     });
 }
