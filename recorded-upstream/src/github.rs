@@ -129,7 +129,8 @@ pub const fn last_page_link() -> &'static str {
      <https://api.github.com/repositories/146139403/actions/runs?per_page=100&page=1>; rel=\"first\""
 }
 
-/// `per_page` of the one runs page near 256 KiB: [`first_runs`] of 21 runs is 258 KB as recorded (about 12 KB a run).
+/// `per_page` of the one runs page near 256 KiB: its first 21 runs of `github/runs-large`, 258 KB as JSON (about 12 KB a
+/// run), served for `per_page=21`.
 pub const MEDIUM_PER_PAGE: usize = 21;
 
 /// The first `n` runs of `github/runs-large`, as one page (`total_count` as recorded, no `Link`: a bench's page of a
