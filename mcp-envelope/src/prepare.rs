@@ -66,7 +66,8 @@ pub fn prepare<M: Serialize + Sync>(
 ) -> Result<Prepared<M>, EnvelopeError> {
     let data = project(data, view.jq())?;
     let mut envelope = Envelope::new(data, meta);
-    let (full, kept) = serialize_and_render(&envelope, view)?;
+    let large = crate::nesting::larger_than(&envelope.data, PARALLEL_RENDER_BYTES);
+    let (full, kept) = serialize_and_render(&envelope, view, large)?;
     let oversized = full.len() > bound.bytes();
     let rest = if oversized {
         Rest::Oversized
@@ -74,8 +75,8 @@ pub fn prepare<M: Serialize + Sync>(
         Rest::StructuredContent
     };
     let (text, text_truncated) = kept.finish(rest);
-    if oversized {
-        // The value lives on in `full` (the artifact's bytes): it is freed on a thread of its own, not before the
+    if oversized && large {
+        // A large value lives on in `full` (the artifact's bytes): it is freed on a thread of its own, not before the
         // answer (a 100-page merge is half a GiB of small allocations).
         release(std::mem::take(&mut envelope.data));
     }
@@ -97,13 +98,14 @@ pub const PARALLEL_RENDER_BYTES: usize = 1024 * 1024;
 /// bundled server's runtime threads (serializing takes one stack frame per nesting level).
 const SERIALIZE_STACK_BYTES: usize = 256 * 1024 * 1024;
 
-/// The envelope's compact JSON and its text, the two at once for a value over [`PARALLEL_RENDER_BYTES`].
+/// The envelope's compact JSON and its text, the two at once when `large` (its data over [`PARALLEL_RENDER_BYTES`]).
 fn serialize_and_render<M: Serialize + Sync>(
     envelope: &Envelope<Value, M>,
     view: &View,
+    large: bool,
 ) -> Result<(Vec<u8>, Kept), EnvelopeError> {
     let serialize = || serde_json::to_vec(envelope).map_err(crate::seal::SealError);
-    if !crate::nesting::larger_than(&envelope.data, PARALLEL_RENDER_BYTES) {
+    if !large {
         return Ok((serialize()?, text_of(envelope, view)?));
     }
     std::thread::scope(|scope| {
