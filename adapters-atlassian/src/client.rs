@@ -1,13 +1,14 @@
 //! [`Atlassian`]: the Jira, Confluence and Bitbucket clients; [`ProductClient`]: one product's requests.
 
-use adapters_http::{Auth, HttpClient, HttpConfig, HttpError, cache::CacheRequest, cache::HttpCache, decode::Payload};
+use adapters_http::{HttpClient, HttpConfig, HttpError, cache::CacheRequest, cache::HttpCache, decode::Payload};
 use http::{HeaderMap, HeaderValue, Method, header};
 use url::Url;
 
 use crate::config::AtlassianConfig;
+use crate::deployment::Deployment;
 use crate::error::AtlassianError;
 use crate::product::Product;
-use crate::site::{error_body, resolve};
+use crate::site::{SendAs, error_body, resolve};
 use crate::{bitbucket, confluence, jira};
 
 /// One request to a product.
@@ -47,6 +48,7 @@ pub struct AtlassianResponse {
 #[derive(Debug, Clone)]
 pub struct ProductClient {
     product: Product,
+    deployment: Deployment,
     http: Result<HttpClient, AtlassianError>,
 }
 
@@ -59,12 +61,21 @@ impl ProductClient {
             Some(cache) => http.with_cache(cache),
             None => http,
         });
-        Self { product, http }
+        Self {
+            product,
+            deployment: config.deployment(product),
+            http,
+        }
     }
 
     /// The product.
     pub fn product(&self) -> Product {
         self.product
+    }
+
+    /// Where the product runs (its paths and paging follow).
+    pub fn deployment(&self) -> Deployment {
+        self.deployment
     }
 
     /// The base URL in use, `None` when the product is not configured.
@@ -102,8 +113,8 @@ impl ProductClient {
         }
         let path = match self.product {
             Product::Jira => jira::request_path(http.base(), request.path),
-            Product::Confluence => confluence::request_path(http.base(), request.path),
-            Product::Bitbucket => bitbucket::request_path(http.base(), request.path),
+            Product::Confluence => confluence::request_path(http.base(), request.path, self.deployment),
+            Product::Bitbucket => bitbucket::request_path(http.base(), request.path, self.deployment),
         };
         let url = http.url(&path, request.query)?;
         if self.product == Product::Jira {
@@ -124,7 +135,7 @@ impl ProductClient {
         let next_link = match (body.as_data(), *request.method == Method::GET) {
             (Some(data), true) => match self.product {
                 Product::Jira => jira::next_link(&url, data),
-                Product::Confluence => confluence::next_link(&url, data),
+                Product::Confluence => confluence::next_link(&url, data, self.deployment, http.base()),
                 Product::Bitbucket => bitbucket::next_link(&url, data),
             },
             _ => None,
@@ -148,14 +159,14 @@ fn build(product: Product, config: &AtlassianConfig) -> Result<HttpClient, Atlas
     default_headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
     let names = &config.setting_names;
     let credential = resolved.http.setting_names.credential;
-    let user_setting = if credential == names.bitbucket_app_password {
-        names.bitbucket_username
-    } else {
-        names.user_email
+    let user_setting = match &resolved.send_as {
+        SendAs::Bearer => None,
+        SendAs::Basic { .. } if credential == names.bitbucket_app_password => Some(names.bitbucket_username),
+        SendAs::Basic { .. } => Some(names.user_email),
     };
-    let user = resolved.user;
+    let send_as = resolved.send_as;
     let http = HttpClient::new(
-        HttpConfig::from_options(product.name(), resolved.http, |secret| Auth::Basic { user, secret })
+        HttpConfig::from_options(product.name(), resolved.http, |secret| send_as.auth(secret))
             .with_default_headers(default_headers)
             .with_error_message(error_body)
             .with_login_check(crate::login::login_check(product, user_setting, credential)),

@@ -3,6 +3,7 @@
 
 use adapters_http::{ClientOptions, Secret};
 
+use crate::deployment::Deployment;
 use crate::product::Product;
 
 /// Default Bitbucket Cloud API base URL.
@@ -32,6 +33,20 @@ pub struct AtlassianConfig {
     pub bitbucket_username: Option<String>,
     /// Bitbucket app password for `bitbucket_username` (secret).
     pub bitbucket_app_password: Option<Secret>,
+    /// Where Jira runs (default Cloud); Data Center needs `jira_base_url` (see [`Deployment`]).
+    pub jira_deployment: Deployment,
+    /// Where Confluence runs (default Cloud); Data Center needs `confluence_base_url`.
+    pub confluence_deployment: Deployment,
+    /// Where Bitbucket runs (default Cloud); Data Center needs a `bitbucket_base_url` of its own.
+    pub bitbucket_deployment: Deployment,
+    /// A Jira Data Center personal access token, sent as `Authorization: Bearer` instead of the Basic pair
+    /// (secret). Refused for Jira Cloud, which takes the e-mail and API token.
+    pub jira_personal_token: Option<Secret>,
+    /// A Confluence Data Center personal access token, sent as Bearer (secret); refused for Confluence Cloud.
+    pub confluence_personal_token: Option<Secret>,
+    /// A Bitbucket access token sent as Bearer instead of any Basic pair (secret): Data Center's HTTP access token
+    /// or Cloud's repository, project or workspace access token.
+    pub bitbucket_access_token: Option<Secret>,
     /// What the host calls each of these settings, for error texts and
     /// [`ProductClient::credential_label`](crate::ProductClient::credential_label) (default: the field names).
     pub setting_names: SettingNames,
@@ -49,6 +64,12 @@ adapters_http::setters!(AtlassianConfig {
     with_api_token(api_token: Option<Secret>);
     with_bitbucket_username(bitbucket_username: Option<String>);
     with_bitbucket_app_password(bitbucket_app_password: Option<Secret>);
+    with_jira_deployment(jira_deployment: Deployment);
+    with_confluence_deployment(confluence_deployment: Deployment);
+    with_bitbucket_deployment(bitbucket_deployment: Deployment);
+    with_jira_personal_token(jira_personal_token: Option<Secret>);
+    with_confluence_personal_token(confluence_personal_token: Option<Secret>);
+    with_bitbucket_access_token(bitbucket_access_token: Option<Secret>);
     with_client(client: ClientOptions);
     with_setting_names(setting_names: SettingNames);
 });
@@ -75,6 +96,18 @@ pub struct SettingNames {
     pub bitbucket_username: &'static str,
     /// Name of [`AtlassianConfig::bitbucket_app_password`].
     pub bitbucket_app_password: &'static str,
+    /// Name of [`AtlassianConfig::jira_deployment`].
+    pub jira_deployment: &'static str,
+    /// Name of [`AtlassianConfig::confluence_deployment`].
+    pub confluence_deployment: &'static str,
+    /// Name of [`AtlassianConfig::bitbucket_deployment`].
+    pub bitbucket_deployment: &'static str,
+    /// Name of [`AtlassianConfig::jira_personal_token`].
+    pub jira_personal_token: &'static str,
+    /// Name of [`AtlassianConfig::confluence_personal_token`].
+    pub confluence_personal_token: &'static str,
+    /// Name of [`AtlassianConfig::bitbucket_access_token`].
+    pub bitbucket_access_token: &'static str,
     /// Name of [`ClientOptions::max_body_bytes`] (in [`AtlassianConfig::client`]).
     pub max_body_bytes: &'static str,
 }
@@ -88,6 +121,12 @@ adapters_http::setters!(SettingNames {
     with_api_token(api_token: &'static str);
     with_bitbucket_username(bitbucket_username: &'static str);
     with_bitbucket_app_password(bitbucket_app_password: &'static str);
+    with_jira_deployment(jira_deployment: &'static str);
+    with_confluence_deployment(confluence_deployment: &'static str);
+    with_bitbucket_deployment(bitbucket_deployment: &'static str);
+    with_jira_personal_token(jira_personal_token: &'static str);
+    with_confluence_personal_token(confluence_personal_token: &'static str);
+    with_bitbucket_access_token(bitbucket_access_token: &'static str);
     with_max_body_bytes(max_body_bytes: &'static str);
 });
 
@@ -102,6 +141,12 @@ impl Default for SettingNames {
             api_token: "api_token",
             bitbucket_username: "bitbucket_username",
             bitbucket_app_password: "bitbucket_app_password",
+            jira_deployment: "jira_deployment",
+            confluence_deployment: "confluence_deployment",
+            bitbucket_deployment: "bitbucket_deployment",
+            jira_personal_token: "jira_personal_token",
+            confluence_personal_token: "confluence_personal_token",
+            bitbucket_access_token: "bitbucket_access_token",
             max_body_bytes: "max_body_bytes",
         }
     }
@@ -115,6 +160,46 @@ impl SettingNames {
             Product::Confluence => self.confluence_base_url,
             Product::Bitbucket => self.bitbucket_base_url,
         }
+    }
+
+    /// The name of `product`'s deployment setting.
+    pub fn deployment(&self, product: Product) -> &'static str {
+        match product {
+            Product::Jira => self.jira_deployment,
+            Product::Confluence => self.confluence_deployment,
+            Product::Bitbucket => self.bitbucket_deployment,
+        }
+    }
+
+    /// The name of `product`'s Bearer token setting.
+    pub fn bearer_token(&self, product: Product) -> &'static str {
+        match product {
+            Product::Jira => self.jira_personal_token,
+            Product::Confluence => self.confluence_personal_token,
+            Product::Bitbucket => self.bitbucket_access_token,
+        }
+    }
+}
+
+impl AtlassianConfig {
+    /// Where `product` runs.
+    pub fn deployment(&self, product: Product) -> Deployment {
+        match product {
+            Product::Jira => self.jira_deployment,
+            Product::Confluence => self.confluence_deployment,
+            Product::Bitbucket => self.bitbucket_deployment,
+        }
+    }
+
+    /// `product`'s Bearer token (a Data Center personal access token, a Bitbucket access token), when set and not
+    /// empty.
+    pub fn bearer_token(&self, product: Product) -> Option<&Secret> {
+        let token = match product {
+            Product::Jira => self.jira_personal_token.as_ref(),
+            Product::Confluence => self.confluence_personal_token.as_ref(),
+            Product::Bitbucket => self.bitbucket_access_token.as_ref(),
+        };
+        token.filter(|t| !t.expose().trim().is_empty())
     }
 }
 
@@ -130,6 +215,12 @@ impl Default for AtlassianConfig {
             api_token: None,
             bitbucket_username: None,
             bitbucket_app_password: None,
+            jira_deployment: Deployment::Cloud,
+            confluence_deployment: Deployment::Cloud,
+            bitbucket_deployment: Deployment::Cloud,
+            jira_personal_token: None,
+            confluence_personal_token: None,
+            bitbucket_access_token: None,
             client: ClientOptions::default(),
             setting_names: SettingNames::default(),
         }

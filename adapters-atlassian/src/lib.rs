@@ -31,6 +31,7 @@ pub mod bitbucket;
 mod client;
 mod config;
 pub mod confluence;
+mod deployment;
 mod error;
 pub mod jira;
 pub mod login;
@@ -39,6 +40,7 @@ pub mod site;
 
 pub use client::{Atlassian, AtlassianResponse, ProductClient, Request};
 pub use config::{AtlassianConfig, DEFAULT_BITBUCKET_BASE_URL, SettingNames};
+pub use deployment::{Deployment, UnknownDeployment};
 pub use error::AtlassianError;
 pub use product::Product;
 

@@ -14,13 +14,13 @@ use adapters_http::{LoginCheck, RawResponse};
 
 use crate::product::Product;
 
-/// The [`LoginCheck`] of `product`, naming the user setting `user` and the credential setting `credential` (the
-/// host's names) in its causes.
-pub fn login_check(product: Product, user: &'static str, credential: &'static str) -> LoginCheck {
+/// The [`LoginCheck`] of `product`, naming the user setting `user` (none for a Bearer token) and the credential
+/// setting `credential` (the host's names) in its causes.
+pub fn login_check(product: Product, user: Option<&'static str>, credential: &'static str) -> LoginCheck {
     LoginCheck::new(move |response: &RawResponse| login_failure(product, user, credential, response))
 }
 
-fn login_failure(product: Product, user: &str, credential: &str, response: &RawResponse) -> Option<String> {
+fn login_failure(product: Product, user: Option<&str>, credential: &str, response: &RawResponse) -> Option<String> {
     let header = |name: &str| {
         response
             .headers
@@ -28,7 +28,10 @@ fn login_failure(product: Product, user: &str, credential: &str, response: &RawR
             .map(|value| String::from_utf8_lossy(value.as_bytes()).trim().to_owned())
             .filter(|value| !value.is_empty())
     };
-    let check = format!("check {user} and {credential}");
+    let check = match user {
+        Some(user) => format!("check {user} and {credential}"),
+        None => format!("check {credential}"),
+    };
     if let Some(denied) = header("x-authentication-denied-reason") {
         let login_url = denied
             .split(';')
@@ -78,7 +81,7 @@ mod tests {
 
     #[test]
     fn each_reason_names_the_cause_and_the_settings() {
-        let check = |headers| login_failure(Product::Jira, "EMAIL", "TOKEN", &response(headers));
+        let check = |headers| login_failure(Product::Jira, Some("EMAIL"), "TOKEN", &response(headers));
         let failed = check(&[("x-seraph-loginreason", "AUTHENTICATED_FAILED")]).unwrap();
         assert!(
             failed.contains("answered anonymously") && failed.contains("check EMAIL and TOKEN"),

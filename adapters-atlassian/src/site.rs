@@ -1,34 +1,62 @@
-//! The Atlassian module shared by the three products: [`Product`], base URLs and Basic auth, and the error-body
+//! The Atlassian module shared by the three products: [`Product`], base URLs and credentials, and the error-body
 //! rule.
 //!
 //! - Bases: Jira `https://{site_name}.atlassian.net`, Confluence `https://{site_name}.atlassian.net/wiki`, each
 //!   overridden by `jira_base_url` / `confluence_base_url`; Bitbucket `bitbucket_base_url` (default
-//!   `https://api.bitbucket.org`).
-//! - Auth: HTTP Basic (RFC 7617) with `user_email` + `api_token`
-//!   (<https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>); Bitbucket uses
-//!   `bitbucket_username` + `bitbucket_app_password` when either is set
-//!   (<https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/>), else the e-mail + API token.
+//!   `https://api.bitbucket.org`). A Data Center product ([`Deployment::DataCenter`]) has no site: its base-URL
+//!   setting is required.
+//! - Auth: a product's Bearer token when set (a Data Center personal access token; a Bitbucket access token,
+//!   <https://confluence.atlassian.com/bitbucketserver/http-access-tokens-939515499.html>), else HTTP Basic
+//!   (RFC 7617) with `user_email` + `api_token`
+//!   (<https://developer.atlassian.com/cloud/jira/platform/basic-auth-for-rest-apis/>; on Data Center the user name
+//!   and password); Bitbucket uses `bitbucket_username` + `bitbucket_app_password` when either is set
+//!   (<https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/>).
 //!
 //! Errors name the settings by the host's [`SettingNames`](crate::config::SettingNames).
 
-use adapters_http::{HttpOptions, Secret};
+use adapters_http::{Auth, HttpOptions, Secret};
 use url::Url;
 
 use crate::config::AtlassianConfig;
+use crate::deployment::Deployment;
 use crate::error::AtlassianError;
 use crate::product::Product;
 
 /// Where a product's requests go and how they authenticate, resolved from the settings: the product's options, as
-/// any vendor client's, and the Basic-auth user its credential goes with.
+/// any vendor client's, and how its credential is sent.
 #[derive(Debug, Clone)]
 pub struct Resolved {
-    /// The base URL (not yet parsed; [`adapters_http::HttpClient::new`] checks it); the credential, the Basic
-    /// password (API token or app password); the settings in force by the host's names (base: the site name or the
-    /// product's base-URL setting; credential: the API token or the app password; the body cap); and the config's
+    /// The base URL (not yet parsed; [`adapters_http::HttpClient::new`] checks it); the credential (API token, app
+    /// password, password or Bearer token); the settings in force by the host's names (base: the site name or the
+    /// product's base-URL setting; the credential's setting; the body cap); and the config's
     /// [`adapters_http::ClientOptions`]. `Debug` never shows the credential.
     pub http: HttpOptions,
-    /// The Basic-auth user: the account e-mail, or the Bitbucket user name of an app password.
-    pub user: String,
+    /// How the credential is sent.
+    pub send_as: SendAs,
+}
+
+/// How a product's credential is sent.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendAs {
+    /// HTTP Basic with this user: the account e-mail (Cloud), the user name (Data Center), or the Bitbucket user
+    /// name of an app password.
+    Basic {
+        /// The Basic-auth user.
+        user: String,
+    },
+    /// `Authorization: Bearer` (RFC 6750): a personal or HTTP access token.
+    Bearer,
+}
+
+impl SendAs {
+    /// The [`Auth`] that sends `secret` this way.
+    pub fn auth(self, secret: Secret) -> Auth {
+        match self {
+            SendAs::Basic { user } => Auth::Basic { user, secret },
+            SendAs::Bearer => Auth::Bearer(secret),
+        }
+    }
 }
 
 /// Resolves `product`'s base URL and credential from `config`.
@@ -38,7 +66,13 @@ pub struct Resolved {
 /// not a host label.
 pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, AtlassianError> {
     let (base, base_setting) = base(product, config)?;
-    let (user, secret, credential_setting) = credential(product, config)?;
+    let (send_as, secret, credential_setting) = match bearer(product, config)? {
+        Some((secret, setting)) => (SendAs::Bearer, secret, setting),
+        None => {
+            let (user, secret, setting) = credential(product, config)?;
+            (SendAs::Basic { user }, secret, setting)
+        }
+    };
     let names = adapters_http::SettingNames::default()
         .with_base(base_setting)
         .with_credential(credential_setting)
@@ -47,7 +81,30 @@ pub fn resolve(product: Product, config: &AtlassianConfig) -> Result<Resolved, A
         .with_credential(Some(secret))
         .with_setting_names(names)
         .with_client(config.client.clone());
-    Ok(Resolved { http, user })
+    Ok(Resolved { http, send_as })
+}
+
+/// `product`'s Bearer token and its setting's name, when set. Jira and Confluence Cloud take no personal access
+/// token (their API tokens go with the e-mail as Basic), so one set for them is refused, naming the fix.
+fn bearer(product: Product, config: &AtlassianConfig) -> Result<Option<(Secret, &'static str)>, AtlassianError> {
+    let names = &config.setting_names;
+    let Some(token) = config.bearer_token(product) else {
+        return Ok(None);
+    };
+    let setting = names.bearer_token(product);
+    if product != Product::Bitbucket && config.deployment(product) == Deployment::Cloud {
+        return Err(AtlassianError::Http(adapters_http::HttpError::InvalidSetting {
+            setting: setting.to_owned(),
+            detail: format!(
+                "is a {product} Data Center personal access token, but {deployment} is cloud: set {deployment} to \
+                 data-center, or, for {product} Cloud, unset it and set {} and {}",
+                names.user_email,
+                names.api_token,
+                deployment = names.deployment(product),
+            ),
+        }));
+    }
+    Ok(Some((token.clone(), setting)))
 }
 
 fn base(product: Product, config: &AtlassianConfig) -> Result<(String, &'static str), AtlassianError> {
@@ -57,8 +114,26 @@ fn base(product: Product, config: &AtlassianConfig) -> Result<(String, &'static 
         Product::Confluence => config.confluence_base_url.as_deref(),
         Product::Bitbucket => Some(config.bitbucket_base_url.as_str()),
     };
-    if let Some(url) = override_url.map(str::trim).filter(|u| !u.is_empty()) {
+    let data_center = config.deployment(product) == Deployment::DataCenter;
+    let cloud_default = product == Product::Bitbucket
+        && override_url.is_some_and(|u| u.trim().trim_end_matches('/') == crate::config::DEFAULT_BITBUCKET_BASE_URL);
+    if let Some(url) = override_url.map(str::trim).filter(|u| !u.is_empty())
+        && !(data_center && cloud_default)
+    {
         return Ok((url.to_owned(), names.base_url(product)));
+    }
+    if data_center {
+        return Err(AtlassianError::MissingSetting {
+            product,
+            settings: vec![names.base_url(product)],
+            help: format!(
+                "{} is data-center, which has no site: set {} to your {product} server's base URL with its \
+                 context path, if any (e.g. https://{}.example.com)",
+                names.deployment(product),
+                names.base_url(product),
+                product.name().to_ascii_lowercase()
+            ),
+        });
     }
     let Some(site) = config.site_name.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
         return Err(AtlassianError::MissingSetting {
@@ -146,12 +221,21 @@ fn credential(product: Product, config: &AtlassianConfig) -> Result<(String, Sec
             if token.is_none() {
                 settings.push(names.api_token);
             }
-            let mut help = format!(
-                "set {} to your Atlassian account e-mail and {} to an API token \
-                 (https://id.atlassian.com/manage-profile/security/api-tokens)",
-                names.user_email, names.api_token
-            );
-            if product == Product::Bitbucket {
+            let mut help = if config.deployment(product) == Deployment::DataCenter {
+                format!(
+                    "set {} to a personal access token (sent as Bearer), or {} and {} to a user name and password",
+                    names.bearer_token(product),
+                    names.user_email,
+                    names.api_token
+                )
+            } else {
+                format!(
+                    "set {} to your Atlassian account e-mail and {} to an API token \
+                     (https://id.atlassian.com/manage-profile/security/api-tokens)",
+                    names.user_email, names.api_token
+                )
+            };
+            if product == Product::Bitbucket && config.deployment(product) == Deployment::Cloud {
                 help.push_str(&format!(
                     ", or {} and {} to a Bitbucket app password",
                     names.bitbucket_username, names.bitbucket_app_password
@@ -249,6 +333,12 @@ mod tests {
         api_token: "ATLASSIAN_API_TOKEN",
         bitbucket_username: "ATLASSIAN_BITBUCKET_USERNAME",
         bitbucket_app_password: "ATLASSIAN_BITBUCKET_APP_PASSWORD",
+        jira_deployment: "JIRA_DEPLOYMENT",
+        confluence_deployment: "CONFLUENCE_DEPLOYMENT",
+        bitbucket_deployment: "BITBUCKET_DEPLOYMENT",
+        jira_personal_token: "JIRA_PERSONAL_TOKEN",
+        confluence_personal_token: "CONFLUENCE_PERSONAL_TOKEN",
+        bitbucket_access_token: "BITBUCKET_ACCESS_TOKEN",
         max_body_bytes: "HTTP_MAX_BODY_BYTES",
     };
     const ENV_SITE_NAME: &str = NAMES.site_name;
@@ -256,6 +346,72 @@ mod tests {
     const ENV_USER_EMAIL: &str = NAMES.user_email;
     const ENV_API_TOKEN: &str = NAMES.api_token;
     const ENV_BITBUCKET_APP_PASSWORD: &str = NAMES.bitbucket_app_password;
+
+    #[test]
+    fn data_center_needs_its_base_and_sends_a_personal_token_as_bearer() {
+        let dc = AtlassianConfig {
+            site_name: Some("your-domain".into()),
+            jira_deployment: Deployment::DataCenter,
+            bitbucket_deployment: Deployment::DataCenter,
+            jira_personal_token: Some(Secret::new("pat-1")),
+            bitbucket_access_token: Some(Secret::new("bbat-1")),
+            setting_names: NAMES,
+            ..AtlassianConfig::default()
+        };
+        for product in [Product::Jira, Product::Bitbucket] {
+            let err = resolve(product, &dc).unwrap_err().to_string();
+            let (setting, deployment) = (NAMES.base_url(product), NAMES.deployment(product));
+            assert!(
+                err.contains(&format!("{setting} not set"))
+                    && err.contains(&format!("{deployment} is data-center, which has no site")),
+                "{err}"
+            );
+        }
+        let dc = dc
+            .with_jira_base_url(Some("https://jira.example.com/jira".into()))
+            .with_bitbucket_base_url("https://git.example.com");
+        let jira = resolve(Product::Jira, &dc).unwrap();
+        assert_eq!(jira.send_as, SendAs::Bearer);
+        assert_eq!(jira.http.api_base, "https://jira.example.com/jira");
+        assert_eq!(jira.http.setting_names.credential, "JIRA_PERSONAL_TOKEN");
+        let bitbucket = resolve(Product::Bitbucket, &dc).unwrap();
+        assert_eq!(bitbucket.send_as, SendAs::Bearer);
+        assert_eq!(bitbucket.http.setting_names.credential, "BITBUCKET_ACCESS_TOKEN");
+        // No token: Basic with the user name and password, and the error names the token first.
+        let basic = dc.clone().with_jira_personal_token(None);
+        let err = resolve(Product::Jira, &basic).unwrap_err().to_string();
+        assert!(
+            err.contains("set JIRA_PERSONAL_TOKEN to a personal access token"),
+            "{err}"
+        );
+        let basic = basic
+            .with_user_email(Some("jsmith".into()))
+            .with_api_token(Some(Secret::new("pw")));
+        assert_eq!(
+            resolve(Product::Jira, &basic).unwrap().send_as,
+            SendAs::Basic { user: "jsmith".into() }
+        );
+    }
+
+    #[test]
+    fn a_personal_token_for_jira_or_confluence_cloud_is_refused_naming_the_fix() {
+        let cloud = AtlassianConfig {
+            site_name: Some("your-domain".into()),
+            confluence_personal_token: Some(Secret::new("pat-2")),
+            bitbucket_access_token: Some(Secret::new("bbat-2")),
+            setting_names: NAMES,
+            ..AtlassianConfig::default()
+        };
+        let err = resolve(Product::Confluence, &cloud).unwrap_err().to_string();
+        assert!(
+            err.contains("CONFLUENCE_PERSONAL_TOKEN")
+                && err.contains("set CONFLUENCE_DEPLOYMENT to data-center")
+                && !err.contains("pat-2"),
+            "{err}"
+        );
+        // Bitbucket Cloud's access tokens are Bearer tokens too.
+        assert_eq!(resolve(Product::Bitbucket, &cloud).unwrap().send_as, SendAs::Bearer);
+    }
 
     #[test]
     fn errors_name_the_fields_by_default() {
@@ -339,7 +495,7 @@ mod tests {
         );
         assert_eq!(credential(Product::Jira, &config).unwrap().2, ENV_API_TOKEN);
         let resolved = resolve(Product::Bitbucket, &config).unwrap();
-        assert_eq!(resolved.user, "octocat");
+        assert_eq!(resolved.send_as, SendAs::Basic { user: "octocat".into() });
         assert_eq!(resolved.http.api_base, "https://api.bitbucket.org");
         let names = resolved.http.setting_names;
         assert_eq!(

@@ -12,7 +12,7 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use adapters_atlassian::AtlassianConfig;
+use adapters_atlassian::{AtlassianConfig, Deployment};
 use adapters_circleci::CircleciConfig;
 use adapters_github::GithubConfig;
 use adapters_http::{
@@ -229,6 +229,19 @@ impl Settings {
             ))
             .with_artifact_hosts(r.list(CIRCLECI_ARTIFACT_HOSTS))
             .with_artifact_hosts_setting(CIRCLECI_ARTIFACT_HOSTS);
+        let mut deployment = |name: &str| match r.text(name).map(|raw| raw.parse::<Deployment>()) {
+            None => Deployment::Cloud,
+            Some(Ok(deployment)) => deployment,
+            Some(Err(err)) => {
+                errors.push(format!("{name}: {err}"));
+                Deployment::Cloud
+            }
+        };
+        let deployments = (
+            deployment(JIRA_DEPLOYMENT),
+            deployment(CONFLUENCE_DEPLOYMENT),
+            deployment(BITBUCKET_DEPLOYMENT),
+        );
         let atlassian = AtlassianConfig::default()
             .with_site_name(r.text(ATLASSIAN_SITE_NAME))
             .with_jira_base_url(r.text(JIRA_BASE_URL))
@@ -241,6 +254,12 @@ impl Settings {
             .with_api_token(r.text(ATLASSIAN_API_TOKEN).map(Secret::new))
             .with_bitbucket_username(r.text(ATLASSIAN_BITBUCKET_USERNAME))
             .with_bitbucket_app_password(r.text(ATLASSIAN_BITBUCKET_APP_PASSWORD).map(Secret::new))
+            .with_jira_deployment(deployments.0)
+            .with_confluence_deployment(deployments.1)
+            .with_bitbucket_deployment(deployments.2)
+            .with_jira_personal_token(r.text(JIRA_PERSONAL_TOKEN).map(Secret::new))
+            .with_confluence_personal_token(r.text(CONFLUENCE_PERSONAL_TOKEN).map(Secret::new))
+            .with_bitbucket_access_token(r.text(BITBUCKET_ACCESS_TOKEN).map(Secret::new))
             .with_client(client.with_tls(network.atlassian))
             .with_setting_names(
                 adapters_atlassian::SettingNames::default()
@@ -252,6 +271,12 @@ impl Settings {
                     .with_api_token(ATLASSIAN_API_TOKEN)
                     .with_bitbucket_username(ATLASSIAN_BITBUCKET_USERNAME)
                     .with_bitbucket_app_password(ATLASSIAN_BITBUCKET_APP_PASSWORD)
+                    .with_jira_deployment(JIRA_DEPLOYMENT)
+                    .with_confluence_deployment(CONFLUENCE_DEPLOYMENT)
+                    .with_bitbucket_deployment(BITBUCKET_DEPLOYMENT)
+                    .with_jira_personal_token(JIRA_PERSONAL_TOKEN)
+                    .with_confluence_personal_token(CONFLUENCE_PERSONAL_TOKEN)
+                    .with_bitbucket_access_token(BITBUCKET_ACCESS_TOKEN)
                     .with_max_body_bytes(HTTP_MAX_BODY_BYTES),
             );
         let http_cache = CacheConfig::default()
@@ -857,6 +882,33 @@ mod tests {
         let (s, _) = settings(&[(TOOLSETS, "jira"), (READ_ONLY, "1")]);
         assert!(s.errors.is_empty() && s.tools.selection.read_only);
         assert_eq!(s.tools.selection_names.toolsets, TOOLSETS);
+    }
+
+    #[test]
+    fn deployments_are_read_per_product_and_an_unknown_one_stops_start_up() {
+        let (s, _) = settings(&[
+            (JIRA_DEPLOYMENT, "data-center"),
+            (BITBUCKET_DEPLOYMENT, "Server"),
+            (JIRA_PERSONAL_TOKEN, "pat-123"),
+        ]);
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        let atlassian = &s.tools.atlassian;
+        assert_eq!(atlassian.jira_deployment, Deployment::DataCenter);
+        assert_eq!(atlassian.confluence_deployment, Deployment::Cloud);
+        assert_eq!(atlassian.bitbucket_deployment, Deployment::DataCenter);
+        assert_eq!(
+            atlassian.jira_personal_token.as_ref().map(|t| t.expose()),
+            Some("pat-123")
+        );
+        assert_eq!(atlassian.setting_names.jira_personal_token, JIRA_PERSONAL_TOKEN);
+        let (s, _) = settings(&[(CONFLUENCE_DEPLOYMENT, "on-prem")]);
+        assert_eq!(
+            s.errors,
+            [
+                "CONFLUENCE_DEPLOYMENT: `on-prem` is not a deployment: use cloud or data-center (server and dc are \
+              accepted for data-center)"
+            ]
+        );
     }
 
     /// The `MCP_TOOLSETS` row (a constant, for `--help`) names the vendor registry's toolsets, in its order: a

@@ -84,6 +84,12 @@ pub fn atlassian_names() -> adapters_atlassian::SettingNames {
         .with_api_token("ATLASSIAN_API_TOKEN")
         .with_bitbucket_username("ATLASSIAN_BITBUCKET_USERNAME")
         .with_bitbucket_app_password("ATLASSIAN_BITBUCKET_APP_PASSWORD")
+        .with_jira_deployment("JIRA_DEPLOYMENT")
+        .with_confluence_deployment("CONFLUENCE_DEPLOYMENT")
+        .with_bitbucket_deployment("BITBUCKET_DEPLOYMENT")
+        .with_jira_personal_token("JIRA_PERSONAL_TOKEN")
+        .with_confluence_personal_token("CONFLUENCE_PERSONAL_TOKEN")
+        .with_bitbucket_access_token("BITBUCKET_ACCESS_TOKEN")
         .with_max_body_bytes(MAX_BODY_SETTING)
 }
 

@@ -38,7 +38,7 @@ pub const CONFLUENCE_VENDOR: Vendor = Vendor::named("confluence");
 pub const BITBUCKET_VENDOR: Vendor = Vendor::named("bitbucket");
 
 /// The registry entry of Jira. The Atlassian account's API token (shared by the three products) is given to the
-/// redactor here, with its Basic pair.
+/// redactor here, with its Basic pair, and Jira's personal access token.
 pub(crate) const JIRA: VendorEntry = VendorEntry {
     vendor: JIRA_VENDOR,
     tools: DevtoolsServer::jira_tools,
@@ -46,6 +46,7 @@ pub(crate) const JIRA: VendorEntry = VendorEntry {
     tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
+        let secrets = bearer(config, Product::Jira, secrets);
         match &atlassian.api_token {
             Some(token) => {
                 let user = atlassian.user_email.as_deref().unwrap_or_default().trim();
@@ -56,26 +57,28 @@ pub(crate) const JIRA: VendorEntry = VendorEntry {
     },
     configured: |config| {
         let atlassian = &config.atlassian;
-        account(config) && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some())
+        signed_in(config, Product::Jira) && (atlassian.site_name.is_some() || atlassian.jira_base_url.is_some())
     },
     identity: |app| identity(app, Product::Jira),
 };
 
-/// The registry entry of Confluence (its credential is the account's, given to the redactor by [`JIRA`]).
+/// The registry entry of Confluence (its Basic credential is the account's, given to the redactor by [`JIRA`]; its
+/// personal access token here).
 pub(crate) const CONFLUENCE: VendorEntry = VendorEntry {
     vendor: CONFLUENCE_VENDOR,
     tools: DevtoolsServer::confluence_tools,
     order: &["conf_get", "conf_write"],
     tasks: &[],
-    secrets: |_, secrets| secrets,
+    secrets: |config, secrets| bearer(config, Product::Confluence, secrets),
     configured: |config| {
         let atlassian = &config.atlassian;
-        account(config) && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some())
+        signed_in(config, Product::Confluence)
+            && (atlassian.site_name.is_some() || atlassian.confluence_base_url.is_some())
     },
     identity: |app| identity(app, Product::Confluence),
 };
 
-/// The registry entry of Bitbucket: its app password, with its Basic pair.
+/// The registry entry of Bitbucket: its app password, with its Basic pair, and its access token.
 pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     vendor: BITBUCKET_VENDOR,
     tools: DevtoolsServer::bitbucket_tools,
@@ -83,6 +86,7 @@ pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     tasks: &[],
     secrets: |config, secrets| {
         let atlassian = &config.atlassian;
+        let secrets = bearer(config, Product::Bitbucket, secrets);
         match &atlassian.bitbucket_app_password {
             Some(password) => {
                 let user = atlassian.bitbucket_username.as_deref().unwrap_or_default().trim();
@@ -93,7 +97,8 @@ pub(crate) const BITBUCKET: VendorEntry = VendorEntry {
     },
     configured: |config| {
         let atlassian = &config.atlassian;
-        account(config) || (atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some())
+        signed_in(config, Product::Bitbucket)
+            || (atlassian.bitbucket_username.is_some() && atlassian.bitbucket_app_password.is_some())
     },
     identity: |app| identity(app, Product::Bitbucket),
 };
@@ -138,9 +143,24 @@ pub(crate) fn refuse_retired_tools(policy: &mcp_policy::Policy<Vendor>) -> Resul
     Ok(())
 }
 
-/// The Atlassian account (e-mail and API token) is set.
-fn account(config: &crate::ToolsConfig) -> bool {
-    config.atlassian.user_email.is_some() && config.atlassian.api_token.is_some()
+/// `product` has a credential: its Bearer token, or the Atlassian account (e-mail or Data Center user name, and API
+/// token or password).
+fn signed_in(config: &crate::ToolsConfig, product: Product) -> bool {
+    let atlassian = &config.atlassian;
+    atlassian.bearer_token(product).is_some() || (atlassian.user_email.is_some() && atlassian.api_token.is_some())
+}
+
+/// `secrets` with `product`'s Bearer token, when set, for the redactor.
+fn bearer(
+    config: &crate::ToolsConfig,
+    product: Product,
+    secrets: adapters_http::RedactorBuilder,
+) -> adapters_http::RedactorBuilder {
+    let atlassian = &config.atlassian;
+    match atlassian.bearer_token(product) {
+        Some(token) => secrets.secret(atlassian.setting_names.bearer_token(product), token.expose()),
+        None => secrets,
+    }
 }
 
 /// The credential setting's name and the base's authority of `product`.
@@ -165,7 +185,8 @@ macro_rules! write_note {
 }
 
 const JIRA_GET: &str = "GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, \
-                        maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need.";
+                        maxResults, nextPageToken}, /rest/api/3/issue/EX-1 (Data Center: /rest/api/2/..., search \
+                        with startAt). Ask only for the fields you need.";
 const JIRA_WRITE: &str = concat!(
     "POST, PUT, PATCH or DELETE (method) a Jira path with a JSON body, e.g. POST /rest/api/3/issue (create), \
      PUT /rest/api/3/issue/EX-1 {fields} (edit), POST .../EX-1/comment, DELETE .../EX-1 (for good).",
@@ -180,8 +201,9 @@ const CONF_WRITE: &str = concat!(
      DELETE .../pages/{id} (queryParams {purge: true}: for good).",
     write_note!("Confluence")
 );
-const BB_GET: &str = "GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, \
-                      .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path.";
+const BB_GET: &str = "GET a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec} \
+                      (Data Center: /projects/{key}/repos/{repo}/pull-requests). A diff or raw file is a string; \
+                      continue with nextLink as path.";
 const BB_WRITE: &str = concat!(
     "POST, PUT, PATCH or DELETE (method) a Bitbucket path with a JSON body, e.g. POST \
      /repositories/{workspace}/{repo}/pullrequests, POST or DELETE .../pullrequests/{id}/approve.",
