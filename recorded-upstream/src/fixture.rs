@@ -79,6 +79,23 @@ embedded! {
     "bitbucket/repositories" => "bitbucket/repositories.json", None;
     "bitbucket/pullrequests" => "bitbucket/pullrequests.json", None;
     "bitbucket/diff" => "bitbucket/diff.txt", headers!("bitbucket/diff.headers");
+    "jira/dc/issue" => "jira/dc/issue.json", None;
+    "jira/dc/search" => "jira/dc/search.json", None;
+    "jira/dc/search-page1" => "jira/dc/search-page1.json", None;
+    "jira/dc/search-page2" => "jira/dc/search-page2.json", None;
+    "jira/dc/myself" => "jira/dc/myself.json", None;
+    "jira/dc/error-400" => "jira/dc/error-400.json", None;
+    "jira/dc/error-404" => "jira/dc/error-404.json", None;
+    "confluence/dc/page" => "confluence/dc/page.json", None;
+    "confluence/dc/content-list" => "confluence/dc/content-list.json", None;
+    "confluence/dc/content-list-page2" => "confluence/dc/content-list-page2.json", None;
+    "bitbucket/dc/pull-requests" => "bitbucket/dc/pull-requests.json", None;
+    "bitbucket/dc/pull-requests-page1" => "bitbucket/dc/pull-requests-page1.json", None;
+    "bitbucket/dc/pull-requests-page2" => "bitbucket/dc/pull-requests-page2.json", None;
+    "bitbucket/dc/pull-request" => "bitbucket/dc/pull-request.json", None;
+    "bitbucket/dc/build-status" => "bitbucket/dc/build-status.json", None;
+    "bitbucket/dc/error-400" => "bitbucket/dc/error-400.json", None;
+    "bitbucket/dc/error-404" => "bitbucket/dc/error-404.json", None;
 }
 
 /// The names of every embedded fixture, e.g. `github/actions-runs`.

@@ -10,6 +10,7 @@
 //! `recorded-upstream` binary serves [`RecordedUpstream::all`] and prints [`RecordedUpstream::env`].
 
 pub mod atlassian;
+pub mod atlassian_dc;
 #[cfg(feature = "check")]
 pub mod check;
 pub mod circleci;
@@ -82,6 +83,17 @@ impl RecordedUpstream {
     pub async fn atlassian() -> anyhow::Result<Self> {
         let upstream = Self::start().await;
         upstream.mount_atlassian().await?;
+        Ok(upstream)
+    }
+
+    /// Starts a fake upstream serving the Atlassian Data Center scenario described in [`atlassian_dc`] (Jira at
+    /// `<uri>/jira`, Confluence at `<uri>/confluence`, Bitbucket at `<uri>/bitbucket`).
+    ///
+    /// # Errors
+    /// A fixture that does not load (a build defect).
+    pub async fn atlassian_data_center() -> anyhow::Result<Self> {
+        let upstream = Self::start().await;
+        atlassian_dc::mount(&upstream.server).await?;
         Ok(upstream)
     }
 

@@ -13,6 +13,7 @@ mod common;
 
 mod all_pages;
 mod artifact_quota;
+mod atlassian_data_center;
 mod atlassian_tools;
 mod bad_arguments;
 mod ci_status;
