@@ -698,7 +698,7 @@ declare const devtools: {
 	ci_artifact_entry: (input: CiArtifactEntryInput) => Promise<CiArtifactEntryOutput>;
 
 	/**
-	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
+	 * GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql, fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1 (Data Center: /rest/api/2/..., search with startAt). Ask only for the fields you need. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	jira_get: (input: JiraGetInput) => Promise<JiraGetOutput>;
 
@@ -718,7 +718,7 @@ declare const devtools: {
 	conf_write: (input: ConfWriteInput) => Promise<ConfWriteOutput>;
 
 	/**
-	 * GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
+	 * GET a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests, .../diff/{spec} (Data Center: /projects/{key}/repos/{repo}/pull-requests). A diff or raw file is a string; continue with nextLink as path. path: Path from the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many items.
 	 */
 	bb_get: (input: BbGetInput) => Promise<BbGetOutput>;
 

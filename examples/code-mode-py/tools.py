@@ -594,9 +594,10 @@ class CiArtifactEntryOutput(TypedDict):
 
 class JiraGetInput(TypedDict):
     """Arguments of `jira_get` (Jira GET): GET a Jira REST path, e.g. /rest/api/3/search/jql with queryParams {jql,
-    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1. Ask only for the fields you need. path: Path from
-    the product's base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read
-    and merge up to this many pages. maxItems: With allPages: stop at this many items.
+    fields, maxResults, nextPageToken}, /rest/api/3/issue/EX-1 (Data Center: /rest/api/2/..., search with
+    startAt). Ask only for the fields you need. path: Path from the product's base; a body's next link works as
+    is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With
+    allPages: stop at this many items.
     """
 
     path: str
@@ -651,10 +652,11 @@ ConfGetOutput = JiraGetOutput
 ConfWriteInput = JiraWriteInput
 
 
-# Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket 2.0 path, e.g. /repositories/{workspace}/{repo}/pullrequests,
-# .../diff/{spec}. A diff or raw file is a string; continue with its next URL as path. path: Path from the product's
-# base; a body's next link works as is. queryParams: Query parameters, unencoded. allPages: Read and merge up to this
-# many pages. maxItems: With allPages: stop at this many items.
+# Arguments of `bb_get` (Bitbucket GET): GET a Bitbucket path, e.g. /repositories/{workspace}/{repo}/pullrequests,
+# .../diff/{spec} (Data Center: /projects/{key}/repos/{repo}/pull-requests). A diff or raw file is a string; continue
+# with nextLink as path. path: Path from the product's base; a body's next link works as is. queryParams: Query
+# parameters, unencoded. allPages: Read and merge up to this many pages. maxItems: With allPages: stop at this many
+# items.
 BbGetInput = JiraGetInput
 
 
