@@ -12,6 +12,7 @@
 mod common;
 
 mod artifact_resources;
+mod atlassian_deployments;
 mod bad_arguments;
 mod codemode_harness;
 mod deployment;
