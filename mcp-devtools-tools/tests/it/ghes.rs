@@ -4,7 +4,7 @@
 //! no `X-RateLimit-*` headers (rate limiting is off by default on GHES), `Link` next URLs that carry `/api/v3`,
 //! errors whose `documentation_url` is under `docs.github.com/enterprise-server@3.x`, and job logs and artifact
 //! archives handed off with `302` to a storage host of its own (another origin: it must get no token) or to a path
-//! of the same host (`/_services/…`).
+//! of the same host (`/_services/…`, `/storage/…`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Cursor, Write as _};
@@ -324,6 +324,70 @@ async fn logs_and_artifacts_handed_to_a_storage_host_reach_it_without_the_token(
 
     assert_storage_got_no_credential(&storage).await;
     assert!(!text(&result).contains("SIG0123456789"));
+    client.cancel().await.unwrap();
+}
+
+/// A log of `lines` lines in the `Run Tests` step of the description's `job` example, the last one `last`.
+fn long_log(lines: usize, last: &str) -> String {
+    let mut log = String::from("\u{feff}2020-01-20T17:42:53.0000000Z ##[group]Run Tests\n");
+    for n in 1..lines {
+        log.push_str(&format!("2020-01-20T17:42:54.0000000Z test {n:05} passed in 0.01 s\n"));
+    }
+    log.push_str(&format!("2020-01-20T17:42:58.0000000Z {last}\n"));
+    log
+}
+
+/// GHES may hand a log off to a path of its own host (`/_services/pipelines/…`) rather than to another host: the log
+/// is then read as one from another host is, streamed past `HTTP_MAX_BODY_BYTES` (the cap of API answers), and the
+/// signed URL's query appears nowhere.
+#[tokio::test]
+async fn a_log_handed_to_a_path_of_the_ghes_host_itself_is_streamed_past_the_body_cap() {
+    let ghes = MockServer::start().await;
+    get(
+        &ghes,
+        &format!("{REPO}/actions/jobs/399444496"),
+        ghes_json(200, example("job")),
+    )
+    .await;
+    let signed = "/_services/pipelines/_apis/pipelines/1/runs/19/signedlogcontent/4";
+    get(
+        &ghes,
+        &format!("{REPO}/actions/jobs/399444496/logs"),
+        ResponseTemplate::new(302).insert_header(
+            "location",
+            format!(
+                "{}{signed}?urlSigningMethod=HMACV1&urlSignature=SIG0123456789",
+                ghes.uri()
+            )
+            .as_str(),
+        ),
+    )
+    .await;
+    let log = long_log(600, "600 tests, 0 failures");
+    assert!(log.len() > 4 * 8192);
+    get(
+        &ghes,
+        signed,
+        ResponseTemplate::new(200)
+            .insert_header("content-type", "text/plain; charset=utf-8")
+            .set_body_bytes(log.into_bytes()),
+    )
+    .await;
+    let base = format!("{}/api/v3", ghes.uri());
+    let config = common::unconfigured()
+        .with_structured_output(true)
+        .with_github(common::github(&base, Some(TOKEN)));
+    let client = connect(common::with_max_body(config, 8192)).await;
+    let args = json!({"owner": "octo-org", "repo": "octo-repo", "jobId": 399444496, "failedOnly": false,
+                      "tailLines": 0, "jq": "[.jobs[0].steps[] | .lines[] | .text] | {n: length, last: last}"});
+    let result = call(&client, "github_get_job_logs", args).await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    let data = &structured(&result)["data"];
+    assert_eq!(data["last"], "600 tests, 0 failures", "{data}");
+    assert!(!text(&result).contains("SIG0123456789"));
+    let requests = received(&ghes).await;
+    let to_storage: Vec<_> = requests.iter().filter(|(p, _)| p == signed).collect();
+    assert_eq!(to_storage.len(), 1, "{requests:?}");
     client.cancel().await.unwrap();
 }
 
