@@ -391,6 +391,46 @@ async fn a_log_handed_to_a_path_of_the_ghes_host_itself_is_streamed_past_the_bod
     client.cancel().await.unwrap();
 }
 
+/// A renamed repository answers `301` to `/api/v3/repositories/{id}/…` on the same host: `github_get` follows it with
+/// the token and reads the answer as any other.
+#[tokio::test]
+async fn a_renamed_repository_s_301_on_the_ghes_host_is_followed() {
+    let ghes = MockServer::start().await;
+    let moved = format!("{}/api/v3/repositories/1296269/commits/{SHA}/status", ghes.uri());
+    get(
+        &ghes,
+        &format!("/api/v3/repos/octo-org/old-name/commits/{SHA}/status"),
+        ghes_json(
+            301,
+            json!({"message": "Moved Permanently", "url": moved,
+                   "documentation_url": "https://docs.github.com/enterprise-server@3.22/rest/guides/best-practices-for-using-the-rest-api#follow-redirects"}),
+        )
+        .insert_header("location", moved.as_str()),
+    )
+    .await;
+    get(
+        &ghes,
+        &format!("/api/v3/repositories/1296269/commits/{SHA}/status"),
+        ghes_json(200, example("combined-commit-status")),
+    )
+    .await;
+    let client = client(&ghes).await;
+    let result = call(
+        &client,
+        "github_get",
+        json!({"path": format!("/repos/octo-org/old-name/commits/{SHA}/status")}),
+    )
+    .await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    assert_eq!(structured(&result)["data"], example("combined-commit-status"));
+    let requests = received(&ghes).await;
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    for (path, auth) in &requests {
+        assert_eq!(auth.as_deref(), Some(format!("Bearer {TOKEN}").as_str()), "{path}");
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn enterprise_errors_and_a_forbidden_answer_without_rate_limit_headers() {
     let ghes = MockServer::start().await;
