@@ -30,6 +30,8 @@ fn example(name: &str) -> Value {
         "artifact-paginated" => include_str!("../../../fixtures/github/ghes/artifact-paginated.json"),
         "check-run-paginated" => include_str!("../../../fixtures/github/ghes/check-run-paginated.json"),
         "combined-commit-status" => include_str!("../../../fixtures/github/ghes/combined-commit-status.json"),
+        "pull-request-simple-items" => include_str!("../../../fixtures/github/ghes/pull-request-simple-items.json"),
+        "commit" => include_str!("../../../fixtures/github/ghes/commit.json"),
         "error-404" => include_str!("../../../fixtures/github/ghes/error-404.json"),
         other => panic!("no GHES example {other}"),
     };
@@ -138,6 +140,18 @@ async fn runs_jobs_artifacts_and_a_commit_s_checks_are_read_under_api_v3() {
         ghes_json(200, example("combined-commit-status")),
     )
     .await;
+    get(
+        &ghes,
+        &format!("{REPO}/commits/{SHA}/pulls"),
+        ghes_json(200, example("pull-request-simple-items")),
+    )
+    .await;
+    get(
+        &ghes,
+        &format!("{REPO}/commits/{SHA}"),
+        ghes_json(200, example("commit")),
+    )
+    .await;
     let client = client(&ghes).await;
 
     let runs_tool = listed_tool(&client, "github_list_workflow_runs").await;
@@ -183,6 +197,11 @@ async fn runs_jobs_artifacts_and_a_commit_s_checks_are_read_under_api_v3() {
             &format!("/repos/octo-org/octo-repo/commits/{SHA}/status"),
             "combined-commit-status",
         ),
+        (
+            &format!("/repos/octo-org/octo-repo/commits/{SHA}/pulls"),
+            "pull-request-simple-items",
+        ),
+        (&format!("/repos/octo-org/octo-repo/commits/{SHA}"), "commit"),
     ] {
         let result = call(&client, "github_get", json!({"path": path})).await;
         let sc = structured(&result);
@@ -215,6 +234,7 @@ async fn runs_jobs_artifacts_and_a_commit_s_checks_are_read_under_api_v3() {
     assert_ne!(result.is_error, Some(true), "{}", text(&result));
     let data = &structured(&result)["data"];
     assert_eq!(data["state"], "success", "{data}");
+    assert_eq!(data["branch"], "new-topic", "the open pull request's head: {data}");
     let names: Vec<&str> = data["checks"]
         .as_array()
         .unwrap()
@@ -229,7 +249,7 @@ async fn runs_jobs_artifacts_and_a_commit_s_checks_are_read_under_api_v3() {
 
     // Every request went under /api/v3 with the token.
     let requests = received(&ghes).await;
-    assert!(requests.len() >= 9, "{requests:?}");
+    assert!(requests.len() >= 12, "{requests:?}");
     for (path, auth) in &requests {
         assert!(path.starts_with("/api/v3/"), "{path}");
         assert_eq!(auth.as_deref(), Some(format!("Bearer {TOKEN}").as_str()), "{path}");
