@@ -282,6 +282,43 @@ mod tests {
         assert!(err.as_deref().is_some_and(|e| !e.contains("pw-secret")), "{err:?}");
     }
 
+    /// GitHub Enterprise Cloud with data residency (GHE.com): the API is `https://api.SUBDOMAIN.ghe.com`, with no
+    /// path prefix, like api.github.com's; paths and absolute URLs resolve under it, other hosts (the web host
+    /// `SUBDOMAIN.ghe.com`, api.github.com) are refused before anything is sent.
+    #[test]
+    fn ghe_com_base() {
+        let client = GithubClient::new(config("https://api.octocorp.ghe.com", Some("ghp_x"))).expect("client");
+        assert_eq!(client.api_base(), "https://api.octocorp.ghe.com/");
+        let runs = crate::ListWorkflowRunsParams::new("octo-org", "octo-repo")
+            .url(client.http.base())
+            .expect("url");
+        assert_eq!(
+            runs.as_str(),
+            "https://api.octocorp.ghe.com/repos/octo-org/octo-repo/actions/runs"
+        );
+        let none: &[(&str, &str)] = &[];
+        for path in [
+            "/repos/o/r/commits/abc/status",
+            "repos/o/r/commits/abc/status",
+            "https://api.octocorp.ghe.com/repos/o/r/commits/abc/status",
+        ] {
+            let url = client.http.url(path, none).expect(path);
+            assert_eq!(
+                url.as_str(),
+                "https://api.octocorp.ghe.com/repos/o/r/commits/abc/status"
+            );
+        }
+        for foreign in [
+            "https://octocorp.ghe.com/repos/o/r/commits/abc/status",
+            "https://api.github.com/repos/o/r/commits/abc/status",
+        ] {
+            assert!(
+                matches!(client.http.url(foreign, none), Err(HttpError::ForeignHost { .. })),
+                "{foreign}"
+            );
+        }
+    }
+
     #[test]
     fn bad_token_is_not_echoed() {
         let err = GithubClient::new(config(DEFAULT_API_BASE, Some("ghp_secret\nvalue"))).err();

@@ -347,6 +347,34 @@ impl HttpClient {
         Ok(response)
     }
 
+    /// The first hop of a handoff ([`HttpClient::get_handoff_with`]): a `GET` of `url` on the API origin, sent and
+    /// retried as [`HttpClient::send`] sends one, except that a 301, 302 or 303 is returned rather than followed, even
+    /// to the API's own origin, so that the caller streams the download it hands out wherever it is. The answer passes
+    /// through the configured secrets only (the `Location` is a signed URL to follow).
+    ///
+    /// Errors: as [`HttpClient::send`].
+    pub(crate) async fn send_first_hop(&self, url: Url, headers: &HeaderMap) -> Result<RawResponse, HttpError> {
+        if !same_origin(&url, &self.base) {
+            return Err(HttpError::ForeignHost {
+                vendor: self.vendor,
+                host: url.host_str().unwrap_or_default().to_owned(),
+            });
+        }
+        with_retries(&self.retry, self.vendor, self.timeout, |left| {
+            // The write client's rule: 301/302/303 stop, a same-origin 307/308 is followed.
+            self.exchange_on(
+                &self.http_write,
+                Method::GET,
+                url.clone(),
+                None,
+                headers,
+                left,
+                &self.secrets,
+            )
+        })
+        .await
+    }
+
     /// One attempt, bounded by `timeout` (connect, send and the whole body): the time left in the call. A timeout
     /// is reported as the call's (`self.timeout`), which it has then used up.
     async fn exchange(
@@ -358,13 +386,30 @@ impl HttpClient {
         timeout: Duration,
         redactor: &Redactor,
     ) -> Result<RawResponse, HttpError> {
-        let path = url.path().to_owned();
-        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
         let client = if method == Method::GET || method == Method::HEAD {
             &self.http
         } else {
             &self.http_write
         };
+        self.exchange_on(client, method, url, body, headers, timeout, redactor)
+            .await
+    }
+
+    /// [`HttpClient::exchange`] through `client` (one of the API's: the credential, default headers and client
+    /// certificate are the same; their redirect rules differ).
+    #[allow(clippy::too_many_arguments)]
+    async fn exchange_on(
+        &self,
+        client: &reqwest::Client,
+        method: Method,
+        url: Url,
+        body: Option<&serde_json::Value>,
+        headers: &HeaderMap,
+        timeout: Duration,
+        redactor: &Redactor,
+    ) -> Result<RawResponse, HttpError> {
+        let path = url.path().to_owned();
+        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %method, %path, "upstream request");
         let mut request = client
             .request(method, url.clone())
             .timeout(timeout)

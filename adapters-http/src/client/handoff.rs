@@ -40,7 +40,9 @@ const MAX_VOUCHED_HOPS: usize = 5;
 /// - over `https` only; plain `http` only to a loopback host (`127.0.0.0/8`, `::1`, `localhost`: local test
 ///   servers), and never with userinfo in the URL;
 /// - one hop to the other host; that host's own redirects follow the client's rule (same origin only) (a vouched
-///   host's redirects to other vouched hosts: see [`HttpClient::get_vouched`]).
+///   host's redirects to other vouched hosts: see [`HttpClient::get_vouched`]);
+/// - a download the API hands out on its own origin ([`HttpClient::get_handoff`]: GitHub Enterprise Server's
+///   `https://HOST/_services/…` log URLs) is the API's own: fetched with the credential, and streamed like the rest.
 ///
 /// The body is read as a stream ([`Download::chunk`]) or whole under the client's cap ([`Download::into_response`]).
 /// Like every answer the client reads, the other host's headers and body pass through the client's redactor
@@ -159,8 +161,11 @@ impl Download {
 impl HttpClient {
     /// `GET url` on the API origin (with the credential, retried like [`HttpClient::send`]); when the API answers
     /// with a redirect (301, 302, 303, 307, 308) to another origin, that one `Location` is fetched without any
-    /// credential (see [`Download`] for the rules) and its answer is returned, streamed. Any other answer
-    /// (a 2xx body, a 404, a redirect without `Location`) is returned as the API sent it.
+    /// credential (see [`Download`] for the rules) and its answer is returned, streamed. A 301, 302 or 303 to a path
+    /// of the API's own origin (GitHub Enterprise Server hands job logs to `https://HOST/_services/…`) is fetched as
+    /// the API's own requests are, with the credential, its default headers and client certificate, and streamed
+    /// too (not read under the body cap); a redirect from there to another origin is followed without any credential.
+    /// Any other answer (a 2xx body, a 404, a redirect without `Location`) is returned as the API sent it.
     ///
     /// Errors: as [`HttpClient::send`]; [`HttpError::RefusedHandoff`] when the `Location` is not `https` (outside
     /// loopback), carries userinfo or does not parse (nothing is sent to it); [`HttpError::Transport`] for the
@@ -176,12 +181,45 @@ impl HttpClient {
     pub async fn get_handoff_with(&self, url: Url, headers: &HeaderMap) -> Result<Download, HttpError> {
         // The Location is a signed URL to follow as given: its credentials are taken out of what is passed on, not
         // out of what is followed.
-        let first = self
-            .send_redacted(Method::GET, url, None, headers, &self.secrets)
-            .await?;
-        match self.handoff_target(first.status, &first.headers, &first.url)? {
+        let first = self.send_first_hop(url, headers).await?;
+        match self.redirect_target(first.status, &first.headers, &first.url)? {
+            Some(target) if same_origin(&target, &first.url) => self.get_own(target, headers).await,
             Some(target) => self.get_elsewhere(target).await,
             None => Ok(self.read(self.redactor.redact_response(first))),
+        }
+    }
+
+    /// The download the API handed out on its own origin: `GET target` as the API's own requests are sent (the
+    /// credential, the default headers and `headers`, the client certificate, the same-origin redirect rule), not
+    /// retried, the body streamed; a redirect from there to another origin is fetched as
+    /// [`HttpClient::get_elsewhere`] fetches one.
+    ///
+    /// Errors: [`HttpError::RefusedHandoff`] for a target with userinfo (nothing sent); [`HttpError::Transport`].
+    async fn get_own(&self, target: Url, headers: &HeaderMap) -> Result<Download, HttpError> {
+        if !target.username().is_empty() || target.password().is_some() {
+            return Err(HttpError::RefusedHandoff {
+                vendor: self.vendor,
+                target: origin_text(&target),
+                detail: "the URL carries credentials".to_owned(),
+            });
+        }
+        let path = target.path().to_owned();
+        tracing::debug!(target: "adapters_http", vendor = self.vendor.name, %path, "download on the API's origin");
+        let mut request = self
+            .http
+            .request(Method::GET, target.clone())
+            .timeout(self.timeout)
+            .headers(headers.clone());
+        if let Some((name, value)) = &self.auth {
+            request = request.header(name, value.clone());
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e, &target, true))?;
+        match self.handoff_target(response.status(), response.headers(), response.url())? {
+            Some(elsewhere) => self.get_elsewhere(elsewhere).await,
+            None => Ok(self.stream(response, false, self.auth.is_some())),
         }
     }
 
@@ -243,21 +281,28 @@ impl HttpClient {
     ///
     /// Errors: [`HttpError::RefusedHandoff`] for a `Location` that does not parse.
     fn handoff_target(&self, status: StatusCode, headers: &HeaderMap, url: &Url) -> Result<Option<Url>, HttpError> {
+        Ok(self
+            .redirect_target(status, headers, url)?
+            .filter(|target| !same_origin(target, url)))
+    }
+
+    /// Where a redirect answer points, on any origin: `None` when the answer is not a redirect or has no
+    /// `Location`. The configured secrets are taken out of the `Location` first.
+    ///
+    /// Errors: [`HttpError::RefusedHandoff`] for a `Location` that does not parse.
+    fn redirect_target(&self, status: StatusCode, headers: &HeaderMap, url: &Url) -> Result<Option<Url>, HttpError> {
         let Some(location) = status.is_redirection().then(|| headers.get(header::LOCATION)).flatten() else {
             return Ok(None);
         };
-        let target = std::str::from_utf8(location.as_bytes())
+        std::str::from_utf8(location.as_bytes())
             .ok()
-            .and_then(|location| url.join(self.secrets.redact(location.trim()).as_ref()).ok());
-        match target {
-            None => Err(HttpError::RefusedHandoff {
+            .and_then(|location| url.join(self.secrets.redact(location.trim()).as_ref()).ok())
+            .map(Some)
+            .ok_or_else(|| HttpError::RefusedHandoff {
                 vendor: self.vendor,
                 target: "(unreadable Location)".to_owned(),
                 detail: "the Location header is not a valid URL".to_owned(),
-            }),
-            Some(target) if same_origin(&target, url) => Ok(None),
-            Some(target) => Ok(Some(target)),
-        }
+            })
     }
 
     /// One `GET` of `url` (already checked) on the client for other hosts, with `auth` when given; never logs it.

@@ -464,3 +464,58 @@ async fn a_vouched_host_s_refusal_never_shows_or_logs_the_credential() {
     assert!(logged.contains("request to another host"), "{logged}");
     assert!(!logged.contains(SECRET), "{logged}");
 }
+
+/// GitHub Enterprise Server hands a job log off to a path of its own host (`/_services/…`): that download is the
+/// API's own (the credential and the default headers go with it, as when the client's same-origin rule followed
+/// it), and it is streamed past the body cap like a download from another host, its signed query shown nowhere; a
+/// redirect from there to another origin is still fetched without any credential.
+#[tokio::test]
+async fn a_redirect_to_the_api_s_own_origin_is_fetched_as_the_api_s_own_and_streamed() {
+    let api = MockServer::start().await;
+    let elsewhere = log_host(LOG).await;
+    let signed = format!("{}/_services/logs/7?{SIGNATURE}", api.uri());
+    Mock::given(method("GET"))
+        .and(path("/api/v3/jobs/7/logs"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", signed.as_str()))
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/_services/logs/7"))
+        .and(header("x-token", SECRET))
+        .and(header("x-api-version", "2022-11-28"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(LOG.repeat(200)))
+        .expect(1)
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/v3/jobs/8/logs"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", "/_services/logs/8"))
+        .mount(&api)
+        .await;
+    let onward = format!("{}/logs/7", elsewhere.uri());
+    Mock::given(method("GET"))
+        .and(path("/_services/logs/8"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", onward.as_str()))
+        .mount(&api)
+        .await;
+    let http = client(&format!("{}/api/v3", api.uri()), token());
+
+    let url = http.url("/jobs/7/logs", &[] as &[(&str, &str)]).unwrap();
+    let mut download = http.get_handoff(url).await.expect("own origin");
+    assert!(!download.is_handed_off());
+    assert!(download.credential_sent());
+    assert_eq!(download.url().path(), "/_services/logs/7");
+    assert!(download.url().query().is_none(), "{}", download.url());
+    let body = read_all(&mut download).await;
+    assert_eq!(body.len(), LOG.len() * 200, "streamed past the 4096-byte cap");
+
+    let url = http.url("/jobs/8/logs", &[] as &[(&str, &str)]).unwrap();
+    let mut download = http.get_handoff(url).await.expect("own origin, then elsewhere");
+    assert!(download.is_handed_off());
+    assert!(!download.credential_sent());
+    assert_eq!(read_all(&mut download).await, LOG.as_bytes());
+    api.verify().await;
+    elsewhere.verify().await;
+}

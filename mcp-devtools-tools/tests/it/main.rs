@@ -22,6 +22,7 @@ mod circleci_tool;
 mod embedding;
 mod error_codes;
 mod free_paths;
+mod ghes;
 mod github_get;
 mod github_tools;
 mod header_forms;

@@ -3,7 +3,8 @@
 //! `BENCHMARKS.md` names a real script, package, binary or target and flags `mcp-devtools` accepts. Relative links
 //! of those pages point at files and headings that exist, the repository paths they and the crates' READMEs name
 //! exist, the settings files they show use only real settings, and every setting they name (in prose, and in the
-//! `text` blocks quoting messages, as the recipes of docs/server.md do) is one.
+//! `text` blocks quoting messages, as the recipes of docs/server.md do) is one. The GitHub Enterprise Server and
+//! GHE.com recipe's settings files are read by the settings reader and build a GitHub client under their base.
 //!
 //! `UPDATE_DOCS=1 cargo test -p mcp-devtools-server --lib docs_check` rewrites the settings table from the registry
 //! (names, flags and defaults; the meanings written in the page are kept, a new setting gets its `--help` text).
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 mod commands;
 mod pages;
+mod recipes;
 mod settings_table;
 
 /// The repository root, or `None` outside the repository.
