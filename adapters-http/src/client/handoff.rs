@@ -162,9 +162,11 @@ impl HttpClient {
     /// `GET url` on the API origin (with the credential, retried like [`HttpClient::send`]); when the API answers
     /// with a redirect (301, 302, 303, 307, 308) to another origin, that one `Location` is fetched without any
     /// credential (see [`Download`] for the rules) and its answer is returned, streamed. A 301, 302 or 303 to a path
-    /// of the API's own origin (GitHub Enterprise Server hands job logs to `https://HOST/_services/…`) is fetched as
-    /// the API's own requests are, with the credential, its default headers and client certificate, and streamed
-    /// too (not read under the body cap); a redirect from there to another origin is followed without any credential.
+    /// of the API's own origin outside the API base's path (GitHub Enterprise Server, base `/api/v3`, hands job logs
+    /// to `https://HOST/_services/…`) is fetched as the API's own requests are, with the credential, its default
+    /// headers and client certificate, and streamed too (not read under the body cap); a redirect from there to
+    /// another origin is followed without any credential. One within the base's path (a renamed repository's 301)
+    /// is an API request like the first, retried and read under the cap.
     /// Any other answer (a 2xx body, a 404, a redirect without `Location`) is returned as the API sent it.
     ///
     /// Errors: as [`HttpClient::send`]; [`HttpError::RefusedHandoff`] when the `Location` is not `https` (outside
@@ -183,10 +185,28 @@ impl HttpClient {
         // out of what is followed.
         let first = self.send_first_hop(url, headers).await?;
         match self.redirect_target(first.status, &first.headers, &first.url)? {
+            // Within the API base (a renamed repository's 301 to `/repositories/{id}/…`): the API itself, sent as
+            // its requests are (retried, the login check, same-origin redirects followed).
+            Some(target) if same_origin(&target, &first.url) && self.under_base(&target) => {
+                let again = self
+                    .send_redacted(Method::GET, target, None, headers, &self.secrets)
+                    .await?;
+                match self.handoff_target(again.status, &again.headers, &again.url)? {
+                    Some(elsewhere) => self.get_elsewhere(elsewhere).await,
+                    None => Ok(self.read(self.redactor.redact_response(again))),
+                }
+            }
             Some(target) if same_origin(&target, &first.url) => self.get_own(target, headers).await,
             Some(target) => self.get_elsewhere(target).await,
             None => Ok(self.read(self.redactor.redact_response(first))),
         }
+    }
+
+    /// `target`'s path is under the API base's path (every path, for a base at the origin's root).
+    fn under_base(&self, target: &Url) -> bool {
+        let base = self.base.path().trim_end_matches('/');
+        let path = target.path();
+        base.is_empty() || path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/'))
     }
 
     /// The download the API handed out on its own origin: `GET target` as the API's own requests are sent (the

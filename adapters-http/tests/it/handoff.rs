@@ -519,3 +519,36 @@ async fn a_redirect_to_the_api_s_own_origin_is_fetched_as_the_api_s_own_and_stre
     api.verify().await;
     elsewhere.verify().await;
 }
+
+/// A redirect within the API base's path (a renamed repository's 301 to `/repositories/{id}/…`) is the API itself,
+/// not a download: its request is retried like the first (a `503` then the answer), with the credential.
+#[tokio::test]
+async fn a_redirect_within_the_api_base_is_an_api_request_and_retried() {
+    let api = MockServer::start().await;
+    let moved = format!("{}/api/v3/repositories/42/actions/runs", api.uri());
+    Mock::given(method("GET"))
+        .and(path("/api/v3/repos/o/old/actions/runs"))
+        .respond_with(ResponseTemplate::new(301).insert_header("location", moved.as_str()))
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/v3/repositories/42/actions/runs"))
+        .respond_with(ResponseTemplate::new(503).insert_header("retry-after", "0"))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/v3/repositories/42/actions/runs"))
+        .and(header("x-token", SECRET))
+        .respond_with(ResponseTemplate::new(200).set_body_string(r#"{"total_count":0,"workflow_runs":[]}"#))
+        .mount(&api)
+        .await;
+    let http = client(&format!("{}/api/v3", api.uri()), token());
+    let url = http.url("/repos/o/old/actions/runs", &[] as &[(&str, &str)]).unwrap();
+    let download = http.get_handoff(url).await.expect("moved");
+    assert!(!download.is_handed_off());
+    let response = download.into_response().await.expect("read");
+    assert_eq!(response.status.as_u16(), 200);
+    assert_eq!(&response.body[..], br#"{"total_count":0,"workflow_runs":[]}"#);
+}
