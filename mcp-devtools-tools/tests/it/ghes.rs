@@ -116,42 +116,17 @@ async fn runs_jobs_artifacts_and_a_commit_s_checks_are_read_under_api_v3() {
         ghes_json(200, json!({"total_count": 1, "workflow_runs": []})),
     )
     .await;
-    get(
-        &ghes,
-        &format!("{REPO}/actions/runs/30433642/jobs"),
-        ghes_json(200, example("job-paginated")),
-    )
-    .await;
-    get(
-        &ghes,
-        &format!("{REPO}/actions/runs/30433642/artifacts"),
-        ghes_json(200, example("artifact-paginated")),
-    )
-    .await;
-    get(
-        &ghes,
-        &format!("{REPO}/commits/{SHA}/check-runs"),
-        ghes_json(200, example("check-run-paginated")),
-    )
-    .await;
-    get(
-        &ghes,
-        &format!("{REPO}/commits/{SHA}/status"),
-        ghes_json(200, example("combined-commit-status")),
-    )
-    .await;
-    get(
-        &ghes,
-        &format!("{REPO}/commits/{SHA}/pulls"),
-        ghes_json(200, example("pull-request-simple-items")),
-    )
-    .await;
-    get(
-        &ghes,
-        &format!("{REPO}/commits/{SHA}"),
-        ghes_json(200, example("commit")),
-    )
-    .await;
+    for (at, name) in [
+        ("/actions/runs/30433642/jobs", "job-paginated"),
+        ("/actions/runs/30433642/artifacts", "artifact-paginated"),
+        ("/commits/{SHA}/check-runs", "check-run-paginated"),
+        ("/commits/{SHA}/status", "combined-commit-status"),
+        ("/commits/{SHA}/pulls", "pull-request-simple-items"),
+        ("/commits/{SHA}", "commit"),
+    ] {
+        let at = format!("{REPO}{}", at.replace("{SHA}", SHA));
+        get(&ghes, &at, ghes_json(200, example(name))).await;
+    }
     let client = client(&ghes).await;
 
     let runs_tool = listed_tool(&client, "github_list_workflow_runs").await;

@@ -70,3 +70,84 @@ fn the_github_enterprise_recipes_build_a_client_under_their_base() {
         assert_eq!(runs.as_str(), want, "{block}");
     }
 }
+
+/// The `export NAME=VALUE …` assignments of the `sh` blocks of `text`, in order (a `#` comment ends a line).
+fn exports(text: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        match line.trim_start().strip_prefix("```") {
+            Some(tag) => in_sh = !in_sh && tag == "sh",
+            None if in_sh => {
+                let code = line.split(" #").next().unwrap_or(line);
+                let Some(assignments) = code.trim().strip_prefix("export ") else {
+                    continue;
+                };
+                for assignment in assignments.split_whitespace() {
+                    if let Some((name, value)) = assignment.split_once('=') {
+                        pairs.push((name.to_owned(), value.trim_matches('"').to_owned()));
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    pairs
+}
+
+#[test]
+fn the_atlassian_data_center_recipe_reads_without_errors_and_builds_each_product_as_data_center() {
+    let Some(root) = repo_root() else { return };
+    let page = read(&root, Path::new("docs/server.md"));
+    let section = page
+        .split_once("\n### Atlassian Data Center and Server\n")
+        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        .expect("docs/server.md has the Atlassian Data Center and Server recipe");
+    let pairs: Vec<(String, String)> = exports(section)
+        .into_iter()
+        // The CA bundle names a file of the deployment, read at start-up (server/tests/it/upstream_tls.rs); a
+        // token shown as `…` stands for the reader's own.
+        .filter(|(name, _)| name != "ATLASSIAN_CA_BUNDLE")
+        .map(|(name, value)| {
+            let value = if value == "…" {
+                format!("{name}-docs-recipe")
+            } else {
+                value
+            };
+            (name, value)
+        })
+        .collect();
+    assert_eq!(pairs.len(), 9, "the recipe's settings: {pairs:?}");
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let (settings, warnings) = crate::config::settings_of(&pairs);
+    assert!(settings.errors.is_empty(), "{:?}", settings.errors);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let atlassian = adapters_atlassian::Atlassian::new(&settings.tools.atlassian, None);
+    for (product, base, token) in [
+        (
+            adapters_atlassian::Product::Jira,
+            "https://jira.corp.example/jira",
+            "JIRA_PERSONAL_TOKEN",
+        ),
+        (
+            adapters_atlassian::Product::Confluence,
+            "https://wiki.corp.example/confluence",
+            "CONFLUENCE_PERSONAL_TOKEN",
+        ),
+        (
+            adapters_atlassian::Product::Bitbucket,
+            "https://git.corp.example/",
+            "BITBUCKET_ACCESS_TOKEN",
+        ),
+    ] {
+        let client = atlassian.product(product);
+        assert_eq!(client.config_error(), None, "{product}");
+        assert_eq!(
+            client.deployment(),
+            adapters_atlassian::Deployment::DataCenter,
+            "{product}"
+        );
+        assert_eq!(client.base().map(Url::as_str), Some(base), "{product}");
+        assert_eq!(client.credential_label(), Some(token), "{product}");
+    }
+}

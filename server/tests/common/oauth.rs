@@ -49,16 +49,31 @@ impl AuthServer {
             .arg(dir.join("server.mjs"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("run node");
         let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the authorization server started within 60 s")
-            .unwrap()
-            .expect("the authorization server printed its issuers");
+        let started = tokio::time::timeout(Duration::from_secs(60), lines.next_line()).await;
+        let Ok(Ok(Some(line))) = started else {
+            // What node said, for the failure's message (it prints nothing there when it starts).
+            let _ = child.start_kill();
+            let mut said = String::new();
+            if let Some(mut stderr) = child.stderr.take() {
+                use tokio::io::AsyncReadExt;
+                let _ = tokio::time::timeout(Duration::from_secs(5), stderr.read_to_string(&mut said)).await;
+            }
+            panic!("the authorization server did not print its issuers within 60 s ({started:?}); node said: {said}");
+        };
+        // Its later errors (`server_error`) go to the test's output, so the pipe never fills.
+        if let Some(stderr) = child.stderr.take() {
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    eprintln!("authorization server: {line}");
+                }
+            });
+        }
         let issuers: Value = serde_json::from_str(&line).unwrap();
         let text = |name: &str| issuers[name].as_str().unwrap().to_string();
         AuthServer {
