@@ -3,6 +3,8 @@
 use adapters_github::{
     GetRequest, GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
 };
+use std::future::Future;
+
 use adapters_http::decode::Payload;
 use mcp_envelope::PageMeta;
 use mcp_results::{View, WithView};
@@ -119,30 +121,7 @@ pub(super) async fn list_workflow_runs(
         .with_actor(args.actor)
         .with_per_page(per_page)
         .with_page(page);
-    let github = match client(app, LIST_WORKFLOW_RUNS) {
-        Ok(github) => github,
-        Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
-    };
-    let (limits, first) = match (all, github.list_workflow_runs(&params).await) {
-        (Some(limits), Ok(first)) => (limits, first),
-        (_, first) => return finish(app, principal, LIST_WORKFLOW_RUNS, first, &view, page_meta).await,
-    };
-    crate::tools::record_upstream_status(Some(200));
-    let (params, start) = (&params, first_page(page));
-    let fetch = |next| async move {
-        match next {
-            Next::Page(n) => {
-                let params = params.clone().with_page(Some(page_number(n)?));
-                github.list_workflow_runs(&params).await
-            }
-            Next::Link(link) => github.get(&GetRequest::new(&link)).await,
-        }
-    };
-    let (tool, next_of) = (LIST_WORKFLOW_RUNS, pages::by_number);
-    pages::merge(
-        app, principal, tool, limits, start, first, &view, page_meta, next_of, fetch,
-    )
-    .await
+    read_numbered(app, principal, LIST_WORKFLOW_RUNS, params, page, all, view).await
 }
 
 /// Runs `github_list_workflow_jobs`.
@@ -169,28 +148,79 @@ pub(super) async fn list_workflow_jobs(
         }))
         .with_per_page(per_page)
         .with_page(page);
-    let github = match client(app, LIST_WORKFLOW_JOBS) {
+    read_numbered(app, principal, LIST_WORKFLOW_JOBS, params, page, all, view).await
+}
+
+/// A GitHub list read by page number (workflow runs, a run's jobs): its parameters at another page, and the call
+/// that reads them.
+trait Numbered: Clone + Send + Sync {
+    /// These parameters at `page`.
+    fn at_page(self, page: Option<u32>) -> Self;
+    /// The page these parameters name.
+    fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a;
+}
+
+impl Numbered for ListWorkflowRunsParams {
+    fn at_page(self, page: Option<u32>) -> Self {
+        self.with_page(page)
+    }
+
+    fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a {
+        github.list_workflow_runs(self)
+    }
+}
+
+impl Numbered for ListWorkflowJobsParams {
+    fn at_page(self, page: Option<u32>) -> Self {
+        self.with_page(page)
+    }
+
+    fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a {
+        github.list_workflow_jobs(self)
+    }
+}
+
+/// The first page `params` name as `tool`'s answer, or, with `allPages` (`all`), every page from it on, merged by
+/// page number ([`pages::merge`]); a next page GitHub names by link only is read by that link.
+async fn read_numbered<P: Numbered>(
+    app: &App,
+    principal: &Principal,
+    tool: &'static str,
+    params: P,
+    page: Option<u32>,
+    all: Option<Limits>,
+    view: View,
+) -> CallToolResult {
+    let github = match client(app, tool) {
         Ok(github) => github,
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
-    let (limits, first) = match (all, github.list_workflow_jobs(&params).await) {
+    let (limits, first) = match (all, params.read(github).await) {
         (Some(limits), Ok(first)) => (limits, first),
-        (_, first) => return finish(app, principal, LIST_WORKFLOW_JOBS, first, &view, page_meta).await,
+        (_, first) => return finish(app, principal, tool, first, &view, page_meta).await,
     };
     crate::tools::record_upstream_status(Some(200));
     let (params, start) = (&params, first_page(page));
     let fetch = |next| async move {
         match next {
             Next::Page(n) => {
-                let params = params.clone().with_page(Some(page_number(n)?));
-                github.list_workflow_jobs(&params).await
+                let params = params.clone().at_page(Some(page_number(n)?));
+                params.read(github).await
             }
             Next::Link(link) => github.get(&GetRequest::new(&link)).await,
         }
     };
-    let (tool, next_of) = (LIST_WORKFLOW_JOBS, pages::by_number);
     pages::merge(
-        app, principal, tool, limits, start, first, &view, page_meta, next_of, fetch,
+        app,
+        principal,
+        tool,
+        limits,
+        start,
+        first,
+        &view,
+        page_meta,
+        pages::by_number,
+        fetch,
     )
     .await
 }
