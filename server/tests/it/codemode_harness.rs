@@ -10,6 +10,8 @@
 //!   page back through `artifact_read`;
 //! - `wait-logs.js`, written from the same declarations, waits for a run with `github_wait_for_run` and reads the log
 //!   of each job the wait reports failed with `github_get_job_logs`, by the `jobId` the wait result carries;
+//! - `failed-runs.js`, written from the same declarations, gets every failed run in one call (`allPages` and a `jq`:
+//!   the server merges the pages, the answer is small) and finds the failed runs `triage.js` finds page by page;
 //! - `ci-tests.js`, written from the same declarations, reads a pull request's failing checks with `ci_status` and
 //!   the failed tests of each one's reports with `ci_test_results` (a check run's `test-results` artifact, a CircleCI
 //!   job's tests);
@@ -204,6 +206,31 @@ async fn cloudflare_codemode_generates_our_types_and_runs_a_triage_written_from_
         rows.contains(&"| 2802600146 | Lint | docs | test (Python 3.9): Run tests | - |"),
         "page 2, reached through nextPage: {out}"
     );
+}
+
+#[tokio::test]
+async fn cloudflare_codemode_gets_every_failed_run_in_one_call_with_all_pages() {
+    let result = run_program("run", "failed-runs.js").await;
+    let out = result.to_string();
+    // The 104 runs of the recorded upstream are two pages of 100: both read, merged, then cut down by the jq.
+    assert_eq!(
+        result["pages"],
+        json!({"read": 2, "stoppedBy": "last_page", "error": null}),
+        "{out}"
+    );
+    assert_eq!(result["nextPage"], Value::Null, "{out}");
+    assert_eq!(
+        result["incomplete"],
+        Value::Null,
+        "the jq keeps the answer under the bound: {out}"
+    );
+    // The 22 failed runs triage.js finds over its two pages, each once, page 2's included.
+    assert_eq!(result["failed"], json!(22), "{out}");
+    let runs = strings(&result["runs"]);
+    assert_eq!(runs.len(), 22, "{out}");
+    for run in ["3985091487 Build Documentation (master)", "2802600146 Lint (docs)"] {
+        assert!(runs.contains(&run), "{run} in {out}");
+    }
 }
 
 #[tokio::test]
