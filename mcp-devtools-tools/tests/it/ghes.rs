@@ -238,29 +238,35 @@ const LOG: &str = "\u{feff}2020-01-20T17:42:40.0000000Z ##[group]Run Tests\n\
 2020-01-20T17:42:59.0000000Z 42 runs, 97 assertions, 0 failures, 0 errors, 0 skips\n\
 2020-01-20T17:42:59.0000000Z ##[endgroup]\n";
 
+/// Mounts job 399444496 (the GHES `job` example) on `ghes`, its log answered with a `302` to the signed URL
+/// `{host}{path}?{query}`; returns that path.
+async fn job_with_log_at(ghes: &MockServer, host: &str, query: &str) -> &'static str {
+    const SIGNED: &str = "/_services/pipelines/_apis/pipelines/1/runs/19/signedlogcontent/4";
+    get(
+        ghes,
+        &format!("{REPO}/actions/jobs/399444496"),
+        ghes_json(200, example("job")),
+    )
+    .await;
+    let location = format!("{host}{SIGNED}?{query}");
+    get(
+        ghes,
+        &format!("{REPO}/actions/jobs/399444496/logs"),
+        ResponseTemplate::new(302).insert_header("location", location.as_str()),
+    )
+    .await;
+    SIGNED
+}
+
 #[tokio::test]
 async fn logs_and_artifacts_handed_to_a_storage_host_reach_it_without_the_token() {
     let ghes = MockServer::start().await;
     // Another origin (another port): GHES's blob storage, or its separate storage host name.
     let storage = MockServer::start().await;
-    get(
+    let signed = job_with_log_at(
         &ghes,
-        &format!("{REPO}/actions/jobs/399444496"),
-        ghes_json(200, example("job")),
-    )
-    .await;
-    let signed = "/_services/pipelines/_apis/pipelines/1/runs/19/signedlogcontent/4";
-    get(
-        &ghes,
-        &format!("{REPO}/actions/jobs/399444496/logs"),
-        ResponseTemplate::new(302).insert_header(
-            "location",
-            format!(
-                "{}{signed}?urlExpires=2026-12-05T22%3A44%3A54Z&urlSigningMethod=HMACV1&urlSignature=SIG0123456789",
-                storage.uri()
-            )
-            .as_str(),
-        ),
+        &storage.uri(),
+        "urlExpires=2026-12-05T22%3A44%3A54Z&urlSigningMethod=HMACV1&urlSignature=SIG0123456789",
     )
     .await;
     get(
@@ -338,26 +344,7 @@ fn long_log(lines: usize, last: &str) -> String {
 #[tokio::test]
 async fn a_log_handed_to_a_path_of_the_ghes_host_itself_is_streamed_past_the_body_cap() {
     let ghes = MockServer::start().await;
-    get(
-        &ghes,
-        &format!("{REPO}/actions/jobs/399444496"),
-        ghes_json(200, example("job")),
-    )
-    .await;
-    let signed = "/_services/pipelines/_apis/pipelines/1/runs/19/signedlogcontent/4";
-    get(
-        &ghes,
-        &format!("{REPO}/actions/jobs/399444496/logs"),
-        ResponseTemplate::new(302).insert_header(
-            "location",
-            format!(
-                "{}{signed}?urlSigningMethod=HMACV1&urlSignature=SIG0123456789",
-                ghes.uri()
-            )
-            .as_str(),
-        ),
-    )
-    .await;
+    let signed = job_with_log_at(&ghes, &ghes.uri(), "urlSigningMethod=HMACV1&urlSignature=SIG0123456789").await;
     let log = long_log(600, "600 tests, 0 failures");
     assert!(log.len() > 4 * 8192);
     get(
