@@ -192,30 +192,38 @@ impl GithubClient {
 
     /// An answer as a [`Page`] (a 2xx: the body and the next page from its headers) or an error.
     pub(crate) async fn page_of(&self, response: adapters_http::RawResponse) -> Result<Page, GithubError> {
-        let status = response.status.as_u16();
         if !response.status.is_success() {
-            let credential = self.http.vendor().credential_setting;
-            return Err(GithubError::from_response(
-                status,
-                &response.headers,
-                &response.body,
-                credential,
-            ));
+            return Err(self.error_of(&response));
         }
         let body = response.parse_payload(self.http.vendor()).await?;
-        let next_link = next_link_from_headers(&response.headers)
-            .and_then(|link| adapters_http::next_link::resolve(&response.url, &link));
-        let cursor = next_link.as_deref().is_some_and(is_cursor_link);
+        let (next_page, next_link) = next_of(&response);
         Ok(Page {
             body,
-            next_page: if cursor {
-                None
-            } else {
-                next_page_from_headers(&response.headers)
-            },
+            next_page,
             next_link,
         })
     }
+}
+
+impl GithubClient {
+    /// The error of an unsuccessful answer (its status, rate-limit headers and GitHub's message).
+    pub(crate) fn error_of(&self, response: &adapters_http::RawResponse) -> GithubError {
+        let credential = self.http.vendor().credential_setting;
+        GithubError::from_response(response.status.as_u16(), &response.headers, &response.body, credential)
+    }
+}
+
+/// The next page of an answer, from its `Link` header: its number (none when the link continues with a cursor) and
+/// the link itself, absolute.
+pub(crate) fn next_of(response: &adapters_http::RawResponse) -> (Option<u64>, Option<String>) {
+    let next_link = next_link_from_headers(&response.headers)
+        .and_then(|link| adapters_http::next_link::resolve(&response.url, &link));
+    let next_page = if next_link.as_deref().is_some_and(is_cursor_link) {
+        None
+    } else {
+        next_page_from_headers(&response.headers)
+    };
+    (next_page, next_link)
 }
 
 /// Whether a next link continues with a cursor: a non-empty `after` or `before` query parameter.

@@ -485,6 +485,32 @@ async fn github_list_workflow_jobs_reads_every_page() {
     every_stop(Kind::Jobs).await;
 }
 
+/// GitHub's numbered lists download page N+1 while page N parses: never a page the merge does not read, whatever
+/// stops it (the last page, `allPages`, `maxItems`), and the same merged items.
+#[tokio::test]
+async fn numbered_github_lists_ask_only_for_the_pages_they_merge() {
+    let (upstream, client, _) = setup().await;
+    for kind in [Kind::Runs, Kind::Jobs] {
+        let schema = listed_tool(&client, kind.tool()).await;
+        serve(&upstream, "four", Book::new(&upstream, kind, 4)).await;
+        let at = kind.at("four");
+        let mut asked = 0;
+        for (more, pages, ids) in [
+            (json!({"allPages": 10}), 4, vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (json!({"allPages": 2}), 2, vec![1, 2, 3, 4]),
+            (json!({"allPages": 10, "maxItems": 3}), 2, vec![1, 2, 3]),
+            (json!({"allPages": 3, "page": 2}), 3, vec![3, 4, 5, 6, 7, 8]),
+        ] {
+            let merged = read(&client, &schema, kind, "four", more.clone()).await;
+            assert_eq!(kind.ids(&merged["data"]), ids, "{kind:?} {more}");
+            let requests = upstream.server().received_requests().await.unwrap();
+            let now = requests.iter().filter(|r| r.url.path() == at).count();
+            assert_eq!(now - asked, pages, "{kind:?} {more}: pages asked for");
+            asked = now;
+        }
+    }
+}
+
 #[tokio::test]
 async fn github_get_reads_every_page_of_a_cursor_list() {
     every_stop(Kind::GithubGet).await;

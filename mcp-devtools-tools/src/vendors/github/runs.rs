@@ -1,9 +1,11 @@
 //! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract `{data, nextPage, incomplete?}`).
 
 use adapters_github::{
-    GetRequest, GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page, WorkflowId,
+    Downloaded, GetRequest, GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page,
+    WorkflowId,
 };
 use std::future::Future;
+use std::sync::Mutex;
 
 use adapters_http::decode::Payload;
 use mcp_envelope::PageMeta;
@@ -151,13 +153,18 @@ pub(super) async fn list_workflow_jobs(
     read_numbered(app, principal, LIST_WORKFLOW_JOBS, params, page, all, view).await
 }
 
-/// A GitHub list read by page number (workflow runs, a run's jobs): its parameters at another page, and the call
-/// that reads them.
+/// A GitHub list read by page number (workflow runs, a run's jobs): its parameters at another page, and the calls
+/// that read them (whole, or downloaded then parsed: [`adapters_github::Downloaded`]).
 trait Numbered: Clone + Send + Sync {
     /// These parameters at `page`.
     fn at_page(self, page: Option<u32>) -> Self;
     /// The page these parameters name.
     fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a;
+    /// The answer of that page, downloaded, not yet parsed.
+    fn download<'a>(
+        &'a self,
+        github: &'a GithubClient,
+    ) -> impl Future<Output = Result<Downloaded, GithubError>> + Send + 'a;
 }
 
 impl Numbered for ListWorkflowRunsParams {
@@ -168,6 +175,13 @@ impl Numbered for ListWorkflowRunsParams {
     fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a {
         github.list_workflow_runs(self)
     }
+
+    fn download<'a>(
+        &'a self,
+        github: &'a GithubClient,
+    ) -> impl Future<Output = Result<Downloaded, GithubError>> + Send + 'a {
+        github.download_workflow_runs(self)
+    }
 }
 
 impl Numbered for ListWorkflowJobsParams {
@@ -177,6 +191,13 @@ impl Numbered for ListWorkflowJobsParams {
 
     fn read<'a>(&'a self, github: &'a GithubClient) -> impl Future<Output = Result<Page, GithubError>> + Send + 'a {
         github.list_workflow_jobs(self)
+    }
+
+    fn download<'a>(
+        &'a self,
+        github: &'a GithubClient,
+    ) -> impl Future<Output = Result<Downloaded, GithubError>> + Send + 'a {
+        github.download_workflow_jobs(self)
     }
 }
 
@@ -195,20 +216,36 @@ async fn read_numbered<P: Numbered>(
         Ok(github) => github,
         Err(unusable) => return mcp_results::coded_error(unusable, "invalid_setting"),
     };
-    let (limits, first) = match (all, params.read(github).await) {
-        (Some(limits), Ok(first)) => (limits, first),
-        (_, first) => return finish(app, principal, tool, first, &view, page_meta).await,
+    let Some(limits) = all else {
+        return finish(app, principal, tool, params.read(github).await, &view, page_meta).await;
+    };
+    // Each page after the first is downloaded while the one before it parses ([`Ahead`]), only when the merge will
+    // read it: within `allPages`, and not with `maxItems`, which may stop the merge at any page.
+    let last = match limits.items {
+        None => u64::from(page.unwrap_or(1)).saturating_add(limits.pages.saturating_sub(1)),
+        Some(_) => 0,
+    };
+    let ahead = Ahead::default();
+    let (params, ahead, start) = (&params, &ahead, first_page(page));
+    let first = match params.download(github).await {
+        Ok(downloaded) => ahead.parse(github, params, downloaded, last).await,
+        Err(err) => Err(err),
+    };
+    let first = match first {
+        Ok(first) => first,
+        Err(err) => return finish(app, principal, tool, Err(err), &view, page_meta).await,
     };
     crate::tools::record_upstream_status(Some(200));
-    let (params, start) = (&params, first_page(page));
     let fetch = |next| async move {
-        match next {
-            Next::Page(n) => {
-                let params = params.clone().at_page(Some(page_number(n)?));
-                params.read(github).await
-            }
-            Next::Link(link) => github.get(&GetRequest::new(&link)).await,
-        }
+        let n = match next {
+            Next::Page(n) => n,
+            Next::Link(link) => return github.get(&GetRequest::new(&link)).await,
+        };
+        let downloaded = match ahead.take(n) {
+            Some(downloaded) => downloaded?,
+            None => params.clone().at_page(Some(page_number(n)?)).download(github).await?,
+        };
+        ahead.parse(github, params, downloaded, last).await
     };
     pages::merge(
         app,
@@ -223,6 +260,40 @@ async fn read_numbered<P: Numbered>(
         fetch,
     )
     .await
+}
+
+/// The page downloaded ahead of the merge, by its number (the requests stay one after another, as GitHub asks; only a
+/// page's parse overlaps the next page's download).
+#[derive(Default)]
+struct Ahead(Mutex<Option<(u64, Result<Downloaded, GithubError>)>>);
+
+impl Ahead {
+    /// The answer of page `n` when it was downloaded ahead.
+    fn take(&self, n: u64) -> Option<Result<Downloaded, GithubError>> {
+        let mut slot = self.0.lock().ok()?;
+        slot.take()
+            .filter(|(page, _)| *page == n)
+            .map(|(_, downloaded)| downloaded)
+    }
+
+    /// The page of `downloaded`, parsed while the page after it (when it is at most `last`) downloads, kept here.
+    async fn parse<P: Numbered>(
+        &self,
+        github: &GithubClient,
+        params: &P,
+        downloaded: Downloaded,
+        last: u64,
+    ) -> Result<Page, GithubError> {
+        let Some(after) = downloaded.next_page().filter(|after| *after <= last) else {
+            return github.parse(downloaded).await;
+        };
+        let params = params.clone().at_page(Some(page_number(after)?));
+        let (page, next) = tokio::join!(github.parse(downloaded), params.download(github));
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some((after, next));
+        }
+        page
+    }
 }
 
 /// The GitHub client, or the error text of `tool` saying why it could not be built from its configuration.
