@@ -9,7 +9,8 @@
 //!
 //! Data Center (<https://developer.atlassian.com/server/confluence/rest/>) has the v1 API only, under its own
 //! context path (the base: `https://wiki.example.com/confluence`), never under `/wiki`: a Cloud-style `/wiki/...`
-//! path loses its `/wiki`, and `_links.next` (relative to the server's context) continues under the base.
+//! path loses its `/wiki`, and `_links.next` (relative to the server's context, or absolute on its public URL,
+//! `_links.base`) continues under the configured base.
 
 use url::Url;
 
@@ -39,6 +40,26 @@ pub fn request_path(base: &Url, path: &str, deployment: Deployment) -> String {
 /// a proxy in front of it may not share.
 pub fn next_link(url: &Url, body: &serde_json::Value, deployment: Deployment, base: &Url) -> Option<String> {
     let next = body.pointer("/_links/next")?.as_str()?;
+    // Data Center may give it absolute, on its own public URL (`_links.base`), which a proxy in front of it need not
+    // share: the part after that base continues under the configured one.
+    let public = body.pointer("/_links/base").and_then(|b| b.as_str());
+    let rebased;
+    let next = match (deployment, public) {
+        (Deployment::DataCenter, Some(public)) if next.contains("://") => {
+            let public = public.trim_end_matches('/');
+            match next
+                .strip_prefix(public)
+                .filter(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
+            {
+                Some(rest) => {
+                    rebased = format!("{}{rest}", base.path().trim_end_matches('/'));
+                    rebased.as_str()
+                }
+                None => next,
+            }
+        }
+        _ => next,
+    };
     let context = match deployment {
         Deployment::Cloud => body
             .pointer("/_links/base")
@@ -93,6 +114,12 @@ mod tests {
         let page = serde_json::json!({"_links": {"next": "/rest/api/content?limit=2&start=2", "base": "http://localhost:8090/other", "context": "/other"}});
         assert_eq!(
             next_link(&at, &page, dc, &base).as_deref(),
+            Some("https://wiki.example.com/confluence/rest/api/content?limit=2&start=2")
+        );
+        // Absolute, on the server's public URL: continued under the configured base.
+        let absolute = serde_json::json!({"_links": {"next": "http://localhost:8090/other/rest/api/content?limit=2&start=2", "base": "http://localhost:8090/other"}});
+        assert_eq!(
+            next_link(&at, &absolute, dc, &base).as_deref(),
             Some("https://wiki.example.com/confluence/rest/api/content?limit=2&start=2")
         );
         let at_root = Url::parse("http://127.0.0.1:9/rest/api/content?limit=2").unwrap();
