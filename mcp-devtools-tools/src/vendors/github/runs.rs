@@ -271,9 +271,10 @@ impl Ahead {
     /// The answer of page `n` when it was downloaded ahead.
     fn take(&self, n: u64) -> Option<Result<Downloaded, GithubError>> {
         let mut slot = self.0.lock().ok()?;
-        slot.take()
-            .filter(|(page, _)| *page == n)
-            .map(|(_, downloaded)| downloaded)
+        match slot.take() {
+            Some((page, downloaded)) if page == n => Some(downloaded),
+            _ => None,
+        }
     }
 
     /// The page of `downloaded`, parsed while the page after it (when it is at most `last`) downloads, kept here.
