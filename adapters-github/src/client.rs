@@ -192,24 +192,7 @@ impl GithubClient {
 
     /// An answer as a [`Page`] (a 2xx: the body and the next page from its headers) or an error.
     pub(crate) async fn page_of(&self, response: adapters_http::RawResponse) -> Result<Page, GithubError> {
-        if !response.status.is_success() {
-            return Err(self.error_of(&response));
-        }
-        let body = response.parse_payload(self.http.vendor()).await?;
-        let (next_page, next_link) = next_of(&response);
-        Ok(Page {
-            body,
-            next_page,
-            next_link,
-        })
-    }
-}
-
-impl GithubClient {
-    /// The error of an unsuccessful answer (its status, rate-limit headers and GitHub's message).
-    pub(crate) fn error_of(&self, response: &adapters_http::RawResponse) -> GithubError {
-        let credential = self.http.vendor().credential_setting;
-        GithubError::from_response(response.status.as_u16(), &response.headers, &response.body, credential)
+        self.parse(self.downloaded(response)?).await
     }
 }
 

@@ -11,17 +11,20 @@ use crate::client::{GithubClient, Page, next_of};
 use crate::error::GithubError;
 use crate::params::{ListWorkflowJobsParams, ListWorkflowRunsParams};
 
-/// A successful answer of a list, its body downloaded (under the body cap) but not yet parsed.
+/// A successful answer of a list, its body downloaded (under the body cap) but not yet parsed, and its next page
+/// read from its `Link` header.
 #[derive(Debug)]
 pub struct Downloaded {
     response: adapters_http::RawResponse,
+    next_page: Option<u64>,
+    next_link: Option<String>,
 }
 
 impl Downloaded {
     /// The next page's number from the `Link` header: `None` on the last page, and when the next link continues with
     /// a cursor (as [`Page::next_page`]).
     pub fn next_page(&self) -> Option<u64> {
-        next_of(&self.response).0
+        self.next_page
     }
 }
 
@@ -48,14 +51,36 @@ impl GithubClient {
     ///
     /// Errors: [`GithubError::Http`] with `InvalidJson`.
     pub async fn parse(&self, downloaded: Downloaded) -> Result<Page, GithubError> {
-        self.page_of(downloaded.response).await
+        let body = downloaded.response.parse_payload(self.http.vendor()).await?;
+        Ok(Page {
+            body,
+            next_page: downloaded.next_page,
+            next_link: downloaded.next_link,
+        })
     }
 
     async fn download(&self, url: Url) -> Result<Downloaded, GithubError> {
         let response = self.http.send_with(Method::GET, url, None, &HeaderMap::new()).await?;
+        self.downloaded(response)
+    }
+
+    /// A 2xx answer as [`Downloaded`] (its next page read from its headers), or the error of any other (its status,
+    /// rate-limit headers and GitHub's message).
+    pub(crate) fn downloaded(&self, response: adapters_http::RawResponse) -> Result<Downloaded, GithubError> {
         if !response.status.is_success() {
-            return Err(self.error_of(&response));
+            let credential = self.http.vendor().credential_setting;
+            return Err(GithubError::from_response(
+                response.status.as_u16(),
+                &response.headers,
+                &response.body,
+                credential,
+            ));
         }
-        Ok(Downloaded { response })
+        let (next_page, next_link) = next_of(&response);
+        Ok(Downloaded {
+            response,
+            next_page,
+            next_link,
+        })
     }
 }

@@ -1,12 +1,12 @@
 //! `github_list_workflow_runs` and `github_list_workflow_jobs` (paged contract `{data, nextPage, incomplete?}`).
 
+use std::future::Future;
+use std::sync::Mutex;
+
 use adapters_github::{
     Downloaded, GetRequest, GithubClient, GithubError, JobFilter, ListWorkflowJobsParams, ListWorkflowRunsParams, Page,
     WorkflowId,
 };
-use std::future::Future;
-use std::sync::Mutex;
-
 use adapters_http::decode::Payload;
 use mcp_envelope::PageMeta;
 use mcp_results::{View, WithView};
