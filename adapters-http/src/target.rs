@@ -104,11 +104,16 @@ where
             .join(&format!("./{relative}"))
             .map_err(|e| invalid(&format!("is not a valid URL path ({e})")))?
     };
-    if !url.path().starts_with(with_trailing_slash(base).path()) && url.path() != base.path() {
+    if !under_base(base, &url) {
         return Err(invalid(&format!("must stay under the API base path {}", base.path())));
     }
     append_query(&mut url, query);
     Ok(url)
+}
+
+/// `url`'s path is the API `base`'s path or under it (every path, for a base at the origin's root).
+pub(crate) fn under_base(base: &Url, url: &Url) -> bool {
+    url.path().starts_with(with_trailing_slash(base).path()) || url.path() == base.path()
 }
 
 /// Most decoding steps looked through: a server or proxy may decode a path more than once.

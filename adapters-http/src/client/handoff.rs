@@ -12,7 +12,7 @@ use crate::body::read_capped;
 use crate::error::HttpError;
 use crate::redact::RedactStream;
 use crate::response::RawResponse;
-use crate::target::{is_loopback, same_origin};
+use crate::target::{is_loopback, same_origin, under_base};
 use crate::vendor::Vendor;
 use crate::vouched::VouchedHosts;
 
@@ -187,7 +187,7 @@ impl HttpClient {
         match self.redirect_target(first.status, &first.headers, &first.url)? {
             // Within the API base (a renamed repository's 301 to `/repositories/{id}/…`): the API itself, sent as
             // its requests are (retried, the login check, same-origin redirects followed).
-            Some(target) if same_origin(&target, &first.url) && self.under_base(&target) => {
+            Some(target) if same_origin(&target, &first.url) && under_base(&self.base, &target) => {
                 let again = self
                     .send_redacted(Method::GET, target, None, headers, &self.secrets)
                     .await?;
@@ -200,13 +200,6 @@ impl HttpClient {
             Some(target) => self.get_elsewhere(target).await,
             None => Ok(self.read(self.redactor.redact_response(first))),
         }
-    }
-
-    /// `target`'s path is under the API base's path (every path, for a base at the origin's root).
-    fn under_base(&self, target: &Url) -> bool {
-        let base = self.base.path().trim_end_matches('/');
-        let path = target.path();
-        base.is_empty() || path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/'))
     }
 
     /// The download the API handed out on its own origin: `GET target` as the API's own requests are sent (the
