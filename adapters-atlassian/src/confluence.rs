@@ -40,39 +40,35 @@ pub fn request_path(base: &Url, path: &str, deployment: Deployment) -> String {
 /// a proxy in front of it may not share.
 pub fn next_link(url: &Url, body: &serde_json::Value, deployment: Deployment, base: &Url) -> Option<String> {
     let next = body.pointer("/_links/next")?.as_str()?;
-    // Data Center may give it absolute, on its own public URL (`_links.base`), which a proxy in front of it need not
-    // share: the part after that base continues under the configured one.
     let public = body.pointer("/_links/base").and_then(|b| b.as_str());
-    let rebased;
-    let next = match (deployment, public) {
-        (Deployment::DataCenter, Some(public)) if next.contains("://") => {
-            let public = public.trim_end_matches('/');
-            match next
-                .strip_prefix(public)
-                .filter(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
-            {
-                Some(rest) => {
-                    rebased = format!("{}{rest}", base.path().trim_end_matches('/'));
-                    rebased.as_str()
-                }
-                None => next,
-            }
+    let (next, context) = match deployment {
+        Deployment::Cloud => {
+            let context = public
+                .and_then(|b| Url::parse(b).ok())
+                .map(|b| b.path().trim_end_matches('/').to_owned())
+                .unwrap_or_default();
+            (next, context)
         }
-        _ => next,
-    };
-    let context = match deployment {
-        Deployment::Cloud => body
-            .pointer("/_links/base")
-            .and_then(|b| b.as_str())
-            .and_then(|b| Url::parse(b).ok())
-            .map(|b| b.path().trim_end_matches('/').to_owned())
-            .unwrap_or_default(),
-        _ => base.path().trim_end_matches('/').to_owned(),
+        _ => (
+            after_public_base(next, public),
+            base.path().trim_end_matches('/').to_owned(),
+        ),
     };
     if next.starts_with('/') && !context.is_empty() && !(next == context || next.starts_with(&format!("{context}/"))) {
         return adapters_http::next_link::resolve(url, &format!("{context}{next}"));
     }
     adapters_http::next_link::resolve(url, next)
+}
+
+/// A Data Center `next` given absolute on the server's own public URL (`public`, its `_links.base`), which a proxy
+/// in front of it need not share, as the part after that URL (to continue under the configured base); any other
+/// `next` as it is.
+fn after_public_base<'a>(next: &'a str, public: Option<&str>) -> &'a str {
+    public
+        .filter(|_| next.contains("://"))
+        .and_then(|public| next.strip_prefix(public.trim_end_matches('/')))
+        .filter(|rest| rest.starts_with(['/', '?']))
+        .unwrap_or(next)
 }
 
 #[cfg(test)]
