@@ -252,20 +252,39 @@ async fn bitbucket_data_center_pull_requests_build_status_writes_and_errors() {
 
 #[tokio::test]
 async fn without_the_token_each_product_answers_401_in_its_own_form() {
+    const WRONG: &str = "wrong-token-0123456789";
     let upstream = RecordedUpstream::atlassian_data_center().await.unwrap();
     let mut config = config(&upstream);
     config.atlassian = config
         .atlassian
-        .with_bitbucket_access_token(Some(Secret::new("wrong-token-0123456789")));
+        .with_jira_personal_token(Some(Secret::new(WRONG)))
+        .with_confluence_personal_token(Some(Secret::new(WRONG)))
+        .with_bitbucket_access_token(Some(Secret::new(WRONG)));
     let client = connect(config).await;
-    let refused = call(
-        &client,
-        "bb_get",
-        json!({"path": "/projects/PRJ/repos/my-repo/pull-requests"}),
-    )
-    .await;
-    assert_error(&refused, &["401", "Authentication failed", "BITBUCKET_ACCESS_TOKEN"]);
-    assert!(!text(&refused).contains("wrong-token-0123456789"));
+    for (tool, path, said, setting) in [
+        (
+            "jira_get",
+            "/rest/api/2/issue/EX-1",
+            "You are not authenticated",
+            "JIRA_PERSONAL_TOKEN",
+        ),
+        (
+            "conf_get",
+            "/rest/api/content/1234",
+            "This request requires authentication",
+            "CONFLUENCE_PERSONAL_TOKEN",
+        ),
+        (
+            "bb_get",
+            "/projects/PRJ/repos/my-repo/pull-requests",
+            "Authentication failed",
+            "BITBUCKET_ACCESS_TOKEN",
+        ),
+    ] {
+        let refused = call(&client, tool, json!({"path": path})).await;
+        assert_error(&refused, &["401", said, setting]);
+        assert!(!text(&refused).contains(WRONG), "{tool}");
+    }
 }
 
 #[tokio::test]
