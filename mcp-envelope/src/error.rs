@@ -1,5 +1,6 @@
 //! The crate-level error of the pipeline ([`crate::prepare()`]).
 
+use crate::nesting::TooDeepToCarry;
 use crate::project::ProjectionError;
 use crate::render::RenderError;
 use crate::seal::SealError;
@@ -18,4 +19,7 @@ pub enum EnvelopeError {
     /// The structured value could not be serialized (server defect).
     #[error(transparent)]
     Seal(#[from] SealError),
+    /// The value nests deeper than a result can carry ([`crate::ListWriter`]'s limit).
+    #[error(transparent)]
+    Nesting(#[from] TooDeepToCarry),
 }

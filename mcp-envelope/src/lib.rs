@@ -22,6 +22,7 @@
 //! | compact tool schemas for `tools/list` | [`compact_output_schema`] |
 //! | how the caller asked to see a result: `jq`, text format, text from the envelope or `data` | [`View`], [`TextSource`] |
 //! | the whole pipeline in one call: data, metadata, view, bound | [`prepare()`], [`prepare_text`] |
+//! | the same for a list given in parts (pages), never held whole | [`ListWriter`], [`ListAt`] |
 //! | depth of a value and freeing it, without recursion | module [`nesting`] |
 //! | control characters and bidi overrides in text blocks shown as `\uXXXX` | module [`sanitize`] |
 //! | `rmcp` (feature `rmcp`) | `Tool` / `CallToolResult` helpers (the async result path is the `mcp-results` crate) |
@@ -30,6 +31,7 @@ mod bound;
 mod compact;
 mod envelope;
 mod error;
+mod list_writer;
 pub mod nesting;
 mod prepare;
 mod project;
@@ -49,6 +51,7 @@ pub use envelope::{
     paged_output_schema,
 };
 pub use error::EnvelopeError;
+pub use list_writer::{ListAt, ListWriter};
 pub use prepare::{INDENTED_MAX_DEPTH, Prepared, prepare, prepare_text};
 pub use project::{
     Dialect, MAX_COUNTED_OUTPUTS, MAX_EXPRESSION_BYTES, MAX_RESULT_DEPTH, PROJECTION_STACK_BYTES, Projection,

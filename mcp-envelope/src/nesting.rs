@@ -3,6 +3,20 @@
 
 use serde_json::Value;
 
+/// A result nests deeper than its carrier allows (e.g. `mcp-results`' 100,000 levels, what the runtime's stacks
+/// hold): the error text says to select a shallower part with `jq`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the response nests {depth} levels deep, more than the {limit} a result can carry: select a shallower part with \
+     jq (e.g. \"flatten\" or a path)"
+)]
+pub struct TooDeepToCarry {
+    /// The depth measured ([`depth`]).
+    pub depth: usize,
+    /// The most levels allowed.
+    pub limit: usize,
+}
+
 /// Drops `value` without recursion (an explicit work list instead of one stack frame per level), so a value nested
 /// millions of levels deep is freed without overflowing the stack.
 pub fn drop_flat(value: Value) {

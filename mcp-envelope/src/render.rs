@@ -158,8 +158,11 @@ impl toon::Sink for Kept {
 }
 
 pub(crate) mod exact;
+pub(crate) mod json_list;
 mod root;
 mod toon;
+
+pub(crate) use toon::list::ListText as ToonListText;
 
 pub use toon::TooDeep;
 

@@ -366,4 +366,5 @@ impl<S: Sink> Toon<'_, S> {
 }
 
 mod fields;
+pub(crate) mod list;
 mod scalar;

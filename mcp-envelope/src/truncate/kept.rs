@@ -60,6 +60,27 @@ impl Kept {
         self.tail.extend_from_slice(bytes);
     }
 
+    /// Appends the text `other` kept (made with the same limit), as if its whole text were pushed: the part of it
+    /// that neither end holds is counted, not kept.
+    pub(crate) fn push_kept(&mut self, other: &Kept) {
+        debug_assert_eq!(self.keep, other.keep, "texts kept for different limits");
+        // The tail holds the last `keep` bytes at least (all of a shorter text), the head the first `keep`.
+        let tail_start = other.len - other.tail.len();
+        if tail_start == 0 {
+            self.push_bytes(&other.tail);
+            return;
+        }
+        self.push_bytes(&other.head);
+        if tail_start > other.head.len() {
+            // The bytes in between are not kept: the head is full now, and the tail starts again after them.
+            self.len += tail_start - other.head.len();
+            self.tail.clear();
+            self.push_bytes(&other.tail);
+        } else {
+            self.push_bytes(&other.tail[other.head.len() - tail_start..]);
+        }
+    }
+
     /// The text truncated to the limit (the marker noting `rest`), and whether it was truncated.
     pub(crate) fn finish(&self, rest: Rest<'_>) -> (String, bool) {
         if self.len <= self.limit {
@@ -145,6 +166,36 @@ impl std::io::Write for Kept {
 mod tests {
     use super::*;
     use crate::truncate_text;
+
+    /// A text kept in two parts, the second kept on its own and then appended, is the whole text kept.
+    #[test]
+    fn a_kept_part_appends_as_its_whole_text() {
+        let text = "aé€😀-".repeat(300);
+        for limit in [0, 3, 50, 200, 1000, 4000] {
+            for split in [0, 1, 7, 60, 500, 2500, text.len() - 3, text.len()] {
+                let split = (0..=split).rev().find(|at| text.is_char_boundary(*at)).unwrap_or(0);
+                for piece in [1, 64, 5000] {
+                    let (first, second) = text.split_at(split);
+                    let mut kept = Kept::new(limit);
+                    kept.push_bytes(first.as_bytes());
+                    let mut part = Kept::new(limit);
+                    for chunk in second.as_bytes().chunks(piece) {
+                        part.push_bytes(chunk);
+                    }
+                    kept.push_kept(&part);
+                    kept.push_bytes(b"end");
+                    let whole = format!("{text}end");
+                    let expected = truncate_text(whole.clone(), limit);
+                    let truncated = expected.len() != whole.len();
+                    assert_eq!(
+                        kept.finish(Rest::StructuredContent),
+                        (expected, truncated),
+                        "limit {limit}, split {split}, pieces of {piece}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Every limit and every way of cutting the text into pieces gives what `truncate_text` gives.
     #[test]

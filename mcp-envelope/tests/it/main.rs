@@ -4,6 +4,7 @@
 
 mod jq_builtins;
 mod jq_differential;
+mod list_writer;
 mod pipeline;
 mod seal_props;
 mod toon_oracle;

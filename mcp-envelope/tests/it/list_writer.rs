@@ -1,0 +1,287 @@
+//! `ListWriter` (a list given in parts) against `prepare` of the whole value: the same text, the same
+//! `structuredContent`, the same artifact bytes, the same errors, whatever the list's items, how they are cut into
+//! parts, the format, what the text is rendered from and the bound.
+
+use mcp_envelope::{
+    EnvelopeError, ListAt, ListWriter, OutputFormat, PageMeta, Prepared, Rest, SizeBound, TextSource, View, prepare,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// A short or long string (long ones make the text pass its 40,000-byte limit and the result the bound).
+fn text() -> BoxedStrategy<String> {
+    prop_oneof![
+        4 => "[a-z ]{0,8}",
+        1 => "[a-z,:\"\\-]{0,6}",
+        2 => (0usize..6000).prop_map(|n| "x".repeat(n)),
+    ]
+    .boxed()
+}
+
+/// Long strings, so that texts pass their limit.
+fn long_text() -> BoxedStrategy<String> {
+    prop_oneof![1 => "[a-z ]{0,8}", 2 => (1500usize..3000).prop_map(|n| "y".repeat(n))].boxed()
+}
+
+fn primitive(text: fn() -> BoxedStrategy<String>) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        1 => Just(Value::Null),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => any::<i64>().prop_map(Value::from),
+        1 => Just(json!(1.50)),
+        6 => text().prop_map(Value::String),
+    ]
+}
+
+/// Items of every form TOON knows, mostly uniform so that a list keeps its form for a while.
+fn item(kind: u8, text: fn() -> BoxedStrategy<String>) -> BoxedStrategy<Value> {
+    match kind {
+        0 => primitive(text).boxed(),
+        1 => prop::collection::vec(primitive(text), 0..4)
+            .prop_map(Value::Array)
+            .boxed(),
+        2 => (any::<i64>(), text())
+            .prop_map(|(id, name)| json!({"id": id, "name": name}))
+            .boxed(),
+        3 => (any::<i64>(), text())
+            .prop_map(|(id, login)| json!({"id": id, "actor": {"login": login, "id": id}}))
+            .boxed(),
+        _ => (any::<i64>(), text(), prop::collection::vec(primitive(text), 0..3))
+            .prop_map(|(id, name, tags)| json!({"id": id, "name": name, "tags": tags, "head": {"sha": "abc"}}))
+            .boxed(),
+    }
+}
+
+/// A list: mostly items of one kind, sometimes another kind among them.
+fn items(text: fn() -> BoxedStrategy<String>) -> impl Strategy<Value = Vec<Value>> {
+    (0u8..5, 0u8..5, 1usize..60).prop_flat_map(move |(kind, other, len)| {
+        prop::collection::vec(prop_oneof![8 => item(kind, text), 1 => item(other, text)], 1..=len)
+    })
+}
+
+/// The items cut into parts at these points (some parts empty).
+fn parts(items: Vec<Value>, cuts: &[usize]) -> Vec<Vec<Value>> {
+    let mut cuts: Vec<usize> = cuts.iter().map(|cut| cut % (items.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut parts = Vec::new();
+    let mut rest = items;
+    let mut taken = 0;
+    for cut in cuts {
+        let part: Vec<Value> = rest.drain(..cut - taken).collect();
+        taken = cut;
+        parts.push(part);
+    }
+    parts.push(rest);
+    parts
+}
+
+/// The body around the list: the list itself, or a member between other fields.
+fn body(at: &ListAt, items: Vec<Value>, next: Option<&str>) -> Value {
+    match at {
+        ListAt::Whole => Value::Array(items),
+        ListAt::Field(name) => {
+            let mut body = json!({"total_count": 7, "next": next});
+            body[name.as_str()] = Value::Array(items);
+            body["_links"] = json!({"self": "/x", "odd key": [1, 2]});
+            body
+        }
+    }
+}
+
+fn streamed(
+    at: &ListAt,
+    parts: Vec<Vec<Value>>,
+    view: &View,
+    bound: SizeBound,
+    max_depth: usize,
+    meta: PageMeta,
+) -> Result<Prepared<PageMeta>, EnvelopeError> {
+    let mut parts = parts.into_iter();
+    let first = body(at, parts.next().unwrap_or_default(), Some("page=2"));
+    let mut writer = ListWriter::new(first, at.clone(), view, bound, max_depth).expect("a list");
+    for part in parts {
+        writer.push(part)?;
+    }
+    // The last page's continuation (a field before the list) replaces the first's.
+    if let Some(object) = writer.frame_mut().as_object_mut() {
+        object.insert("next".into(), Value::Null);
+    }
+    writer.finish(meta)
+}
+
+fn same(left: Result<Prepared<PageMeta>, EnvelopeError>, right: Result<Prepared<PageMeta>, EnvelopeError>) {
+    match (left, right) {
+        (Ok(left), Ok(right)) => {
+            if left.text != right.text {
+                let at = left
+                    .text
+                    .bytes()
+                    .zip(right.text.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let around = |text: &str| {
+                    text.get(at.saturating_sub(80)..(at + 80).min(text.len()))
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                panic!(
+                    "texts differ at byte {at} (lengths {} and {}):\nstreamed ...{}...\nwhole    ...{}...",
+                    left.text.len(),
+                    right.text.len(),
+                    around(&left.text),
+                    around(&right.text)
+                );
+            }
+            assert_eq!(left.text_truncated, right.text_truncated);
+            // The kept ends may hold different spans of the text; what they make is compared.
+            let ends = |p: &Prepared<PageMeta>| p.text_ends.as_ref().map(|e| (e.len(), e.noting(Rest::Artifact("a1"))));
+            assert!(ends(&left) == ends(&right), "the text naming the artifact differs");
+            assert!(
+                left.sealed == right.sealed,
+                "same text, different structured value or artifact bytes"
+            );
+        }
+        (Err(left), Err(right)) => assert_eq!(left.to_string(), right.to_string()),
+        (left, right) => panic!(
+            "streamed {:?}\nwhole {:?}",
+            left.map(|p| p.text.len()),
+            right.map(|p| p.text.len())
+        ),
+    }
+}
+
+fn views() -> impl Strategy<Value = View> {
+    (
+        prop_oneof![Just(OutputFormat::Toon), Just(OutputFormat::Json)],
+        any::<bool>(),
+    )
+        .prop_map(|(format, data)| {
+            View::new(None, format).text_from(if data { TextSource::Data } else { TextSource::Envelope })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn the_list_in_parts_gives_what_the_whole_value_gives(
+        items in prop_oneof![items(text), items(long_text)],
+        cuts in prop::collection::vec(0usize..64, 0..6),
+        whole in any::<bool>(),
+        view in views(),
+        bound in prop_oneof![Just(1usize), 10usize..3000, Just(1 << 20)],
+        next_page in prop::option::of(1u64..9),
+    ) {
+        let at = if whole { ListAt::Whole } else { ListAt::Field("workflow_runs".into()) };
+        let bound = SizeBound::unclamped_for_tests(bound);
+        let expected = prepare(body(&at, items.clone(), None), PageMeta::new(next_page), &view, &bound);
+        let got = streamed(&at, parts(items, &cuts), &view, bound, 100_000, PageMeta::new(next_page));
+        same(got, expected);
+    }
+}
+
+/// A value `levels` deep.
+fn deep(levels: usize) -> Value {
+    (0..levels).fold(json!(1), |inner, _| json!([inner]))
+}
+
+#[test]
+fn deep_items_give_the_whole_values_text_or_error() {
+    // Rendering and serializing take a stack frame per level (the server's threads have 256 MiB).
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(deep_items)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_items() {
+    // 300 levels: too deep for TOON (an error), pretty JSON as usual; 1,200: compact JSON text; 5,000 past a
+    // limit of 3,000: the error saying to select a shallower part.
+    for (levels, max_depth) in [(300, 100_000), (1200, 100_000), (5000, 3000)] {
+        for view in [
+            View::new(None, OutputFormat::Toon),
+            View::new(None, OutputFormat::Json).text_from(TextSource::Data),
+        ] {
+            let items = vec![json!({"a": "x".repeat(30_000)}), deep(levels), json!("tail")];
+            let at = ListAt::Field("items".into());
+            let bound = SizeBound::unclamped_for_tests(1000);
+            let got = streamed(
+                &at,
+                parts(items.clone(), &[1, 2]),
+                &view,
+                bound,
+                max_depth,
+                PageMeta::new(None),
+            );
+            let expected = if levels > max_depth {
+                Err(mcp_envelope::nesting::TooDeepToCarry {
+                    depth: levels + 2,
+                    limit: max_depth,
+                }
+                .into())
+            } else {
+                prepare(body(&at, items, None), PageMeta::new(None), &view, &bound)
+            };
+            same(got, expected);
+        }
+    }
+}
+
+#[test]
+fn a_body_without_its_list_is_given_back() {
+    let view = View::default();
+    let bound = SizeBound::default();
+    let body = json!({"id": 1});
+    let back = ListWriter::new(body.clone(), ListAt::Field("items".into()), &view, bound, 10).unwrap_err();
+    assert_eq!(back, body);
+}
+
+/// Item `n` of a list.
+type Item<'f> = Box<dyn Fn(usize) -> Value + 'f>;
+
+/// Each TOON form over many pages, kept to the end or broken by the last page's item; texts past their limit.
+#[test]
+fn each_form_kept_or_broken_on_a_later_page() {
+    let long = |n: usize| "z".repeat(700 + n);
+    let forms: [(&str, Item<'_>); 4] = [
+        ("inline", Box::new(|n| json!(long(n)))),
+        ("arrays", Box::new(|n| json!([n, long(n)]))),
+        (
+            "rows",
+            Box::new(|n| json!({"id": n, "name": long(n), "head": {"sha": "abc"}})),
+        ),
+        ("items", Box::new(|n| json!({"id": n, "steps": [long(n)]}))),
+    ];
+    let breakers = [json!({"other": 1}), json!(["x", {"y": 2}]), json!(7)];
+    for (form, item) in &forms {
+        for breaker in [None, Some(&breakers[0]), Some(&breakers[1]), Some(&breakers[2])] {
+            let mut items: Vec<Value> = (0..90).map(item).collect();
+            items.extend(breaker.cloned());
+            for at in [ListAt::Whole, ListAt::Field("values".into())] {
+                for view in [
+                    View::new(None, OutputFormat::Toon),
+                    View::new(None, OutputFormat::Json),
+                    View::new(None, OutputFormat::Toon).text_from(TextSource::Data),
+                ] {
+                    let bound = SizeBound::unclamped_for_tests(20_000);
+                    let expected = prepare(body(&at, items.clone(), None), PageMeta::new(Some(4)), &view, &bound);
+                    let got = streamed(
+                        &at,
+                        parts(items.clone(), &[10, 40, 89]),
+                        &view,
+                        bound,
+                        100_000,
+                        PageMeta::new(Some(4)),
+                    );
+                    assert!(
+                        got.as_ref().is_ok_and(|p| p.text_truncated && p.sealed.is_oversized()),
+                        "{form}"
+                    );
+                    same(got, expected);
+                }
+            }
+        }
+    }
+}
