@@ -34,6 +34,14 @@ pub enum ListAt {
 
 impl ListAt {
     /// The list of `body` here, when it is an array.
+    pub fn list<'a>(&self, body: &'a Value) -> Option<&'a Vec<Value>> {
+        match self {
+            ListAt::Whole => body.as_array(),
+            ListAt::Field(name) => body.get(name.as_str()).and_then(Value::as_array),
+        }
+    }
+
+    /// The list of `body` here, when it is an array, to change.
     pub fn list_mut<'a>(&self, body: &'a mut Value) -> Option<&'a mut Vec<Value>> {
         match self {
             ListAt::Whole => body.as_array_mut(),
@@ -151,6 +159,11 @@ impl ListWriter {
     /// Items written so far.
     pub fn len(&self) -> usize {
         self.count
+    }
+
+    /// Bytes of the items' compact JSON written so far (about the result's size).
+    pub fn bytes(&self) -> usize {
+        self.json.len()
     }
 
     /// True before any item was written.

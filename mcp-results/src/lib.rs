@@ -4,6 +4,7 @@
 //! |---|---|
 //! | [`Responder`] | the result pipeline: permit, projection runner, depth, rendering off the async workers, seal, artifact put |
 //! | [`Json`], [`Structured`] | the return type of a `#[tool]` method whose result went through the [`Responder`] ([`Responder::json`]); rmcp's `#[tool]` derives `outputSchema` from it |
+//! | [`ListResult`] | a list read in pages (`allPages`) written into its result as the pages arrive, never held whole |
 //! | [`ResponderBuilder`] | a [`Responder`] from a store, the rest defaulted; the [`Owner`] of a call's artifacts |
 //! | [`Responder::artifact_read_route`], [`Responder::guard`] | `artifact_read` and the call policy on an rmcp `ToolRouter` |
 //! | [`View`], [`ViewArgs`], [`WithView`] | the caller's `jq` and `outputFormat` |
@@ -21,6 +22,7 @@ pub mod args;
 pub mod artifact_read;
 mod builder;
 mod extract;
+mod list_result;
 mod pipeline;
 pub mod resources;
 mod responder;
@@ -33,6 +35,7 @@ mod view;
 
 pub use builder::{DEFAULT_OWNER, Owner, ResponderBuilder};
 pub use extract::Args;
+pub use list_result::ListResult;
 pub use pipeline::{INLINE_RENDER_BYTES, MAX_RESULT_DEPTH};
 pub use responder::{DEFAULT_PIPELINE_TIMEOUT, Responder, TextOutcome};
 pub use structured::{Json, Structured};
@@ -45,7 +48,7 @@ pub use view::{ViewArgs, WithView};
 /// Deliberate re-export from `mcp-artifacts` (the front door: the same item, reachable from this crate).
 pub use mcp_artifacts::{ArtifactStore, FsStore, MemoryStore, StoreConfig};
 /// Deliberate re-export from `mcp-envelope` (the front door: the same item, reachable from this crate).
-pub use mcp_envelope::{Envelope, NoMeta, OutputFormat, PageMeta, SizeBound, TextSource, View};
+pub use mcp_envelope::{Envelope, ListAt, NoMeta, OutputFormat, PageMeta, SizeBound, TextSource, View};
 /// Deliberate re-export from `mcp-policy` (the front door: the same item, reachable from this crate).
 pub use mcp_policy::Policy;
 /// Deliberate re-export from `mcp-projection` (the front door: the same item, reachable from this crate).

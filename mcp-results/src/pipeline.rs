@@ -20,10 +20,11 @@ pub(crate) fn check_depth(data: Value) -> Result<Value, String> {
         return Ok(data);
     }
     mcp_envelope::nesting::drop_flat(data);
-    Err(format!(
-        "the response nests {depth} levels deep, more than the {MAX_RESULT_DEPTH} a result can carry: select a \
-         shallower part with jq (e.g. \"flatten\" or a path)"
-    ))
+    Err(mcp_envelope::nesting::TooDeepToCarry {
+        depth,
+        limit: MAX_RESULT_DEPTH,
+    }
+    .to_string())
 }
 
 /// The largest value (bytes of its strings, numbers' digits and punctuation, roughly its compact JSON size) rendered
@@ -81,6 +82,7 @@ pub(crate) async fn finish<T>(
 fn outcome<T>(done: Result<T, EnvelopeError>) -> Result<T, String> {
     match done {
         Err(EnvelopeError::Projection(err)) => Err(format!("The jq expression failed: {err}")),
+        Err(EnvelopeError::Nesting(too_deep)) => Err(too_deep.to_string()),
         Err(err) => Err(format!("Internal error while preparing the result: {err}")),
         Ok(prepared) => Ok(prepared),
     }

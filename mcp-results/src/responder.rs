@@ -60,7 +60,7 @@ pub struct Responder {
     permits: Arc<Semaphore>,
     /// How many permits `permits` started with (named in the busy error).
     pipelines: usize,
-    timeout: Duration,
+    pub(crate) timeout: Duration,
     owner: Owner,
 }
 
@@ -157,13 +157,25 @@ impl Responder {
     {
         // The permit covers the CPU work only (projection, rendering, sealing); the artifact save below runs
         // outside it, bounded by the store's own limits, so a slow store never holds a pipeline.
-        let (mut text, sealed) = match self.prepare(data, meta, view).await {
+        let (text, sealed) = match self.prepare(data, meta, view).await {
             Ok(prepared) => prepared,
             Err(failed) => return failed,
         };
         let Some((sealed, text_ends)) = sealed else {
             return success_result(text, None);
         };
+        self.deliver(owner, text, sealed, text_ends).await
+    }
+
+    /// The success result of a prepared value: an oversized one saved as an artifact of `owner` (its text then
+    /// naming it) and linked; the envelope as `structuredContent`.
+    pub(crate) async fn deliver<M: Serialize>(
+        &self,
+        owner: &str,
+        mut text: String,
+        sealed: Sealed<M>,
+        text_ends: Option<TextEnds>,
+    ) -> CallToolResult {
         let mut saved = None;
         let envelope = match sealed {
             Sealed::Inline(envelope) => envelope,
@@ -353,7 +365,7 @@ impl Responder {
     }
 
     /// Waits (at most the pipeline timeout) for a permit; the error text says the server is busy.
-    async fn permit(&self) -> Result<OwnedSemaphorePermit, String> {
+    pub(crate) async fn permit(&self) -> Result<OwnedSemaphorePermit, String> {
         match tokio::time::timeout(self.timeout, self.permits.clone().acquire_owned()).await {
             Ok(Ok(permit)) => Ok(permit),
             _ => Err(format!(

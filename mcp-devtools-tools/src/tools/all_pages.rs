@@ -180,14 +180,8 @@ pub struct Fetched<M> {
     pub next: Option<Next>,
 }
 
-/// Where a page keeps its items.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ListAt {
-    /// The body is the list (a top-level array).
-    Whole,
-    /// The body's top-level member of this name.
-    Field(String),
-}
+/// Where a page keeps its items (the envelope crate's, which writes a merged list as its pages arrive).
+pub use mcp_envelope::ListAt;
 
 /// A vendor's pages: where the list is and which fields continue it.
 #[derive(Debug, Clone, Copy)]
@@ -250,9 +244,49 @@ pub struct Merged<M> {
     pub meta: WithPages<M>,
 }
 
-/// Reads pages from `first` on and merges them (see the module documentation). `start` is the page `first` was
-/// asked as, when known (a page number, or an absolute URL given as `path`): a next link back to it counts as
-/// repeated. `fetch` reads the page a [`Next`] names; its error is the text reported in `pages.error`.
+/// Where the pages' items go as they are read: a body in memory ([`InMemory`]), or a result written as they arrive
+/// ([`mcp_results::ListResult`]).
+pub trait Gather {
+    /// The merged body beside its list, whose continuation fields each later page replaces (`None`: nothing more is
+    /// merged, e.g. the result failed).
+    fn frame(&mut self) -> Option<&mut Value>;
+
+    /// Adds a later page's items, already cut to `maxItems`.
+    fn add(&mut self, items: Vec<Value>) -> impl Future<Output = ()> + Send;
+}
+
+/// The pages merged in memory: the first page's body, every later page's items moved into its list.
+#[derive(Debug)]
+pub struct InMemory {
+    data: Value,
+    at: ListAt,
+}
+
+impl Gather for InMemory {
+    fn frame(&mut self) -> Option<&mut Value> {
+        Some(&mut self.data)
+    }
+
+    fn add(&mut self, items: Vec<Value>) -> impl Future<Output = ()> + Send {
+        if let Some(list) = self.at.list_mut(&mut self.data) {
+            list.extend(items);
+        }
+        std::future::ready(())
+    }
+}
+
+impl Gather for mcp_results::ListResult {
+    fn frame(&mut self) -> Option<&mut Value> {
+        self.frame_mut()
+    }
+
+    fn add(&mut self, items: Vec<Value>) -> impl Future<Output = ()> + Send {
+        self.push(items)
+    }
+}
+
+/// Reads pages from `first` on and merges them in memory (see the module documentation); [`gather`] with
+/// [`InMemory`].
 ///
 /// # Errors
 /// The text saying that the first page has no list to merge (a single resource, a text or binary body).
@@ -261,10 +295,42 @@ pub async fn merge<M, F, Fut>(
     limits: Limits,
     start: Option<Next>,
     first: Fetched<M>,
-    mut fetch: F,
+    fetch: F,
 ) -> Result<Merged<M>, String>
 where
     M: MergeMeta,
+    F: FnMut(Next) -> Fut,
+    Fut: Future<Output = Result<Fetched<M>, String>>,
+{
+    let make = |data, at| std::future::ready(Ok(InMemory { data, at }));
+    let (merged, meta) = gather(shape, limits, start, first, make, fetch).await?;
+    Ok(Merged {
+        data: merged.data,
+        meta,
+    })
+}
+
+/// Reads pages from `first` on into the [`Gather`] that `make` builds from the first page's body (its list cut to
+/// `maxItems`). `start` is the page `first` was asked as, when known (a page number, or an absolute URL given as
+/// `path`): a next link back to it counts as repeated. `fetch` reads the page a [`Next`] names; its error is the
+/// text reported in `pages.error`.
+///
+/// # Errors
+/// The text saying that the first page has no list to merge (a single resource, a text or binary body), or
+/// `make`'s.
+pub async fn gather<M, G, Mk, MkFut, F, Fut>(
+    shape: &ListShape,
+    limits: Limits,
+    start: Option<Next>,
+    first: Fetched<M>,
+    make: Mk,
+    mut fetch: F,
+) -> Result<(G, WithPages<M>), String>
+where
+    M: MergeMeta,
+    G: Gather,
+    Mk: FnOnce(Value, ListAt) -> MkFut,
+    MkFut: Future<Output = Result<G, String>>,
     F: FnMut(Next) -> Fut,
     Fut: Future<Output = Result<Fetched<M>, String>>,
 {
@@ -280,7 +346,14 @@ where
         }
     };
     let at = (shape.find)(&data)?;
-    let mut count = list_mut(&mut data, &at).map_or(0, |list| list.len() as u64);
+    // Every item seen (before `maxItems` cuts the list), and those kept.
+    let mut count = 0;
+    let mut kept = 0;
+    if let Some(list) = at.list_mut(&mut data) {
+        count = list.len() as u64;
+        cut(list, limits.items, &mut kept);
+    }
+    let mut gathered = make(data, at.clone()).await?;
     let mut seen: HashSet<Next> = start.into_iter().collect();
     let mut read = 1;
     let mut error = None;
@@ -288,9 +361,6 @@ where
         if let Some(max) = limits.items
             && count >= max
         {
-            if let Some(list) = list_mut(&mut data, &at) {
-                list.truncate(usize::try_from(max).unwrap_or(usize::MAX));
-            }
             break if count == max && next.is_none() {
                 StoppedBy::LastPage
             } else {
@@ -329,7 +399,7 @@ where
                 break StoppedBy::UpstreamError;
             }
         };
-        let Some(items) = list_mut(&mut body, &at).map(std::mem::take) else {
+        let Some(mut items) = at.list_mut(&mut body).map(std::mem::take) else {
             let looked = match &at {
                 ListAt::Whole => "a list".to_owned(),
                 ListAt::Field(name) => format!("the list `{name}`"),
@@ -341,19 +411,22 @@ where
             break StoppedBy::UpstreamError;
         };
         count += items.len() as u64;
-        if let Some(list) = list_mut(&mut data, &at) {
-            list.extend(items);
+        cut(&mut items, limits.items, &mut kept);
+        if let Some(frame) = gathered.frame() {
+            continue_from(frame, &mut body, shape.continuation);
         }
-        continue_from(&mut data, &mut body, shape.continuation);
+        // The page's other fields are freed before its items are written.
+        drop(body);
+        gathered.add(items).await;
         meta = meta.followed_by(later);
         next = after;
         read += 1;
     };
     // The continuation of the merged result is the last page read's own (its metadata): the page after it, which
     // is also the failed page of an upstream error and the link seen before of a repeated one.
-    Ok(Merged {
-        data,
-        meta: WithPages {
+    Ok((
+        gathered,
+        WithPages {
             meta,
             pages: Some(PagesRead {
                 read,
@@ -361,15 +434,16 @@ where
                 error,
             }),
         },
-    })
+    ))
 }
 
-/// The list of `body` at `at`, when it is an array there.
-fn list_mut<'a>(body: &'a mut Value, at: &ListAt) -> Option<&'a mut Vec<Value>> {
-    match at {
-        ListAt::Whole => body.as_array_mut(),
-        ListAt::Field(name) => body.get_mut(name.as_str()).and_then(Value::as_array_mut),
+/// Cuts a page's `items` to what `maxItems` leaves after the `kept` items before them, and counts them in.
+fn cut(items: &mut Vec<Value>, max: Option<u64>, kept: &mut u64) {
+    if let Some(max) = max {
+        let room = max.saturating_sub(*kept);
+        items.truncate(usize::try_from(room).unwrap_or(usize::MAX));
     }
+    *kept += items.len() as u64;
 }
 
 /// Moves the continuation fields (JSON pointers) of `later` into `merged`, replacing the earlier page's; a field the
@@ -398,8 +472,10 @@ fn continue_from(merged: &mut Value, later: &mut Value, fields: &[&str]) {
     }
 }
 
-/// The result of a call with `allPages`: the pages merged ([`merge`]), then the single-page path for the merged value
-/// (`jq`, the bound, an artifact when oversized). A first page with no list is an `isError` result
+/// The result of a call with `allPages`: the pages merged, then the single-page path for the merged value (`jq`,
+/// the bound, an artifact when oversized). Without `jq` (structured output on), the pages are written into the
+/// result as they arrive ([`mcp_results::ListResult`]: an oversized merge is never held whole as a value); with
+/// one, merged in memory ([`merge`]) for the projection. A first page with no list is an `isError` result
 /// (`_meta.code: "invalid_argument"`) saying to call without `allPages`.
 #[allow(clippy::too_many_arguments)]
 pub async fn respond<M, F, Fut>(
@@ -418,19 +494,39 @@ where
     F: FnMut(Next) -> Fut,
     Fut: Future<Output = Result<Fetched<M>, String>>,
 {
-    match merge(shape, limits, start, first, fetch).await {
-        Ok(merged) => {
-            if let Some(pages) = &merged.meta.pages {
-                tracing::info!(tool, pages = pages.read, stopped_by = ?pages.stopped_by, "pages merged");
-            }
-            app.results
-                .respond(principal.as_str(), merged.data, merged.meta, view)
-                .await
-        }
-        Err(not_paged) => mcp_results::coded_error(
-            format!("{tool} failed: allPages needs a paged list, and {not_paged}: call without allPages"),
+    let not_paged = |why: String| {
+        mcp_results::coded_error(
+            format!("{tool} failed: allPages needs a paged list, and {why}: call without allPages"),
             mcp_results::args::INVALID_ARGUMENT,
-        ),
+        )
+    };
+    let merged = |pages: &Option<PagesRead>| {
+        if let Some(pages) = pages {
+            tracing::info!(tool, pages = pages.read, stopped_by = ?pages.stopped_by, "pages merged");
+        }
+    };
+    let results = &app.results;
+    if results.writes_lists_in_parts(view) {
+        let make = |data, at| async move {
+            results
+                .list_result(data, at, view)
+                .await
+                .map_err(|_| "the answer has no list to merge".to_owned())
+        };
+        return match gather(shape, limits, start, first, make, fetch).await {
+            Ok((list, meta)) => {
+                merged(&meta.pages);
+                list.finish(principal.as_str(), meta).await
+            }
+            Err(why) => not_paged(why),
+        };
+    }
+    match merge(shape, limits, start, first, fetch).await {
+        Ok(whole) => {
+            merged(&whole.meta.pages);
+            results.respond(principal.as_str(), whole.data, whole.meta, view).await
+        }
+        Err(why) => not_paged(why),
     }
 }
 
