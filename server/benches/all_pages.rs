@@ -11,8 +11,9 @@
 //! each page of the single calls is an artifact too, and each peak is that side's own. Linux only (`/proc`).
 //!
 //! The merged value is also measured in memory: this process builds the same merged `serde_json::Value` (the page
-//! parsed 100 times, each page's runs moved into the first's list, as the server merges; the same `serde_json`
-//! features), and its RSS growth meanwhile is the value's size in memory, allocator overhead included.
+//! parsed 100 times, each page's runs moved into the first's list, as the server merges with a `jq`; the same
+//! `serde_json` features), and its RSS growth meanwhile is the value's size in memory, allocator overhead included.
+//! Without `jq`, as here, the server no longer builds it: each page is written into the result as it arrives.
 //!
 //! Each side runs [`ROUNDS`] times, alternated; the table gives the median wall time and the highest peak of each.
 //!
@@ -43,7 +44,7 @@ const RUNS: &str = "/repos/octo-org/octo-repo/actions/runs";
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// The memory of the merged value of [`PAGES`] copies of `body` (a runs page), bytes: this process's RSS growth while
-/// it builds it, each page parsed and its runs moved into the first page's list, as the server merges them.
+/// it builds it, each page parsed and its runs moved into the first page's list, as the server merges them for a `jq`.
 fn merged_value_memory(body: &[u8]) -> u64 {
     let before = status(std::process::id(), "VmRSS:");
     let mut merged: Value = serde_json::from_slice(body).unwrap();
