@@ -1,13 +1,15 @@
 //! [`ListWriter`]: the result of a list read in parts (the pages of one call with `allPages`), built as the parts
 //! arrive, so that a result over the size bound is never held whole as a value: each part's items are written into
 //! the artifact's bytes (compact JSON) and into the text block's kept ends, then freed. The result is byte for byte
-//! what [`crate::prepare()`] gives for the whole value (text, `structuredContent`, artifact bytes).
+//! what [`crate::prepare()`] gives for the whole value (text, `structuredContent`, artifact bytes); a text-only
+//! writer ([`ListWriter::text_only`]) gives what [`crate::prepare_text`] gives, holding only the text's ends.
 //!
 //! Until the items written pass the bound the parts are kept as they are (a result under the bound is prepared as
 //! one value); past it, the text's list header (TOON `key[N]{fields}:`, which needs every item) is chosen at the end
 //! and the rest of the text is the whole value's with a placeholder where the list goes.
 
-use std::hash::{BuildHasher, Hasher};
+mod placeholder;
+mod text;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -16,12 +18,13 @@ use crate::bound::SizeBound;
 use crate::envelope::Envelope;
 use crate::error::EnvelopeError;
 use crate::nesting::{self, TooDeepToCarry};
-use crate::prepare::{INDENTED_MAX_DEPTH, Prepared, prepare};
-use crate::render::json_list::JsonListText;
-use crate::render::{OutputFormat, ToonListText, render, render_serialize};
+use crate::prepare::{INDENTED_MAX_DEPTH, Prepared, prepare, prepare_text};
+use crate::render::OutputFormat;
 use crate::seal::{SealError, seal_measured};
 use crate::truncate::{Kept, Rest, TEXT_LIMIT_BYTES, TextEnds};
-use crate::view::{TextSource, View};
+use crate::view::View;
+use placeholder::Placeholder;
+use text::{Compact, Text, compose};
 
 /// Where a body keeps its list.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -57,15 +60,6 @@ impl ListAt {
             ListAt::Field(_) => 2,
         }
     }
-}
-
-/// The text of the items written since the bound was passed, in the view's format.
-#[derive(Debug)]
-enum Text {
-    Toon(Box<ToonListText<Kept>>),
-    Json(JsonListText),
-    /// The value nests deeper than [`INDENTED_MAX_DEPTH`]: its text is its compact JSON, made from the bytes.
-    Compact,
 }
 
 /// A result whose `data` is a body with one list, the list's items given in parts ([`ListWriter::push`]), the
@@ -108,8 +102,8 @@ pub struct ListWriter {
     frame_bytes: usize,
     /// Items kept as values while the bytes are under the bound.
     held: Vec<Value>,
-    /// Every item's compact JSON, comma separated.
-    json: Vec<u8>,
+    /// Every item's compact JSON, comma separated (a text-only writer keeps its ends only).
+    json: Compact,
     count: usize,
     /// Deepest item (its own nesting depth).
     deepest: usize,
@@ -126,7 +120,29 @@ impl ListWriter {
     ///
     /// # Errors
     /// `body` back when it has no array at `at`.
-    pub fn new(mut body: Value, at: ListAt, view: &View, bound: SizeBound, max_depth: usize) -> Result<Self, Value> {
+    pub fn new(body: Value, at: ListAt, view: &View, bound: SizeBound, max_depth: usize) -> Result<Self, Value> {
+        Self::with(body, at, view, bound, max_depth, Compact::Whole(Vec::new()))
+    }
+
+    /// A writer of the text block alone ([`ListWriter::finish_text`]: what [`crate::prepare_text`] gives for the
+    /// whole body, for a result without `structuredContent`), holding the items' compact JSON and text only at their
+    /// ends. Items are held as values while their compact JSON is under `hold` bytes.
+    ///
+    /// # Errors
+    /// `body` back when it has no array at `at`.
+    pub fn text_only(body: Value, at: ListAt, view: &View, hold: SizeBound, max_depth: usize) -> Result<Self, Value> {
+        let ends = Compact::Ends(Kept::new(TEXT_LIMIT_BYTES));
+        Self::with(body, at, view, hold, max_depth, ends)
+    }
+
+    fn with(
+        mut body: Value,
+        at: ListAt,
+        view: &View,
+        bound: SizeBound,
+        max_depth: usize,
+        json: Compact,
+    ) -> Result<Self, Value> {
         let Some(items) = at.list_mut(&mut body).map(std::mem::take) else {
             return Err(body);
         };
@@ -139,7 +155,7 @@ impl ListWriter {
             max_depth,
             frame_bytes,
             held: Vec::new(),
-            json: Vec::new(),
+            json,
             count: 0,
             deepest: 0,
             text: None,
@@ -183,7 +199,7 @@ impl ListWriter {
         if self.at.level() + self.deepest > self.max_depth {
             // Too deep to carry (an error at the end): nothing more is written, and what was is freed.
             self.too_deep = true;
-            self.json = Vec::new();
+            self.json = Compact::Whole(Vec::new());
             self.text = None;
             nesting::drop_flat(Value::Array(std::mem::take(&mut self.held)));
             nesting::drop_flat(Value::Array(items));
@@ -191,13 +207,13 @@ impl ListWriter {
         }
         for item in &items {
             if self.count > 0 {
-                self.json.push(b',');
+                std::io::Write::write_all(&mut self.json, b",").map_err(|err| SealError(serde_json::Error::io(err)))?;
             }
             serde_json::to_writer(&mut self.json, item).map_err(SealError)?;
             self.count += 1;
         }
         if self.text.is_none() && self.frame_bytes + self.json.len() + 2 > self.bound.bytes() {
-            self.text = Some(self.new_text());
+            self.text = Some(Text::new(&self.view, &self.at));
             let held = std::mem::take(&mut self.held);
             self.write_text(&held)?;
         }
@@ -215,28 +231,17 @@ impl ListWriter {
     /// [`EnvelopeError::Nesting`] when the body nests deeper than the writer's `max_depth`; otherwise those of
     /// [`crate::prepare()`] (a TOON text of a value too deep for it).
     pub fn finish<M: Serialize + Sync>(mut self, meta: M) -> Result<Prepared<M>, EnvelopeError> {
-        let depth = nesting::depth(&self.frame).max(self.at.level() + self.deepest);
-        if self.too_deep || depth > self.max_depth {
-            return Err(TooDeepToCarry {
-                depth,
-                limit: self.max_depth,
-            }
-            .into());
-        }
-        let Some(text) = self.text.take().filter(|_| self.count > 0) else {
-            // Never past the bound (or nothing to list): the items are all held.
-            let mut data = self.frame;
-            if let Some(list) = self.at.list_mut(&mut data) {
-                *list = self.held;
-            }
-            return prepare(data, meta, &self.view, &self.bound);
+        let depth = self.depth()?;
+        let Some(text) = self.started() else {
+            return prepare(self.held_body(), meta, &self.view, &self.bound);
         };
-        let (placeholder, frame) = Placeholder::put(self.frame, &self.at);
-        let envelope = Envelope::new(&frame, &meta);
-        let compact = serde_json::to_vec(&envelope).map_err(SealError)?;
+        let Compact::Whole(mut full) = std::mem::replace(&mut self.json, Compact::Whole(Vec::new())) else {
+            return Err(defect("a text-only list has no structured value: finish its text"));
+        };
+        let (placeholder, frame) = Placeholder::put(std::mem::take(&mut self.frame), &self.at);
+        let compact = serde_json::to_vec(&Envelope::new(&frame, &meta)).map_err(SealError)?;
         let (before, after) = placeholder.split(&compact, OutputFormat::Json)?;
-        let items_at = before.len() + 1;
-        let mut full = std::mem::take(&mut self.json);
+        let items = before.len() + 1..before.len() + 1 + full.len();
         full.reserve_exact(before.len() + after.len() + 2);
         full.splice(0..0, before.iter().copied().chain([b'[']));
         full.push(b']');
@@ -247,50 +252,14 @@ impl ListWriter {
             let data = whole.get_mut("data").map(Value::take).unwrap_or_default();
             return prepare(data, meta, &self.view, &self.bound);
         }
-        let items = &full[items_at..full.len() - after.len() - 1];
-        let mut kept = Kept::new(TEXT_LIMIT_BYTES);
-        if depth > INDENTED_MAX_DEPTH || matches!(text, Text::Compact) {
-            // As `prepare`: the compact JSON of what the text shows.
-            match self.view.text_from {
-                TextSource::Envelope => kept.push_bytes(&full),
-                TextSource::Data => {
-                    let data = serde_json::to_vec(&frame).map_err(SealError)?;
-                    let (before, after) = placeholder.split(&data, OutputFormat::Json)?;
-                    kept.push_bytes(before);
-                    kept.push_bytes(b"[");
-                    kept.push_bytes(items);
-                    kept.push_bytes(b"]");
-                    kept.push_bytes(after);
-                }
-            }
+        // Only a compact text (a value too deep for indented text) shows the items' bytes: copied for it alone.
+        let shown = if depth > INDENTED_MAX_DEPTH || matches!(text, Text::Compact) {
+            Compact::Whole(full[items].to_vec())
         } else {
-            let format = self.view.format;
-            let rendered = match self.view.text_from {
-                TextSource::Envelope => render_serialize(&envelope, format)?,
-                TextSource::Data => render(&frame, format)?,
-            };
-            let (before, after) = placeholder.split(rendered.as_bytes(), format)?;
-            kept.push_bytes(before);
-            match text {
-                Text::Toon(list) => {
-                    if let Some(written) = list.finish() {
-                        let (header, items) = written.map_err(crate::render::RenderError::from)?;
-                        kept.push_bytes(header.as_bytes());
-                        kept.push_kept(&items);
-                    }
-                }
-                Text::Json(list) => {
-                    if let Some((open, items, close)) = list.finish() {
-                        kept.push_bytes(open.as_bytes());
-                        kept.push_kept(&items);
-                        kept.push_bytes(close.as_bytes());
-                    }
-                }
-                Text::Compact => {}
-            }
-            kept.push_bytes(after);
-        }
-        drop(frame);
+            Compact::Whole(Vec::new())
+        };
+        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, &shown)?;
+        drop((frame, shown));
         let (text, text_truncated) = kept.finish(Rest::Oversized);
         let sealed = seal_measured(Envelope::new(Value::Null, meta), full, &self.bound);
         Ok(Prepared {
@@ -301,19 +270,47 @@ impl ListWriter {
         })
     }
 
-    /// The text for the items, in the view's format, empty.
-    fn new_text(&self) -> Text {
-        let (envelope, field) = (
-            self.view.text_from == TextSource::Envelope,
-            matches!(self.at, ListAt::Field(_)),
-        );
-        let kept = Kept::new(TEXT_LIMIT_BYTES);
-        match self.view.format {
-            // The list's line: under `data:` (one level) when it is a member of the envelope's data.
-            OutputFormat::Toon => Text::Toon(Box::new(ToonListText::new(usize::from(envelope && field), kept))),
-            // The items: inside the list, inside data's object and the envelope's when there are those.
-            OutputFormat::Json => Text::Json(JsonListText::new(1 + usize::from(envelope) + usize::from(field), kept)),
+    /// The text block of the whole body with `meta`, as [`crate::prepare_text`] gives it (for a result without
+    /// `structuredContent`).
+    ///
+    /// # Errors
+    /// [`EnvelopeError::Nesting`] when the body nests deeper than the writer's `max_depth`; otherwise those of
+    /// [`crate::prepare_text`] (a TOON text of a value too deep for it).
+    pub fn finish_text<M: Serialize>(mut self, meta: M) -> Result<String, EnvelopeError> {
+        let depth = self.depth()?;
+        let Some(text) = self.started() else {
+            return prepare_text(self.held_body(), meta, &self.view);
+        };
+        let (placeholder, frame) = Placeholder::put(std::mem::take(&mut self.frame), &self.at);
+        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, &self.json)?;
+        Ok(kept.finish(Rest::StructuredContent).0)
+    }
+
+    /// The depth of the whole body, or the error when it is more than the writer's limit.
+    fn depth(&self) -> Result<usize, EnvelopeError> {
+        let depth = nesting::depth(&self.frame).max(self.at.level() + self.deepest);
+        if self.too_deep || depth > self.max_depth {
+            return Err(TooDeepToCarry {
+                depth,
+                limit: self.max_depth,
+            }
+            .into());
         }
+        Ok(depth)
+    }
+
+    /// The items' text, when it was started (past the bound) and there are items.
+    fn started(&mut self) -> Option<Text> {
+        self.text.take().filter(|_| self.count > 0)
+    }
+
+    /// The body with the items held (all of them, when the text never started).
+    fn held_body(&mut self) -> Value {
+        let mut data = std::mem::take(&mut self.frame);
+        if let Some(list) = self.at.list_mut(&mut data) {
+            *list = std::mem::take(&mut self.held);
+        }
+        data
     }
 
     /// Writes `part` into the text (past the bound), or notes that the text will be compact JSON.
@@ -322,63 +319,16 @@ impl ListWriter {
             self.text = Some(Text::Compact);
         }
         match &mut self.text {
-            Some(Text::Toon(list)) => list.push(part),
-            Some(Text::Json(list)) => list.push(part).map_err(crate::render::RenderError::Json)?,
-            Some(Text::Compact) | None => {}
+            Some(text) => text.push(part),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
-/// A string no body holds, put where the list goes so that the rest of the value is written by the ordinary
-/// writers; the list's text then replaces it.
-struct Placeholder(String);
-
-impl Placeholder {
-    /// `frame` with a placeholder at `at` (the frame's list, empty), and the placeholder.
-    fn put(mut frame: Value, at: &ListAt) -> (Placeholder, Value) {
-        let state = std::collections::hash_map::RandomState::new();
-        let nonce = |salt: u64| {
-            let mut hasher = state.build_hasher();
-            hasher.write_u64(salt);
-            hasher.finish()
-        };
-        // Letters then hex digits: a bare TOON string, a plain JSON one; 128 random bits no body holds by chance.
-        let placeholder = format!("mcplist{:016x}{:016x}", nonce(1), nonce(2));
-        match at {
-            ListAt::Whole => frame = Value::String(placeholder.clone()),
-            ListAt::Field(name) => {
-                if let Some(object) = frame.as_object_mut() {
-                    object.insert(name.clone(), Value::String(placeholder.clone()));
-                }
-            }
-        }
-        (Placeholder(placeholder), frame)
-    }
-
-    /// `text` before and after the placeholder as `format` writes it (JSON `"p"`; TOON `: p` after the key, or the
-    /// whole text); the list's text goes in between.
-    ///
-    /// # Errors
-    /// A defect: the placeholder is not in `text` exactly once.
-    fn split<'t>(&self, text: &'t [u8], format: OutputFormat) -> Result<(&'t [u8], &'t [u8]), EnvelopeError> {
-        let marker = match format {
-            OutputFormat::Json => format!("\"{}\"", self.0),
-            OutputFormat::Toon if text == self.0.as_bytes() => self.0.clone(),
-            OutputFormat::Toon => format!(": {}", self.0),
-        };
-        let marker = marker.as_bytes();
-        let mut found = text
-            .windows(marker.len())
-            .enumerate()
-            .filter(|(_, window)| *window == marker)
-            .map(|(at, _)| at);
-        match (found.next(), found.next()) {
-            (Some(at), None) => Ok((&text[..at], &text[at + marker.len()..])),
-            _ => Err(SealError(<serde_json::Error as serde::ser::Error>::custom(
-                "the list's place in the result was not found once",
-            ))
-            .into()),
-        }
-    }
+/// A defect of the caller or of this module, as the error saying so.
+fn defect(what: &str) -> EnvelopeError {
+    SealError(<serde_json::Error as serde::ser::Error>::custom(format!(
+        "{what}; this is a server defect, please report it"
+    )))
+    .into()
 }

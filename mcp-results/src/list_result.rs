@@ -16,8 +16,9 @@ use crate::{Responder, View, error};
 /// written into the artifact's bytes and the text's ends, then freed (peak memory about the artifact's size plus a
 /// page, where merging first holds the value, several times that, and then the bytes too).
 ///
-/// Made by [`Responder::list_result`] for a view without `jq` when structured output is on
-/// ([`Responder::writes_lists_in_parts`]); otherwise merge the pages and call [`Responder::respond`].
+/// Made by [`Responder::list_result`] for a view without `jq` ([`Responder::writes_lists_in_parts`]); otherwise
+/// merge the pages and call [`Responder::respond`]. With structured output off the result is the text block alone,
+/// and only the text's ends are kept as the pages come.
 #[derive(Debug)]
 pub struct ListResult {
     results: Responder,
@@ -28,10 +29,10 @@ pub struct ListResult {
 }
 
 impl Responder {
-    /// Whether a list read in pages is written as they arrive ([`Responder::list_result`]) for `view`: with
-    /// structured output on and no `jq` (a projection needs the whole value).
+    /// Whether a list read in pages is written as they arrive ([`Responder::list_result`]) for `view`: without a
+    /// `jq` (a projection needs the whole value).
     pub fn writes_lists_in_parts(&self, view: &View) -> bool {
-        self.structured() && view.jq().is_none()
+        view.jq().is_none()
     }
 
     /// A result whose `data` is `body`, the first page of a list kept at `at` (its items written first).
@@ -51,7 +52,14 @@ impl Responder {
                     return Err(body);
                 }
                 let small = pipeline::at_most(&body, INLINE_RENDER_BYTES);
-                let make = move || Ok(ListWriter::new(body, at, &view_copy, bound, MAX_RESULT_DEPTH).ok());
+                let structured = self.structured();
+                let make = move || {
+                    Ok(if structured {
+                        ListWriter::new(body, at, &view_copy, bound, MAX_RESULT_DEPTH).ok()
+                    } else {
+                        ListWriter::text_only(body, at, &view_copy, bound, MAX_RESULT_DEPTH).ok()
+                    })
+                };
                 match pipeline::run(small, make, self.timeout).await {
                     Ok(writer) => writer,
                     Err(stopped) => {
@@ -119,6 +127,14 @@ impl ListResult {
             Err(busy) => return error(busy),
         };
         let small = writer.bytes() <= INLINE_RENDER_BYTES;
+        if !self.results.structured() {
+            // The text block alone, as `Responder::respond` answers with structured output off.
+            let finish = move || writer.finish_text(meta);
+            return match pipeline::run(small, finish, self.results.timeout).await {
+                Ok(text) => mcp_envelope::rmcp::success_result(text, None),
+                Err(failed) => error(failed),
+            };
+        }
         let finish = move || writer.finish(meta);
         match pipeline::run(small, finish, self.results.timeout).await {
             Ok(prepared) => {

@@ -473,8 +473,7 @@ fn continue_from(merged: &mut Value, later: &mut Value, fields: &[&str]) {
 }
 
 /// The result of a call with `allPages`: the pages merged, then the single-page path for the merged value (`jq`,
-/// the bound, an artifact when oversized). Without `jq` (structured output on), the pages are written into the
-/// result as they arrive ([`mcp_results::ListResult`]: an oversized merge is never held whole as a value); with
+/// the bound, an artifact when oversized). Without `jq`, the pages are written into the result as they arrive ([`mcp_results::ListResult`]: an oversized merge is never held whole as a value); with
 /// one, merged in memory ([`merge`]) for the projection. A first page with no list is an `isError` result
 /// (`_meta.code: "invalid_argument"`) saying to call without `allPages`.
 #[allow(clippy::too_many_arguments)]

@@ -490,6 +490,31 @@ async fn every_stop(kind: Kind) {
         assert_eq!(without(streamed_value), without(merged_value), "{kind:?} {more}");
     }
 
+    // With structured output off, the text alone, written as the pages arrived: what merging in memory renders.
+    let plain = connect(common::with_max_bytes(
+        common::all_config(&upstream).with_structured_output(false),
+        16384,
+    ))
+    .await;
+    for more in [
+        json!({"allPages": 10}),
+        json!({"allPages": 10, "outputFormat": "json", "maxItems": 5}),
+    ] {
+        let streamed = call(&plain, kind.tool(), kind.args("padded", more.clone())).await;
+        let mut identity = more.clone();
+        identity["jq"] = json!(".");
+        let merged = call(&plain, kind.tool(), kind.args("padded", identity)).await;
+        assert!(streamed.structured_content.is_none(), "{kind:?}");
+        assert!(
+            more.get("maxItems").is_some() || text(&streamed).len() > 16384,
+            "{kind:?}: past the bound, so written as it came"
+        );
+        if kind != Kind::Circleci {
+            assert_eq!(text(&streamed), text(&merged), "{kind:?} {more}");
+        }
+    }
+    plain.cancel().await.unwrap();
+
     // maxItems alone is refused before anything is sent.
     let before = upstream.server().received_requests().await.unwrap().len();
     let refused = call(&client, kind.tool(), kind.args("three", json!({"maxItems": 3}))).await;

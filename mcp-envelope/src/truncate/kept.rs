@@ -60,6 +60,11 @@ impl Kept {
         self.tail.extend_from_slice(bytes);
     }
 
+    /// Length of the whole text pushed so far, bytes.
+    pub(crate) fn written(&self) -> usize {
+        self.len
+    }
+
     /// Appends the text `other` kept (made with the same limit), as if its whole text were pushed: the part of it
     /// that neither end holds is counted, not kept.
     pub(crate) fn push_kept(&mut self, other: &Kept) {

@@ -4,6 +4,7 @@
 
 use mcp_envelope::{
     EnvelopeError, ListAt, ListWriter, OutputFormat, PageMeta, Prepared, Rest, SizeBound, TextSource, View, prepare,
+    prepare_text,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -175,8 +176,61 @@ proptest! {
         let at = if whole { ListAt::Whole } else { ListAt::Field("workflow_runs".into()) };
         let bound = SizeBound::unclamped_for_tests(bound);
         let expected = prepare(body(&at, items.clone(), None), PageMeta::new(next_page), &view, &bound);
-        let got = streamed(&at, parts(items, &cuts), &view, bound, 100_000, PageMeta::new(next_page));
+        let got = streamed(&at, parts(items.clone(), &cuts), &view, bound, 100_000, PageMeta::new(next_page));
         same(got, expected);
+        // Text only (no structuredContent): what prepare_text gives.
+        let expected = prepare_text(body(&at, items.clone(), None), PageMeta::new(next_page), &view);
+        let got = text_only(&at, parts(items, &cuts), &view, bound, 100_000, PageMeta::new(next_page));
+        same_text(got, expected);
+    }
+}
+
+/// The text of a text-only writer given `parts`, as `streamed` gives the whole result.
+fn text_only(
+    at: &ListAt,
+    parts: Vec<Vec<Value>>,
+    view: &View,
+    hold: SizeBound,
+    max_depth: usize,
+    meta: PageMeta,
+) -> Result<String, EnvelopeError> {
+    let mut parts = parts.into_iter();
+    let first = body(at, parts.next().unwrap_or_default(), Some("page=2"));
+    let mut writer = ListWriter::text_only(first, at.clone(), view, hold, max_depth).expect("a list");
+    for part in parts {
+        writer.push(part)?;
+    }
+    if let Some(object) = writer.frame_mut().as_object_mut() {
+        object.insert("next".into(), Value::Null);
+    }
+    writer.finish_text(meta)
+}
+
+fn same_text(left: Result<String, EnvelopeError>, right: Result<String, EnvelopeError>) {
+    match (left, right) {
+        (Ok(left), Ok(right)) => {
+            if left != right {
+                let at = left.bytes().zip(right.bytes()).take_while(|(a, b)| a == b).count();
+                let around = |text: &str| {
+                    text.get(at.saturating_sub(80)..(at + 80).min(text.len()))
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                panic!(
+                    "texts differ at byte {at} (lengths {} and {}):\nwritten ...{}...\nwhole   ...{}...",
+                    left.len(),
+                    right.len(),
+                    around(&left),
+                    around(&right)
+                );
+            }
+        }
+        (Err(left), Err(right)) => assert_eq!(left.to_string(), right.to_string()),
+        (left, right) => panic!(
+            "written {:?}\nwhole {:?}",
+            left.map(|t| t.len()),
+            right.map(|t| t.len())
+        ),
     }
 }
 
@@ -215,16 +269,30 @@ fn deep_items() {
                 max_depth,
                 PageMeta::new(None),
             );
+            let too_deep = || mcp_envelope::nesting::TooDeepToCarry {
+                depth: levels + 2,
+                limit: max_depth,
+            };
             let expected = if levels > max_depth {
-                Err(mcp_envelope::nesting::TooDeepToCarry {
-                    depth: levels + 2,
-                    limit: max_depth,
-                }
-                .into())
+                Err(too_deep().into())
             } else {
-                prepare(body(&at, items, None), PageMeta::new(None), &view, &bound)
+                prepare(body(&at, items.clone(), None), PageMeta::new(None), &view, &bound)
             };
             same(got, expected);
+            let got = text_only(
+                &at,
+                parts(items.clone(), &[1, 2]),
+                &view,
+                bound,
+                max_depth,
+                PageMeta::new(None),
+            );
+            let expected = if levels > max_depth {
+                Err(too_deep().into())
+            } else {
+                prepare_text(body(&at, items, None), PageMeta::new(None), &view)
+            };
+            same_text(got, expected);
         }
     }
 }
@@ -280,6 +348,16 @@ fn each_form_kept_or_broken_on_a_later_page() {
                         "{form}"
                     );
                     same(got, expected);
+                    let got = text_only(
+                        &at,
+                        parts(items.clone(), &[10, 40, 89]),
+                        &view,
+                        bound,
+                        100_000,
+                        PageMeta::new(Some(4)),
+                    );
+                    let expected = prepare_text(body(&at, items.clone(), None), PageMeta::new(Some(4)), &view);
+                    same_text(got, expected);
                 }
             }
         }
