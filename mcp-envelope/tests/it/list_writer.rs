@@ -89,6 +89,24 @@ fn body(at: &ListAt, items: Vec<Value>, next: Option<&str>) -> Value {
     }
 }
 
+/// A writer made by `make` from the first part's body, given the other parts, the last page's continuation (a field
+/// before the list) put in place of the first's.
+fn fill(
+    at: &ListAt,
+    parts: Vec<Vec<Value>>,
+    make: impl FnOnce(Value) -> Result<ListWriter, Value>,
+) -> Result<ListWriter, EnvelopeError> {
+    let mut parts = parts.into_iter();
+    let mut writer = make(body(at, parts.next().unwrap_or_default(), Some("page=2"))).expect("a list");
+    for part in parts {
+        writer.push(part)?;
+    }
+    if let Some(object) = writer.frame_mut().as_object_mut() {
+        object.insert("next".into(), Value::Null);
+    }
+    Ok(writer)
+}
+
 fn streamed(
     at: &ListAt,
     parts: Vec<Vec<Value>>,
@@ -97,42 +115,36 @@ fn streamed(
     max_depth: usize,
     meta: PageMeta,
 ) -> Result<Prepared<PageMeta>, EnvelopeError> {
-    let mut parts = parts.into_iter();
-    let first = body(at, parts.next().unwrap_or_default(), Some("page=2"));
-    let mut writer = ListWriter::new(first, at.clone(), view, bound, max_depth).expect("a list");
-    for part in parts {
-        writer.push(part)?;
+    fill(at, parts, |first| {
+        ListWriter::new(first, at.clone(), view, bound, max_depth)
+    })?
+    .finish(meta)
+}
+
+/// Panics naming where two texts differ.
+fn same_texts(written: &str, whole: &str) {
+    if written == whole {
+        return;
     }
-    // The last page's continuation (a field before the list) replaces the first's.
-    if let Some(object) = writer.frame_mut().as_object_mut() {
-        object.insert("next".into(), Value::Null);
-    }
-    writer.finish(meta)
+    let at = written.bytes().zip(whole.bytes()).take_while(|(a, b)| a == b).count();
+    let around = |text: &str| {
+        text.get(at.saturating_sub(80)..(at + 80).min(text.len()))
+            .unwrap_or("")
+            .to_owned()
+    };
+    panic!(
+        "texts differ at byte {at} (lengths {} and {}):\nwritten ...{}...\nwhole   ...{}...",
+        written.len(),
+        whole.len(),
+        around(written),
+        around(whole)
+    );
 }
 
 fn same(left: Result<Prepared<PageMeta>, EnvelopeError>, right: Result<Prepared<PageMeta>, EnvelopeError>) {
     match (left, right) {
         (Ok(left), Ok(right)) => {
-            if left.text != right.text {
-                let at = left
-                    .text
-                    .bytes()
-                    .zip(right.text.bytes())
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                let around = |text: &str| {
-                    text.get(at.saturating_sub(80)..(at + 80).min(text.len()))
-                        .unwrap_or("")
-                        .to_owned()
-                };
-                panic!(
-                    "texts differ at byte {at} (lengths {} and {}):\nstreamed ...{}...\nwhole    ...{}...",
-                    left.text.len(),
-                    right.text.len(),
-                    around(&left.text),
-                    around(&right.text)
-                );
-            }
+            same_texts(&left.text, &right.text);
             assert_eq!(left.text_truncated, right.text_truncated);
             // The kept ends may hold different spans of the text; what they make is compared.
             let ends = |p: &Prepared<PageMeta>| p.text_ends.as_ref().map(|e| (e.len(), e.noting(Rest::Artifact("a1"))));
@@ -194,37 +206,15 @@ fn text_only(
     max_depth: usize,
     meta: PageMeta,
 ) -> Result<String, EnvelopeError> {
-    let mut parts = parts.into_iter();
-    let first = body(at, parts.next().unwrap_or_default(), Some("page=2"));
-    let mut writer = ListWriter::text_only(first, at.clone(), view, hold, max_depth).expect("a list");
-    for part in parts {
-        writer.push(part)?;
-    }
-    if let Some(object) = writer.frame_mut().as_object_mut() {
-        object.insert("next".into(), Value::Null);
-    }
-    writer.finish_text(meta)
+    fill(at, parts, |first| {
+        ListWriter::text_only(first, at.clone(), view, hold, max_depth)
+    })?
+    .finish_text(meta)
 }
 
 fn same_text(left: Result<String, EnvelopeError>, right: Result<String, EnvelopeError>) {
     match (left, right) {
-        (Ok(left), Ok(right)) => {
-            if left != right {
-                let at = left.bytes().zip(right.bytes()).take_while(|(a, b)| a == b).count();
-                let around = |text: &str| {
-                    text.get(at.saturating_sub(80)..(at + 80).min(text.len()))
-                        .unwrap_or("")
-                        .to_owned()
-                };
-                panic!(
-                    "texts differ at byte {at} (lengths {} and {}):\nwritten ...{}...\nwhole   ...{}...",
-                    left.len(),
-                    right.len(),
-                    around(&left),
-                    around(&right)
-                );
-            }
-        }
+        (Ok(left), Ok(right)) => same_texts(&left, &right),
         (Err(left), Err(right)) => assert_eq!(left.to_string(), right.to_string()),
         (left, right) => panic!(
             "written {:?}\nwhole {:?}",
@@ -261,38 +251,19 @@ fn deep_items() {
             let items = vec![json!({"a": "x".repeat(30_000)}), deep(levels), json!("tail")];
             let at = ListAt::Field("items".into());
             let bound = SizeBound::unclamped_for_tests(1000);
-            let got = streamed(
-                &at,
-                parts(items.clone(), &[1, 2]),
-                &view,
-                bound,
-                max_depth,
-                PageMeta::new(None),
-            );
-            let too_deep = || mcp_envelope::nesting::TooDeepToCarry {
+            let (cuts, meta) = (parts(items.clone(), &[1, 2]), PageMeta::new(None));
+            let whole = || body(&at, items.clone(), None);
+            let too_deep = mcp_envelope::nesting::TooDeepToCarry {
                 depth: levels + 2,
                 limit: max_depth,
             };
-            let expected = if levels > max_depth {
-                Err(too_deep().into())
-            } else {
-                prepare(body(&at, items.clone(), None), PageMeta::new(None), &view, &bound)
-            };
-            same(got, expected);
-            let got = text_only(
-                &at,
-                parts(items.clone(), &[1, 2]),
-                &view,
-                bound,
-                max_depth,
-                PageMeta::new(None),
-            );
-            let expected = if levels > max_depth {
-                Err(too_deep().into())
-            } else {
-                prepare_text(body(&at, items, None), PageMeta::new(None), &view)
-            };
-            same_text(got, expected);
+            let deeper = levels > max_depth;
+            let got = streamed(&at, cuts.clone(), &view, bound, max_depth, meta);
+            let expected = prepare(whole(), meta, &view, &bound);
+            same(got, if deeper { Err(too_deep.clone().into()) } else { expected });
+            let got = text_only(&at, cuts, &view, bound, max_depth, meta);
+            let expected = prepare_text(whole(), meta, &view);
+            same_text(got, if deeper { Err(too_deep.into()) } else { expected });
         }
     }
 }
@@ -334,30 +305,16 @@ fn each_form_kept_or_broken_on_a_later_page() {
                     View::new(None, OutputFormat::Toon).text_from(TextSource::Data),
                 ] {
                     let bound = SizeBound::unclamped_for_tests(20_000);
-                    let expected = prepare(body(&at, items.clone(), None), PageMeta::new(Some(4)), &view, &bound);
-                    let got = streamed(
-                        &at,
-                        parts(items.clone(), &[10, 40, 89]),
-                        &view,
-                        bound,
-                        100_000,
-                        PageMeta::new(Some(4)),
-                    );
+                    let (cuts, meta) = (parts(items.clone(), &[10, 40, 89]), PageMeta::new(Some(4)));
+                    let expected = prepare(body(&at, items.clone(), None), meta, &view, &bound);
+                    let got = streamed(&at, cuts.clone(), &view, bound, 100_000, meta);
                     assert!(
                         got.as_ref().is_ok_and(|p| p.text_truncated && p.sealed.is_oversized()),
                         "{form}"
                     );
                     same(got, expected);
-                    let got = text_only(
-                        &at,
-                        parts(items.clone(), &[10, 40, 89]),
-                        &view,
-                        bound,
-                        100_000,
-                        PageMeta::new(Some(4)),
-                    );
-                    let expected = prepare_text(body(&at, items.clone(), None), PageMeta::new(Some(4)), &view);
-                    same_text(got, expected);
+                    let expected = prepare_text(body(&at, items.clone(), None), meta, &view);
+                    same_text(text_only(&at, cuts, &view, bound, 100_000, meta), expected);
                 }
             }
         }
