@@ -11,7 +11,7 @@
 mod placeholder;
 mod text;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bound::SizeBound;
@@ -192,10 +192,16 @@ impl ListWriter {
     /// # Errors
     /// [`EnvelopeError::Seal`] when an item cannot be serialized (never for a `Value`).
     pub fn push(&mut self, items: Vec<Value>) -> Result<(), EnvelopeError> {
-        if self.too_deep || items.is_empty() {
+        if items.is_empty() {
             return Ok(());
         }
+        // Measured even past the limit: the error names the whole value's depth.
         self.deepest = items.iter().map(nesting::depth).fold(self.deepest, usize::max);
+        if self.too_deep {
+            // Nothing more is written; a part may nest deeper than any stack holds frames for.
+            nesting::drop_flat(Value::Array(items));
+            return Ok(());
+        }
         if self.at.level() + self.deepest > self.max_depth {
             // Too deep to carry (an error at the end): nothing more is written, and what was is freed.
             self.too_deep = true;
@@ -248,7 +254,10 @@ impl ListWriter {
         full.extend_from_slice(after);
         if full.len() <= self.bound.bytes() {
             // Within the bound after all (the last page's fields are shorter): one value, read back from its bytes.
-            let mut whole: Value = serde_json::from_slice(&full).map_err(SealError)?;
+            // Of any depth, as the items came (serde_json's default stops at 128 levels).
+            let mut parser = serde_json::Deserializer::from_slice(&full);
+            parser.disable_recursion_limit();
+            let mut whole = Value::deserialize(&mut parser).map_err(SealError)?;
             let data = whole.get_mut("data").map(Value::take).unwrap_or_default();
             return prepare(data, meta, &self.view, &self.bound);
         }

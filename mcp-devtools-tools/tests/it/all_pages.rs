@@ -692,3 +692,279 @@ async fn the_recorded_runs_merge_and_a_single_resource_is_refused() {
     client.cancel().await.unwrap();
     small.cancel().await.unwrap();
 }
+
+/// Pages given whole (`pages[n - 1]` is page `n`'s list), served in `kind`'s form of "next" (Bitbucket Cloud's
+/// `next` before `values`, padded with `next_pad` bytes; GitHub's `Link` for a top-level array; Jira's
+/// `nextPageToken` after `issues`).
+#[derive(Debug, Clone)]
+struct Served {
+    origin: String,
+    kind: Kind,
+    pages: Vec<Vec<Value>>,
+    next_pad: usize,
+}
+
+impl Respond for Served {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let n = self.kind.page_of(request);
+        let items = Value::Array(self.pages[usize::try_from(n).unwrap() - 1].clone());
+        let next = (n < self.pages.len() as u64).then_some(n + 1);
+        let here = format!("{}{}", self.origin, request.url.path());
+        let mut response = ResponseTemplate::new(200);
+        let body = match self.kind {
+            Kind::Bitbucket => {
+                let mut body = serde_json::Map::new();
+                if let Some(m) = next {
+                    let pad = "q".repeat(self.next_pad);
+                    body.insert("next".into(), json!(format!("{here}?page={m}&pad={pad}")));
+                }
+                body.insert("pagelen".into(), json!(2));
+                body.insert("values".into(), items);
+                Value::Object(body)
+            }
+            Kind::GithubGet => {
+                if let Some(m) = next {
+                    let link = format!("<{here}?after=c{m}>; rel=\"next\"");
+                    response = response.insert_header("link", link.as_str());
+                }
+                items
+            }
+            Kind::JiraToken => match next {
+                Some(m) => json!({"issues": items, "nextPageToken": format!("j{m}"), "isLast": false}),
+                None => json!({"issues": items, "isLast": true}),
+            },
+            other => panic!("{other:?} is not served"),
+        };
+        // Written by hand: `set_body_json` would go through serde_json's own limits only on reading back.
+        response.set_body_raw(serde_json::to_vec(&body).unwrap(), "application/json")
+    }
+}
+
+/// The result of `tool` called in-process (no client parses it: items may nest past a client's 128 levels).
+async fn call_in(server: &mcp_devtools_tools::DevtoolsServer, tool: &str, args: Value) -> rmcp::model::CallToolResult {
+    let request =
+        rmcp::model::CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+    server
+        .call_tool_as(&common::principal(), request)
+        .await
+        .expect("known tool")
+}
+
+async fn artifact_in(server: &mcp_devtools_tools::DevtoolsServer, id: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let chunk = call_in(
+            server,
+            "artifact_read",
+            json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576}),
+        )
+        .await;
+        let chunk = structured(&chunk);
+        bytes.extend(
+            base64::engine::general_purpose::STANDARD
+                .decode(chunk["data"].as_str().unwrap())
+                .unwrap(),
+        );
+        offset = chunk["nextOffset"].as_u64().unwrap();
+        if chunk["eof"] == json!(true) {
+            return bytes;
+        }
+    }
+}
+
+/// `args` with `allPages` (written as the pages arrive) and with the identity `jq` too (merged in memory): the same
+/// text (but the artifact id), structuredContent (but `artifactId`), artifact bytes. Returns the streamed value.
+async fn same_as_merged(server: &mcp_devtools_tools::DevtoolsServer, tool: &str, args: Value, what: &str) -> Value {
+    let streamed = call_in(server, tool, args.clone()).await;
+    let mut identity = args;
+    identity["jq"] = json!(".");
+    let merged = call_in(server, tool, identity).await;
+    assert_eq!(
+        streamed.is_error,
+        merged.is_error,
+        "{what}: streamed {:?}\nmerged {:?}",
+        text(&streamed).chars().take(300).collect::<String>(),
+        text(&merged).chars().take(300).collect::<String>()
+    );
+    let (streamed_value, merged_value) = (structured(&streamed), structured(&merged));
+    let id = |value: &Value| value["incomplete"]["artifactId"].as_str().unwrap_or("none").to_owned();
+    let (streamed_id, merged_id) = (id(&streamed_value), id(&merged_value));
+    if streamed_id != "none" || merged_id != "none" {
+        assert!(
+            artifact_in(server, &streamed_id).await == artifact_in(server, &merged_id).await,
+            "{what}: the artifacts differ"
+        );
+    }
+    let (streamed_text, merged_text) = (
+        text(&streamed).replace(&streamed_id, "ID"),
+        text(&merged).replace(&merged_id, "ID"),
+    );
+    if streamed_text != merged_text {
+        let at = streamed_text
+            .bytes()
+            .zip(merged_text.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let around = |t: &str| {
+            t.get(at.saturating_sub(60)..(at + 60).min(t.len()))
+                .unwrap_or("?")
+                .to_owned()
+        };
+        panic!(
+            "{what}: texts differ at byte {at} (lengths {} and {}):\nstreamed ...{}...\nmerged   ...{}...",
+            streamed_text.len(),
+            merged_text.len(),
+            around(&streamed_text),
+            around(&merged_text)
+        );
+    }
+    let without = |mut value: Value| {
+        if value.get("incomplete").is_some() {
+            value["incomplete"]["artifactId"] = Value::Null;
+        }
+        value
+    };
+    assert_eq!(without(streamed_value.clone()), without(merged_value), "{what}");
+    streamed_value
+}
+
+/// A nested value `levels` deep, built without recursion.
+fn nested(levels: usize) -> Value {
+    (0..levels).fold(json!(1), |inner, _| Value::Array(vec![inner]))
+}
+
+/// Bitbucket Cloud's first page has a long `next` (before `values`), its last none: the items' bytes pass the 16 KiB
+/// bound on the way, the merged value is within it. An item nested 200 levels deep (past `serde_json`'s default
+/// recursion limit of 128) is still the merged value, inline, as the identity `jq` gives it.
+#[tokio::test]
+async fn a_merge_within_the_bound_after_all_with_a_deep_item() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = common::server(common::with_max_bytes(common::all_config(&upstream), 16384)).await;
+    let pages = vec![
+        vec![json!({"id": 1, "deep": nested(200), "pad": "x".repeat(15_500)})],
+        vec![json!({"id": 2})],
+    ];
+    let served = Served {
+        origin: upstream.uri(),
+        kind: Kind::Bitbucket,
+        pages,
+        next_pad: 600,
+    };
+    serve_any(&upstream, "deep", served).await;
+    for format in ["toon", "json"] {
+        let args = Kind::Bitbucket.args("deep", json!({"allPages": 10, "outputFormat": format}));
+        let value = same_as_merged(&server, "bb_get", args, format).await;
+        assert!(
+            value.get("incomplete").is_none(),
+            "{format}: within the bound: {}",
+            text_of_value(&value)
+        );
+        assert_eq!(Kind::Bitbucket.ids(&value["data"]), [1, 2]);
+    }
+}
+
+fn text_of_value(value: &Value) -> String {
+    let text = value.to_string();
+    text.get(..300).unwrap_or(&text).to_owned()
+}
+
+/// Serves `served` as the book named `name` on `upstream`.
+async fn serve_any(upstream: &RecordedUpstream, name: &str, served: Served) {
+    Mock::given(method("GET"))
+        .and(path(served.kind.at(name)))
+        .respond_with(served)
+        .with_priority(1)
+        .mount(upstream.server())
+        .await;
+}
+
+/// Items whose text is hard to cut and render (multi-byte characters across the 40,000-byte cut, U+2028, control
+/// characters, a leading U+FEFF, TOON's delimiters, placeholder-like text, numbers with many digits and exponents,
+/// keys needing quotes), pages that are empty first, between or last, `maxItems` inside the first page: through a
+/// tool whose text is the envelope's (`github_get`, a top-level array) and one whose text is the data's (`jira_get`,
+/// `issues` before `nextPageToken`; Bitbucket Cloud, `next` before `values`), TOON and JSON, inline and oversized.
+#[tokio::test]
+async fn odd_items_and_pages_give_what_merging_in_memory_gives() {
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let small = common::server(common::with_max_bytes(common::all_config(&upstream), 16384)).await;
+    let big = common::server(common::all_config(&upstream)).await;
+    let number = |literal: &str| serde_json::from_str::<Value>(literal).unwrap();
+    let odd = |id: u64, fill: usize| {
+        let mut item = serde_json::Map::new();
+        item.insert("id".into(), json!(id));
+        item.insert("odd key".into(), json!("a: b, c\u{2028}\u{0}\t\"\\"));
+        item.insert("\u{feff}k".into(), json!("\u{feff}lead"));
+        item.insert("n".into(), number("123456789012345678901234567890.5000"));
+        item.insert("e".into(), number("1E400"));
+        item.insert("z".into(), number("-0"));
+        item.insert("mcplist".into(), json!("mcplist0123456789abcdef0123456789abcdef"));
+        item.insert(
+            "text".into(),
+            json!(format!("{}{}", "é".repeat(id as usize % 3), "€😀".repeat(fill))),
+        );
+        Value::Object(item)
+    };
+    let rows = |id: u64, fill: usize| json!({"id": id, "name": "é€😀".repeat(fill), "n": number("1.50")});
+    let books: Vec<(&str, Vec<Vec<Value>>)> = vec![
+        (
+            "odd",
+            vec![vec![odd(1, 1000), odd(2, 3000)], vec![odd(3, 2000)], vec![odd(4, 10)]],
+        ),
+        (
+            "emptyfirst",
+            vec![vec![], vec![rows(1, 2000), rows(2, 1999)], vec![], vec![rows(3, 2001)]],
+        ),
+        (
+            "emptylast",
+            vec![vec![rows(1, 3000), rows(2, 3000)], vec![rows(3, 3000)], vec![]],
+        ),
+        (
+            "primitives",
+            vec![
+                vec![json!("é".repeat(9000)), json!(1)],
+                vec![json!("😀".repeat(5000)), json!(null)],
+                vec![json!("- x")],
+            ],
+        ),
+        (
+            "arrays",
+            vec![
+                vec![json!([1, "é".repeat(7000)])],
+                vec![json!([])],
+                vec![json!(["😀".repeat(4000), 2])],
+            ],
+        ),
+        ("allempty", vec![vec![], vec![], vec![]]),
+    ];
+    let (mut oversized, mut inline) = (0, 0);
+    for kind in [Kind::GithubGet, Kind::JiraToken, Kind::Bitbucket] {
+        for (name, pages) in &books {
+            let book = format!("{name}{}", kind.tool());
+            let served = Served {
+                origin: upstream.uri(),
+                kind,
+                pages: pages.clone(),
+                next_pad: 10,
+            };
+            serve_any(&upstream, &book, served).await;
+            for (server, bound) in [(&small, "16k"), (&big, "256k")] {
+                for more in [
+                    json!({"allPages": 10}),
+                    json!({"allPages": 10, "outputFormat": "json"}),
+                    json!({"allPages": 10, "maxItems": 1}),
+                    json!({"allPages": 2, "outputFormat": "json"}),
+                ] {
+                    let what = format!("{kind:?} {name} {bound} {more}");
+                    let value = same_as_merged(server, kind.tool(), kind.args(&book, more), &what).await;
+                    if value.get("incomplete").is_some() {
+                        oversized += 1;
+                    } else {
+                        inline += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(oversized > 20 && inline > 20, "{oversized} oversized, {inline} inline");
+}

@@ -320,3 +320,252 @@ fn each_form_kept_or_broken_on_a_later_page() {
         }
     }
 }
+
+/// The bytes pass the bound while the first page's continuation is long, the last page's is short (removed): the
+/// whole envelope is within the bound after all. Items nested deeper than `serde_json`'s default recursion limit
+/// (128) must still give what `prepare` gives (an inline value), not a parse error.
+#[test]
+fn within_the_bound_after_all_with_items_deeper_than_128() {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            for levels in [100, 130, 200] {
+                for view in [
+                    View::new(None, OutputFormat::Json),
+                    View::new(None, OutputFormat::Toon),
+                    View::new(None, OutputFormat::Json).text_from(TextSource::Data),
+                ] {
+                    let at = ListAt::Field("values".into());
+                    let bound = SizeBound::unclamped_for_tests(2000);
+                    let first = json!({"next": "n".repeat(1900), "values": [deep(levels)]});
+                    let mut writer = ListWriter::new(first, at.clone(), &view, bound, 100_000).expect("a list");
+                    writer.push(vec![json!("tail")]).unwrap();
+                    if let Some(object) = writer.frame_mut().as_object_mut() {
+                        object.shift_remove("next");
+                    }
+                    let got = writer.finish(PageMeta::new(None));
+                    let whole = json!({"values": [deep(levels), "tail"]});
+                    let expected = prepare(whole, PageMeta::new(None), &view, &bound);
+                    assert!(expected.as_ref().is_ok_and(|p| !p.sealed.is_oversized()), "{levels}");
+                    same(got, expected);
+                }
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Two parts each nested past the limit, the second deeper: the error names the whole value's depth (the deepest
+/// item's), as `prepare`'s caller measures it on the merged value, not the first part's that passed the limit.
+#[test]
+fn the_depth_error_names_the_deepest_part() {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            let at = ListAt::Field("items".into());
+            let view = View::new(None, OutputFormat::Json);
+            let bound = SizeBound::unclamped_for_tests(1000);
+            let got = streamed(
+                &at,
+                vec![vec![json!(1)], vec![deep(400)], vec![deep(600)]],
+                &view,
+                bound,
+                300,
+                PageMeta::new(None),
+            );
+            let whole = body(&at, vec![json!(1), deep(400), deep(600)], None);
+            let expected: Result<Prepared<PageMeta>, EnvelopeError> = Err(mcp_envelope::nesting::TooDeepToCarry {
+                depth: mcp_envelope::nesting::depth(&whole),
+                limit: 300,
+            }
+            .into());
+            mcp_envelope::nesting::drop_flat(whole);
+            same(got, expected);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// A part nested past the limit after an earlier one was: freed without recursion as the first one is (a page
+/// can nest millions of levels, more than any stack holds frames for), not by an ordinary drop.
+#[test]
+fn a_deep_part_after_the_limit_was_passed_is_freed_without_recursion() {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            let view = View::new(None, OutputFormat::Json);
+            let bound = SizeBound::unclamped_for_tests(1000);
+            let mut writer = ListWriter::new(json!({"items": []}), ListAt::Field("items".into()), &view, bound, 300)
+                .expect("a list");
+            writer.push(vec![deep(400)]).unwrap();
+            // Built without recursion (`json!([inner])` would serialize `inner` again, level by level).
+            let deeper = (0..200_000).fold(json!(1), |inner, _| Value::Array(vec![inner]));
+            writer.push(vec![deeper]).unwrap();
+            let err = writer.finish(PageMeta::new(None)).unwrap_err();
+            assert!(err.to_string().contains("more than the 300"), "{err}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Strings TOON and the truncation find hard: multi-byte characters (the 40,000-byte cut falls inside them),
+/// U+2028, control characters, a leading U+FEFF, TOON's delimiters and `": "`, placeholder-like text, numbers'
+/// look-alikes.
+fn odd_text() -> BoxedStrategy<String> {
+    prop_oneof![
+        4 => "[a-zé€😀\u{2028}\u{feff}\u{0}-\u{1f} :,\"\\\\\\-\\[\\]{}#]{0,12}",
+        1 => prop_oneof![
+            Just("mcplist0123456789abcdef0123456789abcdef".to_owned()),
+            Just(": mcplist".to_owned()),
+            Just("\u{feff}".to_owned()),
+            Just(String::new()),
+            Just("-".to_owned()),
+            Just("- x".to_owned()),
+            Just("1e5".to_owned()),
+            Just("true".to_owned()),
+            Just("null".to_owned()),
+            Just("[3]: a,b".to_owned()),
+        ],
+        2 => (0usize..4, 500usize..4000).prop_map(|(c, n)| ["é", "€", "😀", "a\u{2028}"][c].repeat(n)),
+    ]
+    .boxed()
+}
+
+/// Numbers with many digits and exponents (literal digits are kept).
+fn odd_number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just("123456789012345678901234567890"),
+        Just("-123456789012345678901234567890.000000000000001"),
+        Just("1e400"),
+        Just("1E-7"),
+        Just("-0"),
+        Just("0.0"),
+        Just("1.50"),
+        Just("18446744073709551616"),
+        Just("-9223372036854775809"),
+    ]
+    .prop_map(|literal| serde_json::from_str::<Value>(literal).unwrap())
+}
+
+fn odd_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("id".to_owned()),
+        Just("odd key".to_owned()),
+        Just("a: b".to_owned()),
+        Just(String::new()),
+        Just("x.y".to_owned()),
+        Just("123".to_owned()),
+        Just("-".to_owned()),
+        Just("\u{feff}k".to_owned()),
+        Just("é".to_owned()),
+    ]
+}
+
+fn odd_primitive() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        1 => Just(Value::Null),
+        1 => any::<bool>().prop_map(Value::Bool),
+        2 => odd_number(),
+        6 => odd_text().prop_map(Value::String),
+    ]
+}
+
+fn odd_item(kind: u8) -> BoxedStrategy<Value> {
+    match kind {
+        0 => odd_primitive().boxed(),
+        1 => prop::collection::vec(odd_primitive(), 0..4)
+            .prop_map(Value::Array)
+            .boxed(),
+        2 => (odd_key(), odd_primitive(), odd_primitive())
+            .prop_map(|(key, a, b)| {
+                let mut row = serde_json::Map::new();
+                row.insert("id".into(), a);
+                row.insert(key, b);
+                Value::Object(row)
+            })
+            .boxed(),
+        3 => (odd_key(), odd_primitive())
+            .prop_map(|(key, a)| {
+                let mut inner = serde_json::Map::new();
+                inner.insert(key, a);
+                json!({"g": Value::Object(inner), "h": {}})
+            })
+            .boxed(),
+        _ => (odd_primitive(), prop::collection::vec(odd_primitive(), 0..3))
+            .prop_map(|(a, tags)| json!({"tags": tags, "rows": [{"a": a}], "a": a, "nested": [[{"x": 1}]]}))
+            .boxed(),
+    }
+}
+
+fn odd_items() -> impl Strategy<Value = Vec<Value>> {
+    (0u8..5, 0u8..5, 0usize..40).prop_flat_map(|(kind, other, len)| {
+        prop::collection::vec(prop_oneof![8 => odd_item(kind), 1 => odd_item(other)], 0..=len)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Odd strings, keys and numbers; the list under odd names, first, last or alone in the page; a long
+    /// continuation on the first page that the last page drops (the bytes pass the bound on the way, the whole may
+    /// not); parts empty at the start or the end.
+    #[test]
+    fn odd_values_and_pages_give_what_the_whole_value_gives(
+        items in odd_items(),
+        cuts in prop::collection::vec(0usize..48, 0..5),
+        name in prop_oneof![Just("values"), Just("odd key"), Just("a: b"), Just(""), Just("mcplist")],
+        place in 0u8..4,
+        view in views(),
+        bound in prop_oneof![Just(1usize), 10usize..5000, 15_000usize..70_000, Just(1 << 20)],
+        first_next in prop_oneof![Just(0usize), 1usize..3000, 20_000usize..40_000],
+        last_next in prop::option::of(prop::option::of(0usize..40)),
+        next_page in prop::option::of(1u64..9),
+    ) {
+        let at = if place == 3 { ListAt::Whole } else { ListAt::Field(name.into()) };
+        // The page: the list first (0), between (1) or alone (2), with a continuation `next` after or before it.
+        let page = |list: Vec<Value>, next: Option<Option<String>>| -> Value {
+            if let ListAt::Whole = at { return Value::Array(list) }
+            let mut page = serde_json::Map::new();
+            if place == 1 {
+                page.insert("next".into(), json!(next.clone().flatten()));
+                page.insert("size".into(), json!(7));
+            }
+            page.insert(name.into(), Value::Array(list));
+            if place == 0 {
+                page.insert("\u{feff}odd: key".into(), json!({"self": "/x", "n": [1, {"a": 2}]}));
+                if let Some(next) = &next {
+                    page.insert("next".into(), json!(next));
+                }
+            }
+            Value::Object(page)
+        };
+        let last = last_next.map(|n| n.map(|n| "l".repeat(n)));
+        let mut whole = page(items.clone(), Some(Some("n".repeat(first_next))));
+        // What merging does with the last page's continuation: replaced, or removed when absent.
+        if let Some(object) = whole.as_object_mut() && object.contains_key("next") {
+            match &last {
+                Some(next) => { object.insert("next".into(), json!(next)); }
+                None => { object.shift_remove("next"); }
+            }
+        }
+        let bound = SizeBound::unclamped_for_tests(bound);
+        let meta = PageMeta::new(next_page);
+        let expected = prepare(whole, meta, &view, &bound);
+        let mut parts = parts(items, &cuts).into_iter();
+        let first = page(parts.next().unwrap_or_default(), Some(Some("n".repeat(first_next))));
+        let mut writer = ListWriter::new(first, at.clone(), &view, bound, 100_000).expect("a list");
+        for part in parts {
+            writer.push(part).unwrap();
+        }
+        if let Some(object) = writer.frame_mut().as_object_mut() && object.contains_key("next") {
+            match &last {
+                Some(next) => { object.insert("next".into(), json!(next)); }
+                None => { object.shift_remove("next"); }
+            }
+        }
+        same(writer.finish(meta), expected);
+    }
+}
