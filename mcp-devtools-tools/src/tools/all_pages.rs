@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::future::Future;
 
 use adapters_http::decode::Payload;
+use mcp_envelope::nesting::drop_flat;
 use mcp_envelope::{LinkedPageMeta, NextLinkMeta, PageMeta};
 use mcp_results::View;
 use mcp_results::splice::{ArgGroup, Spliced};
@@ -345,7 +346,13 @@ where
             return Err(format!("the answer is not JSON ({}), not a list", binary.media_type));
         }
     };
-    let at = (shape.find)(&data)?;
+    let at = match (shape.find)(&data) {
+        Ok(at) => at,
+        Err(not_a_list) => {
+            drop_flat(data);
+            return Err(not_a_list);
+        }
+    };
     // Every item seen (before `maxItems` cuts the list), and those kept.
     let mut count = 0;
     let mut kept = 0;
@@ -408,6 +415,7 @@ where
                 "page {}: the answer has not {looked} the first page had",
                 read + 1
             ));
+            drop_flat(body);
             break StoppedBy::UpstreamError;
         };
         count += items.len() as u64;
@@ -415,8 +423,9 @@ where
         if let Some(frame) = gathered.frame() {
             continue_from(frame, &mut body, shape.continuation);
         }
-        // The page's other fields are freed before its items are written.
-        drop(body);
+        // The page's other fields are freed before its items are written (without recursion: an upstream body may
+        // nest deeper than any stack holds frames for).
+        drop_flat(body);
         gathered.add(items).await;
         meta = meta.followed_by(later);
         next = after;
@@ -441,7 +450,8 @@ where
 fn cut(items: &mut Vec<Value>, max: Option<u64>, kept: &mut u64) {
     if let Some(max) = max {
         let room = max.saturating_sub(*kept);
-        items.truncate(usize::try_from(room).unwrap_or(usize::MAX));
+        let keep = usize::try_from(room).unwrap_or(usize::MAX).min(items.len());
+        drop_flat(Value::Array(items.split_off(keep)));
     }
     *kept += items.len() as u64;
 }
@@ -459,22 +469,25 @@ fn continue_from(merged: &mut Value, later: &mut Value, fields: &[&str]) {
             .and_then(Value::as_object_mut)
             .and_then(|object| object.shift_remove(&name));
         let Some(target) = merged.pointer_mut(parent).and_then(Value::as_object_mut) else {
+            if let Some(value) = value {
+                drop_flat(value);
+            }
             continue;
         };
-        match value {
-            Some(value) => {
-                target.insert(name, value);
-            }
-            None => {
-                target.shift_remove(&name);
-            }
+        let replaced = match value {
+            Some(value) => target.insert(name, value),
+            None => target.shift_remove(&name),
+        };
+        if let Some(replaced) = replaced {
+            drop_flat(replaced);
         }
     }
 }
 
 /// The result of a call with `allPages`: the pages merged, then the single-page path for the merged value (`jq`,
-/// the bound, an artifact when oversized). Without `jq`, the pages are written into the result as they arrive ([`mcp_results::ListResult`]: an oversized merge is never held whole as a value); with
-/// one, merged in memory ([`merge`]) for the projection. A first page with no list is an `isError` result
+/// the bound, an artifact when oversized). Without `jq`, the pages are written into the result as they arrive
+/// ([`mcp_results::ListResult`]: an oversized merge is never held whole as a value); with one, merged in memory
+/// ([`merge`]) for the projection. A first page with no list is an `isError` result
 /// (`_meta.code: "invalid_argument"`) saying to call without `allPages`.
 #[allow(clippy::too_many_arguments)]
 pub async fn respond<M, F, Fut>(

@@ -968,3 +968,40 @@ async fn odd_items_and_pages_give_what_merging_in_memory_gives() {
     }
     assert!(oversized > 20 && inline > 20, "{oversized} oversized, {inline} inline");
 }
+
+/// A later page whose fields beside the list nest a million levels (what a 2 MB body can hold): the page is freed
+/// without recursion once its items are taken, so the call answers instead of overflowing a stack.
+#[tokio::test]
+async fn a_later_page_nesting_a_million_levels_beside_its_list_is_freed_without_recursion() {
+    struct DeepSecondPage;
+    impl Respond for DeepSecondPage {
+        fn respond(&self, request: &Request) -> ResponseTemplate {
+            let body = match Kind::JiraToken.page_of(request) {
+                1 => r#"{"issues": [{"id": 1}], "nextPageToken": "j2", "isLast": false}"#.to_owned(),
+                _ => {
+                    let levels = 1_000_000;
+                    format!(
+                        r#"{{"issues": [{{"id": 2}}], "isLast": true, "names": {}1{}}}"#,
+                        "[".repeat(levels),
+                        "]".repeat(levels)
+                    )
+                }
+            };
+            ResponseTemplate::new(200).set_body_raw(body, "application/json")
+        }
+    }
+    let upstream = RecordedUpstream::all().await.unwrap();
+    let server = common::server(common::all_config(&upstream)).await;
+    Mock::given(method("GET"))
+        .and(path(Kind::JiraToken.at("deep-page")))
+        .respond_with(DeepSecondPage)
+        .with_priority(1)
+        .mount(upstream.server())
+        .await;
+    let args = Kind::JiraToken.args("deep-page", json!({"allPages": 5}));
+    let result = call_in(&server, "jira_get", args).await;
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    let value = structured(&result);
+    assert_eq!(Kind::JiraToken.ids(&value["data"]), [1, 2]);
+    assert_eq!(value["pages"]["stoppedBy"], "last_page");
+}
