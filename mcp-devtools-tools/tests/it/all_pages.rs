@@ -8,7 +8,6 @@
 
 use crate::common;
 
-use base64::Engine;
 use common::{Client, assert_valid, call, connect, listed_tool, structured, text};
 use recorded_upstream::RecordedUpstream;
 use recorded_upstream::wiremock::matchers::{method, path};
@@ -533,23 +532,7 @@ async fn every_stop(kind: Kind) {
 
 /// The artifact `id`, read whole with `artifact_read`.
 async fn read_artifact(client: &Client, id: &str) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        let chunk = call(
-            client,
-            "artifact_read",
-            json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576}),
-        )
-        .await;
-        let chunk = structured(&chunk);
-        let data = chunk["data"].as_str().unwrap();
-        bytes.extend(base64::engine::general_purpose::STANDARD.decode(data).unwrap());
-        offset = chunk["nextOffset"].as_u64().unwrap();
-        if chunk["eof"] == json!(true) {
-            return bytes;
-        }
-    }
+    common::read_artifact(client, id).await.0
 }
 
 #[tokio::test]
@@ -751,26 +734,9 @@ async fn call_in(server: &mcp_devtools_tools::DevtoolsServer, tool: &str, args: 
 }
 
 async fn artifact_in(server: &mcp_devtools_tools::DevtoolsServer, id: &str) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        let chunk = call_in(
-            server,
-            "artifact_read",
-            json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576}),
-        )
-        .await;
-        let chunk = structured(&chunk);
-        bytes.extend(
-            base64::engine::general_purpose::STANDARD
-                .decode(chunk["data"].as_str().unwrap())
-                .unwrap(),
-        );
-        offset = chunk["nextOffset"].as_u64().unwrap();
-        if chunk["eof"] == json!(true) {
-            return bytes;
-        }
-    }
+    common::read_artifact_with(|args| call_in(server, "artifact_read", args), id)
+        .await
+        .0
 }
 
 /// `args` with `allPages` (written as the pages arrive) and with the identity `jq` too (merged in memory): the same

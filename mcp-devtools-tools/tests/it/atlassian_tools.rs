@@ -6,7 +6,6 @@
 
 use crate::common;
 
-use base64::Engine;
 use common::{Client, assert_valid, call, connect, fixture_json, listed_tool, text};
 use mcp_devtools_tools::ToolsConfig;
 use recorded_upstream::RecordedUpstream;
@@ -287,26 +286,7 @@ async fn a_large_jira_page_over_the_bound_goes_to_an_artifact() {
     assert_eq!(value["incomplete"]["reason"], "size");
     assert_eq!(value["incomplete"]["limitBytes"], json!(262_144));
     let id = value["incomplete"]["artifactId"].as_str().unwrap().to_owned();
-    let mut bytes = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        let chunk = call(
-            &client,
-            "artifact_read",
-            json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576}),
-        )
-        .await;
-        let chunk = structured(&chunk);
-        bytes.extend(
-            base64::engine::general_purpose::STANDARD
-                .decode(chunk["data"].as_str().unwrap())
-                .unwrap(),
-        );
-        offset = chunk["nextOffset"].as_u64().unwrap();
-        if chunk["eof"] == json!(true) {
-            break;
-        }
-    }
+    let (bytes, _) = common::read_artifact(&client, &id).await;
     assert_eq!(value["incomplete"]["bytes"].as_u64(), Some(bytes.len() as u64));
     let full: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(full["data"]["issues"].as_array().unwrap().len(), LARGE_SEARCH_ISSUES);

@@ -225,6 +225,36 @@ pub async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
         .expect("tools/call")
 }
 
+/// An artifact read whole with `artifact_read`, 1 MiB at a time, through `call` (a client's call, or the server's
+/// own in-process): its bytes and its MIME type.
+pub async fn read_artifact_with<F, Fut>(mut call: F, id: &str) -> (Vec<u8>, String)
+where
+    F: FnMut(Value) -> Fut,
+    Fut: std::future::Future<Output = CallToolResult>,
+{
+    use base64::Engine as _;
+    let mut bytes = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let chunk = call(serde_json::json!({"artifactId": id, "offset": offset, "maxBytes": 1_048_576})).await;
+        let chunk = chunk.structured_content.expect("a chunk");
+        bytes.extend(
+            base64::engine::general_purpose::STANDARD
+                .decode(chunk["data"].as_str().unwrap())
+                .unwrap(),
+        );
+        offset = chunk["nextOffset"].as_u64().unwrap();
+        if chunk["eof"] == true {
+            return (bytes, chunk["mimeType"].as_str().unwrap().to_owned());
+        }
+    }
+}
+
+/// [`read_artifact_with`] through `client`.
+pub async fn read_artifact(client: &Client, id: &str) -> (Vec<u8>, String) {
+    read_artifact_with(|args| call(client, "artifact_read", args), id).await
+}
+
 /// `tools/list`'s entry for `name` (its schemas), from every page.
 pub async fn listed_tool(client: &Client, name: &str) -> Tool {
     client

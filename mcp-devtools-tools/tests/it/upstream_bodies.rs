@@ -279,21 +279,7 @@ async fn binary_bodies_are_saved_as_artifacts_byte_for_byte() {
 
 /// Reads artifact `id` whole through `artifact_read`: its bytes and media type.
 async fn read_back(client: &Client, id: String) -> (Vec<u8>, String) {
-    let mut bytes = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        let chunk = call(client, "artifact_read", json!({"artifactId": id, "offset": offset})).await;
-        let chunk = structured(&chunk);
-        bytes.extend(
-            base64::engine::general_purpose::STANDARD
-                .decode(chunk["data"].as_str().unwrap())
-                .unwrap(),
-        );
-        offset = chunk["nextOffset"].as_u64().unwrap();
-        if chunk["eof"] == json!(true) {
-            return (bytes, chunk["mimeType"].as_str().unwrap().to_owned());
-        }
-    }
+    common::read_artifact(client, &id).await
 }
 
 /// Row 4: a write answered by 301/302/303 is not followed (error naming status and Location, nothing re-sent);
