@@ -19,6 +19,7 @@ use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
     KeyUsagePurpose,
 };
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The body every `GET` gets: CircleCI's `/me` fixture (any JSON object serves the free-path reads).
 pub const FIXTURE: &str = "circleci/me.json";
@@ -128,6 +129,15 @@ impl TlsUpstream {
                     let ssl = Ssl::new(acceptor.context()).unwrap();
                     let mut stream = tokio_openssl::SslStream::new(ssl, tcp).unwrap();
                     if Pin::new(&mut stream).accept().await.is_err() {
+                        // As real servers close (nginx's lingering close): the TLS alert, then a FIN, then what the
+                        // client still sends is read and dropped for a while. Closed at once, the client's request
+                        // (TLS 1.3 clients send it right after their half of the handshake) would draw a reset that
+                        // discards the alert before the client reads it.
+                        let tcp = stream.get_mut();
+                        let _ = tcp.shutdown().await;
+                        let mut sink = [0u8; 4096];
+                        let drain = async { while matches!(tcp.read(&mut sink).await, Ok(n) if n > 0) {} };
+                        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
                         return;
                     }
                     let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
