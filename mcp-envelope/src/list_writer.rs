@@ -109,8 +109,6 @@ pub struct ListWriter {
     deepest: usize,
     /// The items' text, once past the bound.
     text: Option<Text>,
-    /// An item nested deeper than `max_depth` allows was seen: nothing more is written.
-    too_deep: bool,
 }
 
 impl ListWriter {
@@ -159,7 +157,6 @@ impl ListWriter {
             count: 0,
             deepest: 0,
             text: None,
-            too_deep: false,
         };
         // A `Value` always serializes.
         let _ = writer.push(items);
@@ -195,25 +192,23 @@ impl ListWriter {
         if items.is_empty() {
             return Ok(());
         }
+        let was_too_deep = self.too_deep();
         // Measured even past the limit: the error names the whole value's depth.
         self.deepest = items.iter().map(nesting::depth).fold(self.deepest, usize::max);
-        if self.too_deep {
-            // Nothing more is written; a part may nest deeper than any stack holds frames for.
-            nesting::drop_flat(Value::Array(items));
-            return Ok(());
-        }
-        if self.at.level() + self.deepest > self.max_depth {
-            // Too deep to carry (an error at the end): nothing more is written, and what was is freed.
-            self.too_deep = true;
-            self.json = Compact::Whole(Vec::new());
-            self.text = None;
-            nesting::drop_flat(Value::Array(std::mem::take(&mut self.held)));
+        if self.too_deep() {
+            // Too deep to carry (an error at the end): nothing more is written, what was is freed, and so is this
+            // part, without recursion (it may nest deeper than any stack holds frames for).
+            if !was_too_deep {
+                self.json = Compact::Whole(Vec::new());
+                self.text = None;
+                nesting::drop_flat(Value::Array(std::mem::take(&mut self.held)));
+            }
             nesting::drop_flat(Value::Array(items));
             return Ok(());
         }
         for item in &items {
             if self.count > 0 {
-                std::io::Write::write_all(&mut self.json, b",").map_err(|err| SealError(serde_json::Error::io(err)))?;
+                self.json.push(b",");
             }
             serde_json::to_writer(&mut self.json, item).map_err(SealError)?;
             self.count += 1;
@@ -261,14 +256,9 @@ impl ListWriter {
             let data = whole.get_mut("data").map(Value::take).unwrap_or_default();
             return prepare(data, meta, &self.view, &self.bound);
         }
-        // Only a compact text (a value too deep for indented text) shows the items' bytes: copied for it alone.
-        let shown = if depth > INDENTED_MAX_DEPTH || matches!(text, Text::Compact) {
-            Compact::Whole(full[items].to_vec())
-        } else {
-            Compact::Whole(Vec::new())
-        };
-        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, &shown)?;
-        drop((frame, shown));
+        let items_json = |kept: &mut Kept| kept.push_bytes(&full[items]);
+        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, items_json)?;
+        drop(frame);
         let (text, text_truncated) = kept.finish(Rest::Oversized);
         let sealed = seal_measured(Envelope::new(Value::Null, meta), full, &self.bound);
         Ok(Prepared {
@@ -291,14 +281,20 @@ impl ListWriter {
             return prepare_text(self.held_body(), meta, &self.view);
         };
         let (placeholder, frame) = Placeholder::put(std::mem::take(&mut self.frame), &self.at);
-        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, &self.json)?;
+        let items_json = |kept: &mut Kept| self.json.push_into(kept);
+        let kept = compose(&self.view, &frame, &meta, &placeholder, depth, text, items_json)?;
         Ok(kept.finish(Rest::StructuredContent).0)
+    }
+
+    /// Whether an item nests deeper than the writer's limit allows: then nothing more is written.
+    fn too_deep(&self) -> bool {
+        self.at.level() + self.deepest > self.max_depth
     }
 
     /// The depth of the whole body, or the error when it is more than the writer's limit.
     fn depth(&self) -> Result<usize, EnvelopeError> {
         let depth = nesting::depth(&self.frame).max(self.at.level() + self.deepest);
-        if self.too_deep || depth > self.max_depth {
+        if depth > self.max_depth {
             return Err(TooDeepToCarry {
                 depth,
                 limit: self.max_depth,

@@ -65,8 +65,16 @@ impl Compact {
         }
     }
 
+    /// Appends `bytes` (a separator; items are written through [`std::io::Write`]).
+    pub(super) fn push(&mut self, bytes: &[u8]) {
+        match self {
+            Compact::Whole(whole) => whole.extend_from_slice(bytes),
+            Compact::Ends(kept) => kept.push_bytes(bytes),
+        }
+    }
+
     /// Appends this text to `kept`.
-    fn push_into(&self, kept: &mut Kept) {
+    pub(super) fn push_into(&self, kept: &mut Kept) {
         match self {
             Compact::Whole(bytes) => kept.push_bytes(bytes),
             Compact::Ends(ends) => kept.push_kept(ends),
@@ -76,10 +84,7 @@ impl Compact {
 
 impl std::io::Write for Compact {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Compact::Whole(bytes) => bytes.extend_from_slice(buf),
-            Compact::Ends(kept) => kept.push_bytes(buf),
-        }
+        self.push(buf);
         Ok(buf.len())
     }
 
@@ -90,8 +95,8 @@ impl std::io::Write for Compact {
 
 /// The whole text (kept to its ends): the envelope of `frame` (the body with `placeholder` where the list goes)
 /// and `meta`, or `frame` alone, as `view` asks, with the list's `text` (or, for a value nesting deeper than
-/// [`INDENTED_MAX_DEPTH`] `depth` levels, its `compact` JSON) in the placeholder's place; what
-/// [`crate::prepare()`] renders for the whole value.
+/// [`INDENTED_MAX_DEPTH`] `depth` levels, its items' compact JSON, appended by `items_json`) in the placeholder's
+/// place; what [`crate::prepare()`] renders for the whole value.
 ///
 /// # Errors
 /// The renderers' ([`RenderError`]: a TOON text too deep), or a defect (the placeholder not found).
@@ -103,7 +108,7 @@ pub(super) fn compose<M: Serialize>(
     placeholder: &Placeholder,
     depth: usize,
     text: Text,
-    compact: &Compact,
+    items_json: impl FnOnce(&mut Kept),
 ) -> Result<Kept, EnvelopeError> {
     let envelope = Envelope::new(frame, meta);
     let mut kept = Kept::new(TEXT_LIMIT_BYTES);
@@ -117,7 +122,7 @@ pub(super) fn compose<M: Serialize>(
         let (before, after) = placeholder.split(&shown, OutputFormat::Json)?;
         kept.push_bytes(before);
         kept.push_bytes(b"[");
-        compact.push_into(&mut kept);
+        items_json(&mut kept);
         kept.push_bytes(b"]");
         kept.push_bytes(after);
         return Ok(kept);
