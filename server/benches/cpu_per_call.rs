@@ -7,7 +7,10 @@
 //!   `recorded_upstream::github::MEDIUM_PER_PAGE`; sizes printed), each with the in-process `serde_json` parse +
 //!   serialize of the same result as JSON text as its baseline;
 //! - streamable HTTP, one session (one call in flight): the cached read and `tools/list`;
-//! - streamable HTTP, [`SESSIONS`] sessions calling the cached read back to back (closed loop).
+//! - streamable HTTP, [`SESSIONS`] sessions calling the cached read back to back (closed loop);
+//! - streamable HTTP, one session, from a raw JSON-RPC client ([`raw`]: `reqwest`, one keep-alive connection, no
+//!   SDK): the cached read, then the same calls against [`floor`] (hyper alone, answering the bytes the server
+//!   answered): what any HTTP server pays per call on this machine.
 //!
 //! Whole chain: rmcp clients (stdio; streamable HTTP, in this process) → the binary → the recorded upstream. The
 //! binary built by this `cargo bench` (release) is "after"; with `CPU_PER_CALL_BASELINE_BIN` set to another build
@@ -21,8 +24,12 @@
 //! Results: `BENCHMARKS.md`.
 #![allow(missing_docs, dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "cpu_per_call/floor.rs"]
+mod floor;
 #[path = "../tests/common/http.rs"]
 mod http;
+#[path = "cpu_per_call/raw.rs"]
+mod raw;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -43,8 +50,10 @@ const CALLS: u32 = 10_000;
 const LARGE_PER_PAGE: u32 = 100;
 /// Concurrent sessions of the loaded HTTP case.
 const SESSIONS: usize = 256;
-/// Bearer tokens (principals) the HTTP sessions are spread over, as in `http_load`.
-const PRINCIPALS: usize = 8;
+/// Bearer tokens (principals) the HTTP sessions are spread over: 16 sessions each, half the server's default
+/// share of 32 calls in flight per principal, so that the share never refuses a call of this closed loop (at 32
+/// sessions a principal, `http_load`'s spread, one run saw a `429`).
+const PRINCIPALS: usize = 16;
 
 /// The process's CPU time so far, in microseconds (user + system; `/proc/<pid>/stat` fields 14 and 15).
 fn cpu_us(pid: u32, ticks_per_second: u64) -> u64 {
@@ -206,6 +215,15 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]
     );
     rows.push(measure(pid, CALLS, 1, || async { drop(client.list_tools(None).await.unwrap()) }).await);
     client.cancel().await.unwrap();
+    let session = raw::Session::open(&server.url, &pairs[0].0).await;
+    let answer = session.call(raw::CACHED_READ).await;
+    rows.push(
+        measure(pid, CALLS, 1, || async {
+            session.call(raw::CACHED_READ).await;
+        })
+        .await,
+    );
+    rows.push(floor_row(&answer).await);
     let mut clients = Vec::with_capacity(SESSIONS);
     for i in 0..SESSIONS {
         clients.push(server.client(&pairs[i % PRINCIPALS].0).await);
@@ -239,8 +257,33 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]
     (rows, [large_text, medium_text])
 }
 
+/// The cached read's CPU per call against [`floor`] answering `answer` (the real server's answer to it).
+async fn floor_row(answer: &raw::Answer) -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("answer");
+    let mut recorded = format!("{}\n", answer.content_type).into_bytes();
+    recorded.extend_from_slice(&answer.body);
+    std::fs::write(&file, recorded).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let floor = HttpServer::start_bin(
+        exe.to_str().unwrap(),
+        Vec::new(),
+        &[floor::FLOOR_ARG, file.to_str().unwrap()],
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let session = raw::Session::open(&floor.url, "no token").await;
+    let pid = floor.child.id().unwrap();
+    let row = measure(pid, CALLS, 1, || async {
+        session.call(raw::CACHED_READ).await;
+    })
+    .await;
+    drop(dir);
+    row
+}
+
 /// The cases, in the order [`cases`] measures them.
-const CASES: [&str; 8] = [
+const CASES: [&str; 10] = [
     "stdio: cached circleci_get /me",
     "stdio: uncached circleci_get /me (fresh)",
     "stdio: tools/list",
@@ -248,10 +291,17 @@ const CASES: [&str; 8] = [
     "stdio: 256 KiB result (github_list_workflow_runs, 21 runs)",
     "HTTP, 1 session: cached circleci_get /me",
     "HTTP, 1 session: tools/list",
+    "HTTP, 1 session, raw JSON-RPC client: cached circleci_get /me",
+    "HTTP floor: hyper alone answering the same bytes, raw JSON-RPC client",
     "HTTP, 256 sessions: cached circleci_get /me",
 ];
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|arg| arg == floor::FLOOR_ARG) {
+        floor::serve(&args[at + 1]);
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

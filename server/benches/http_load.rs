@@ -23,7 +23,9 @@
 //!
 //! Bounded: [`SECONDS`] per level (at most [`MAX_CALLS_PER_SESSION`] calls per session), loopback only. Not a
 //! criterion bench (a load run has no single iteration to sample); it prints a table. Run with
-//! `cargo bench -p mcp-devtools-server --bench http_load`.
+//! `cargo bench -p mcp-devtools-server --bench http_load`; with `HTTP_LOAD_BASELINE_BIN` set to another build of
+//! `mcp-devtools` (the previous commit, built aside) the same levels run against it first, for a before and after
+//! from one run.
 #![allow(missing_docs, dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/common/http.rs"]
@@ -331,45 +333,54 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let upstream = RecordedUpstream::circleci().await.unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let pairs: Vec<(String, String)> = (0..PRINCIPALS).map(|i| (token(i), format!("bench-{i}"))).collect();
-        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
-        let tokens = tokens_file(&dir, &pairs);
-        let env = vec![
-            ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
-            ("MCP_STRUCTURED_OUTPUT".to_string(), "true".to_string()),
-            ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
-            ("RUST_LOG".to_string(), "error".to_string()),
-            ("CIRCLECI_TOKEN".to_string(), "recorded-upstream-token".to_string()),
-            ("CIRCLECI_API_BASE".to_string(), format!("{}/api/v2", upstream.uri())),
-        ];
-        let mut server = HttpServer::start(env, &["--tokens-file", tokens.to_str().unwrap()], dir).await;
-        let pid = server.child.id().unwrap();
-        let (rss_start, _) = rss_kib(pid);
-        println!(
-            "\nhttp_load: cached circleci_get /me over streamable HTTP, {PRINCIPALS} principals, {SECONDS} s per level\n"
-        );
-        println!("| sessions | calls | calls/s | p50 ms | p90 ms | p99 ms | max ms | errors | cache misses |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for sessions in LEVELS.into_iter().map(Some).chain([None]) {
-            let (label, row) = match sessions {
-                Some(sessions) => (format!("{sessions}"), level(&server, sessions).await),
-                None => (format!("{PACED_SESSIONS}, {PACED_RATE}/s offered"), paced(&server).await),
-            };
-            print_row(&label, &row);
+        // Another build first (issue 46's "build the previous commit"): both tables come from one run.
+        if let Ok(before) = std::env::var("HTTP_LOAD_BASELINE_BIN") {
+            run(&before, "before", &upstream).await;
         }
-        for (pause, what) in [(100, "live"), (400, "restored before each call")] {
-            let row = spaced(&server, Duration::from_millis(pause)).await;
-            print_row(&format!("1, a call every {pause} ms ({what})"), &row);
-        }
-        let (rss, peak) = rss_kib(pid);
-        println!(
-            "\nserver RSS: {:.1} MiB at start, {:.1} MiB after the run (peak {:.1} MiB)",
-            rss_start as f64 / 1024.0,
-            rss as f64 / 1024.0,
-            peak as f64 / 1024.0
-        );
-        let status = server.terminate().await;
-        println!("server exit after SIGTERM: {status}");
+        run(BIN, "after", &upstream).await;
     });
+}
+
+/// Every level against the binary at `bin`, one table headed `label`.
+async fn run(bin: &str, label: &str, upstream: &RecordedUpstream) {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs: Vec<(String, String)> = (0..PRINCIPALS).map(|i| (token(i), format!("bench-{i}"))).collect();
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
+    let tokens = tokens_file(&dir, &pairs);
+    let env = vec![
+        ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
+        ("MCP_STRUCTURED_OUTPUT".to_string(), "true".to_string()),
+        ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
+        ("RUST_LOG".to_string(), "error".to_string()),
+        ("CIRCLECI_TOKEN".to_string(), "recorded-upstream-token".to_string()),
+        ("CIRCLECI_API_BASE".to_string(), format!("{}/api/v2", upstream.uri())),
+    ];
+    let mut server = HttpServer::start_bin(bin, env, &["--tokens-file", tokens.to_str().unwrap()], dir).await;
+    let pid = server.child.id().unwrap();
+    let (rss_start, _) = rss_kib(pid);
+    println!(
+        "\nhttp_load ({label}: {bin}): cached circleci_get /me over streamable HTTP, {PRINCIPALS} principals, {SECONDS} s per level\n"
+    );
+    println!("| sessions | calls | calls/s | p50 ms | p90 ms | p99 ms | max ms | errors | cache misses |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for sessions in LEVELS.into_iter().map(Some).chain([None]) {
+        let (label, row) = match sessions {
+            Some(sessions) => (format!("{sessions}"), level(&server, sessions).await),
+            None => (format!("{PACED_SESSIONS}, {PACED_RATE}/s offered"), paced(&server).await),
+        };
+        print_row(&label, &row);
+    }
+    for (pause, what) in [(100, "live"), (400, "restored before each call")] {
+        let row = spaced(&server, Duration::from_millis(pause)).await;
+        print_row(&format!("1, a call every {pause} ms ({what})"), &row);
+    }
+    let (rss, peak) = rss_kib(pid);
+    println!(
+        "\nserver RSS: {:.1} MiB at start, {:.1} MiB after the run (peak {:.1} MiB)",
+        rss_start as f64 / 1024.0,
+        rss as f64 / 1024.0,
+        peak as f64 / 1024.0
+    );
+    let status = server.terminate().await;
+    println!("server exit after SIGTERM: {status}");
 }
