@@ -17,6 +17,8 @@
 //!   timeouts ([`ConnectionLimits`]).
 //! - Fair share ([`FairShare`]): concurrent `POST`s and an optional rate per principal, `429` + `Retry-After` past
 //!   them ([`FairShare`]).
+//! - Answers: an event-stream answer complete at once (a cached read) is sent as one body of known length, one
+//!   write instead of a chunked stream of several (the private `coalesce` module); a longer one streams as before.
 //! - Shutdown: when the `shutdown` future resolves, new connections stop, calls in flight finish (bounded by
 //!   [`HttpConfig::shutdown_grace`]), their answers are sent ([`drain`]), then sessions close.
 
@@ -24,6 +26,7 @@ mod accept;
 #[doc(hidden)]
 pub use accept::accepts_for_fuzzing;
 mod auth;
+mod coalesce;
 mod connections;
 pub mod dormant;
 pub mod drain;
@@ -194,8 +197,8 @@ fn allowed_origins(addr: SocketAddr, extra: &[String]) -> Vec<String> {
 
 /// The axum router: `/mcp` served by rmcp with a handler from `new_handler` per session (per request when
 /// stateless), behind (outermost first) `POST` tracking ([`drain`]), authentication ([`Auth`]), the fair share
-/// per principal ([`FairShare`]), session ownership and caps ([`SessionLimits`]) and message checks ([`framing`]). `addr` is
-/// the bound address (for `Host`/`Origin`).
+/// per principal ([`FairShare`]), session ownership and caps ([`SessionLimits`]), message checks ([`framing`]) and one body
+/// for an answer complete at once. `addr` is the bound address (for `Host`/`Origin`).
 pub fn router<S, F>(new_handler: F, auth: Auth, addr: SocketAddr, config: &HttpConfig, drain: &Drain) -> Router
 where
     S: ServerHandler + Send + 'static,
@@ -245,9 +248,11 @@ where
     let metadata = auth
         .resource_server()
         .map(|server| crate::oauth::metadata::router(server.clone(), "/mcp"));
-    // Outermost last: POST tracking, authentication, fair share, session ownership, Accept, message checks, rmcp.
+    // Outermost last: POST tracking, authentication, fair share, session ownership, Accept, message checks, one
+    // body for an answer complete at once, rmcp.
     let router = Router::new()
         .nest_service("/mcp", service)
+        .layer(middleware::from_fn(coalesce::coalesce))
         .layer(middleware::from_fn_with_state(framing, framing::check_posts::<S>))
         .layer(middleware::from_fn_with_state(config.stateless, accept::negotiate))
         .layer(middleware::from_fn_with_state(owners.clone(), sessions::bind_sessions))

@@ -3,6 +3,7 @@
 //! clients, worker lifetimes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod answers;
 mod dormant;
 mod limits;
 mod messages;

@@ -123,26 +123,7 @@ impl App {
 
     /// Sends `request` and reads the whole answer.
     pub async fn send(&self, request: Request<'_>) -> Exchange {
-        let mut builder = http::Request::builder()
-            .method(request.method.unwrap_or(http::Method::POST))
-            .uri("/mcp")
-            .header("host", ADDR)
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json");
-        for (name, value) in [
-            ("mcp-session-id", request.session),
-            ("mcp-protocol-version", request.version),
-            ("origin", request.origin),
-        ] {
-            if let Some(value) = value {
-                builder = builder.header(name, value);
-            }
-        }
-        if let Some(token) = request.token {
-            builder = builder.header("authorization", format!("Bearer {token}"));
-        }
-        let request = builder.body(axum::body::Body::from(request.body)).unwrap();
-        let response = self.router.clone().oneshot(request).await.unwrap();
+        let response = self.respond(request).await;
         let (parts, body) = response.into_parts();
         let header = |name: &str| parts.headers.get(name).map(|value| value.to_str().unwrap().to_string());
         let status = parts.status.as_u16();
@@ -163,6 +144,30 @@ impl App {
             retry_after,
             body,
         }
+    }
+
+    /// Sends `request`: the response as the router gives it, its body not read yet.
+    pub async fn respond(&self, request: Request<'_>) -> http::Response<axum::body::Body> {
+        let mut builder = http::Request::builder()
+            .method(request.method.unwrap_or(http::Method::POST))
+            .uri("/mcp")
+            .header("host", ADDR)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json");
+        for (name, value) in [
+            ("mcp-session-id", request.session),
+            ("mcp-protocol-version", request.version),
+            ("origin", request.origin),
+        ] {
+            if let Some(value) = value {
+                builder = builder.header(name, value);
+            }
+        }
+        if let Some(token) = request.token {
+            builder = builder.header("authorization", format!("Bearer {token}"));
+        }
+        let request = builder.body(axum::body::Body::from(request.body)).unwrap();
+        self.router.clone().oneshot(request).await.unwrap()
     }
 
     /// `POST`s `body` as `token` on `session` at protocol revision 2025-06-18.
