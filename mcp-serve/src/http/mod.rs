@@ -34,6 +34,7 @@ mod fair;
 pub mod framing;
 mod guarded;
 mod sessions;
+mod threads;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -53,6 +54,7 @@ pub use auth::{Auth, OpenOffLoopback};
 pub use connections::ConnectionLimits;
 pub use fair::FairShare;
 pub use sessions::{RESUME_WINDOW, SessionLimits};
+pub use threads::ConnectionThreads;
 
 use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
 use dormant::{DormantSessions, SessionStates};
@@ -83,6 +85,8 @@ pub struct HttpConfig {
     pub connections: ConnectionLimits,
     /// What one principal may use at once.
     pub fair: FairShare,
+    /// Where connections are served: the caller's runtime (default), or one of several single-threaded runtimes.
+    pub threads: ConnectionThreads,
 }
 
 impl HttpConfig {
@@ -141,6 +145,13 @@ impl HttpConfig {
         self.fair = fair;
         self
     }
+
+    /// This config with [`HttpConfig::threads`] set.
+    #[must_use]
+    pub fn with_threads(mut self, threads: ConnectionThreads) -> Self {
+        self.threads = threads;
+        self
+    }
 }
 
 impl Default for HttpConfig {
@@ -154,6 +165,7 @@ impl Default for HttpConfig {
             sessions: SessionLimits::default(),
             connections: ConnectionLimits::default(),
             fair: FairShare::default(),
+            threads: ConnectionThreads::default(),
         }
     }
 }
@@ -279,6 +291,9 @@ pub enum ServeError {
     /// The listener failed (its address cannot be read, or accepting failed for good).
     #[error("the HTTP listener failed: {0}")]
     Listener(#[from] std::io::Error),
+    /// The connection threads ([`HttpConfig::threads`]) could not be started.
+    #[error("the HTTP connection threads could not be started: {0}")]
+    Threads(std::io::Error),
 }
 
 /// Serves `/mcp` on `listener` (handlers from `new_handler`, see [`router`]) until `shutdown` resolves; then new
@@ -339,7 +354,8 @@ where
             drain.sessions_closed.cancel();
         }
     });
-    let served = connections::accept_loop(listener, router, config.connections, stop.clone());
+    let threads = threads::Threads::start(config.threads).map_err(ServeError::Threads)?;
+    let served = connections::accept_loop(listener, router, config.connections, &threads, stop.clone());
     tokio::select! {
         () = served => {}
         () = async {
