@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_serve::http::{Auth, ConnectionLimits, ConnectionThreads, Drain, FairShare, HttpConfig, SessionLimits};
+use mcp_serve::http::{Auth, ConnectionLimits, Drain, FairShare, HttpConfig, SessionLimits};
 use mcp_serve::oauth::{Algorithm, IntrospectionClient, OAuthConfig, OAuthSetupError, ResourceServer, ToolScopes};
 use mcp_serve::tokens::{TokenTable, TokensError};
 use rmcp::model::Tool;
@@ -122,10 +122,8 @@ pub async fn auth(deploy: &DeploySettings, bound: SocketAddr, tools: &[Tool]) ->
     Ok(Auth::OAuth { server, tokens })
 }
 
-/// The transport's configuration from the deployment settings. Connections are served one thread per CPU
-/// ([`ConnectionThreads`]: a call's tasks wake each other on one thread; issue 46), with the runtime's stack size.
+/// The transport's configuration from the deployment settings.
 pub fn config(deploy: &DeploySettings) -> HttpConfig {
-    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     HttpConfig::default()
         .with_allowed_hosts(deploy.allowed_hosts.clone())
         .with_allowed_origins(deploy.allowed_origins.clone())
@@ -148,11 +146,6 @@ pub fn config(deploy: &DeploySettings) -> HttpConfig {
             FairShare::default()
                 .with_max_concurrent_per_principal(deploy.fair.max_calls)
                 .with_rate_per_principal(std::num::NonZeroU32::new(deploy.fair.rate_per_second)),
-        )
-        .with_threads(
-            ConnectionThreads::default()
-                .with_count(cpus)
-                .with_stack_bytes(Some(crate::RUNTIME_STACK_BYTES)),
         )
 }
 

@@ -44,8 +44,8 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     runtime_with_workers(None)
 }
 
-/// The runtime for `settings`' transport: [`runtime`] for streamable HTTP (its connections are then served on
-/// single-threaded runtimes, one per CPU: [`http::config`]); one async worker for stdio. One stdio session is one client: its calls' async parts (framing, rmcp's service loop,
+/// The runtime for `settings`' transport: [`runtime`] for streamable HTTP (many sessions share the workers); one
+/// async worker for stdio. One stdio session is one client: its calls' async parts (framing, rmcp's service loop,
 /// the handler, the upstream's connection) then wake each other on one thread instead of across threads, which is
 /// most of a small call's CPU (issue 46: futex and eventfd wake-ups); the CPU work (jq, rendering results over
 /// [`mcp_results::INLINE_RENDER_BYTES`], parsing large bodies) runs on the blocking pool as before, in parallel.

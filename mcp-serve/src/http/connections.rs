@@ -7,12 +7,10 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower_http::timeout::RequestBodyTimeout;
-
-use super::threads::Threads;
 
 /// Bounds on connections and on how long a client may take to send a request.
 ///
@@ -73,15 +71,13 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// Accepts connections on `listener` and serves `router` on each (on `threads`, see [`super::ConnectionThreads`])
-/// until `stop` is cancelled; then stops accepting
+/// Accepts connections on `listener` and serves `router` on each until `stop` is cancelled; then stops accepting
 /// (the listener is closed), asks every connection to finish its current exchange, and resolves once all have
 /// closed.
 pub(crate) async fn accept_loop(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,
-    threads: &Threads,
     stop: CancellationToken,
 ) {
     let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
@@ -116,30 +112,13 @@ pub(crate) async fn accept_loop(
         if let Err(error) = tcp.set_nodelay(true) {
             tracing::warn!(%error, "could not set TCP_NODELAY on an accepted connection");
         }
-        let (builder, service, watcher) = (builder.clone(), service.clone(), graceful.watcher());
-        let serve = move |tcp: TcpStream| async move {
-            if let Err(error) = watcher
-                .watch(builder.serve_connection(TokioIo::new(tcp), service))
-                .await
-            {
+        let connection = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service.clone()));
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
                 tracing::debug!(%error, "connection closed with an error");
             }
             drop(permit);
-        };
-        if threads.is_empty() {
-            tokio::spawn(serve(tcp));
-            continue;
-        }
-        // To another runtime: the socket leaves this runtime's I/O driver and joins that one's.
-        match tcp.into_std() {
-            Ok(tcp) => threads.spawn(async move {
-                match TcpStream::from_std(tcp) {
-                    Ok(tcp) => serve(tcp).await,
-                    Err(error) => tracing::warn!(%error, "could not move a connection to its thread"),
-                }
-            }),
-            Err(error) => tracing::warn!(%error, "could not move a connection to its thread"),
-        }
+        });
     }
     drop(listener);
     graceful.shutdown().await;

@@ -34,7 +34,6 @@ mod fair;
 pub mod framing;
 mod guarded;
 mod sessions;
-mod threads;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -54,7 +53,6 @@ pub use auth::{Auth, OpenOffLoopback};
 pub use connections::ConnectionLimits;
 pub use fair::FairShare;
 pub use sessions::{RESUME_WINDOW, SessionLimits};
-pub use threads::ConnectionThreads;
 
 use crate::incoming::DEFAULT_MAX_REQUEST_BYTES;
 use dormant::{DormantSessions, SessionStates};
@@ -85,8 +83,6 @@ pub struct HttpConfig {
     pub connections: ConnectionLimits,
     /// What one principal may use at once.
     pub fair: FairShare,
-    /// Where connections are served: the caller's runtime (default), or one of several single-threaded runtimes.
-    pub threads: ConnectionThreads,
 }
 
 impl HttpConfig {
@@ -145,13 +141,6 @@ impl HttpConfig {
         self.fair = fair;
         self
     }
-
-    /// This config with [`HttpConfig::threads`] set.
-    #[must_use]
-    pub fn with_threads(mut self, threads: ConnectionThreads) -> Self {
-        self.threads = threads;
-        self
-    }
 }
 
 impl Default for HttpConfig {
@@ -165,7 +154,6 @@ impl Default for HttpConfig {
             sessions: SessionLimits::default(),
             connections: ConnectionLimits::default(),
             fair: FairShare::default(),
-            threads: ConnectionThreads::default(),
         }
     }
 }
@@ -291,9 +279,6 @@ pub enum ServeError {
     /// The listener failed (its address cannot be read, or accepting failed for good).
     #[error("the HTTP listener failed: {0}")]
     Listener(#[from] std::io::Error),
-    /// The connection threads ([`HttpConfig::threads`]) could not be started.
-    #[error("the HTTP connection threads could not be started: {0}")]
-    Threads(std::io::Error),
 }
 
 /// Serves `/mcp` on `listener` (handlers from `new_handler`, see [`router`]) until `shutdown` resolves; then new
@@ -354,8 +339,7 @@ where
             drain.sessions_closed.cancel();
         }
     });
-    let threads = threads::Threads::start(config.threads).map_err(ServeError::Threads)?;
-    let served = connections::accept_loop(listener, router, config.connections, &threads, stop.clone());
+    let served = connections::accept_loop(listener, router, config.connections, stop.clone());
     tokio::select! {
         () = served => {}
         () = async {

@@ -1,5 +1,5 @@
 //! The HTTP transport's integration tests, one test binary: one module per area. `sessions`, `messages` and
-//! `origin` drive `router()` in-process; `dormant`, `limits` and `threads` need real sockets (timeouts, connection caps, slow
+//! `origin` drive `router()` in-process; `dormant` and `limits` need real sockets (timeouts, connection caps, slow
 //! clients, worker lifetimes).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,4 +10,3 @@ mod messages;
 mod origin;
 mod sessions;
 mod support;
-mod threads;
