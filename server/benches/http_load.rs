@@ -366,7 +366,10 @@ async fn run(bin: &str, label: &str, upstream: &RecordedUpstream) {
     for sessions in LEVELS.into_iter().map(Some).chain([None]) {
         let (label, row) = match sessions {
             Some(sessions) => (format!("{sessions}"), level(&server, sessions).await),
-            None => (format!("{PACED_SESSIONS}, {PACED_RATE}/s offered"), paced(&server).await),
+            None => (
+                format!("{PACED_SESSIONS}, {PACED_RATE}/s offered"),
+                paced(&server).await,
+            ),
         };
         print_row(&label, &row);
     }

@@ -41,7 +41,12 @@ async fn an_answer_complete_at_once_is_one_body_of_known_length() {
     let session = app.open(ALICE).await;
     let response = call(&app, &session, "whoami").await;
     assert_eq!(response.status(), 200);
-    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
     let mut body = response.into_body();
     // hyper sends an exact size as `Content-Length`, and a body ready at once with its head in one write.
     let length = http_body::Body::size_hint(&body).exact().expect("a known length");
@@ -77,7 +82,9 @@ async fn a_call_still_running_gets_its_head_and_priming_event_at_once() {
     let text = String::from_utf8(first.to_vec()).unwrap();
     assert!(text.starts_with("data: \nid: ") && messages(&text).is_empty(), "{text}");
     assert!(
-        tokio::time::timeout(Duration::from_millis(200), body.frame()).await.is_err(),
+        tokio::time::timeout(Duration::from_millis(200), body.frame())
+            .await
+            .is_err(),
         "nothing more while the call runs"
     );
 }

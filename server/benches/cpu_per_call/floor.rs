@@ -22,10 +22,16 @@ pub fn serve(path: &str) {
     let split = recorded.iter().position(|&b| b == b'\n').unwrap();
     let content_type = String::from_utf8(recorded[..split].to_vec()).unwrap();
     let body = Bytes::from(recorded[split + 1..].to_vec());
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        eprintln!("mcp-devtools: serving streamable HTTP at http://{}/mcp", listener.local_addr().unwrap());
+        eprintln!(
+            "mcp-devtools: serving streamable HTTP at http://{}/mcp",
+            listener.local_addr().unwrap()
+        );
         loop {
             let (stream, _) = listener.accept().await.unwrap();
             stream.set_nodelay(true).unwrap();

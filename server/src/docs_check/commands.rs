@@ -29,7 +29,12 @@ const EXTERNAL: &[&str] = &[
 ];
 
 /// Environment variables the pages set that are not settings but are ours.
-pub(super) const OTHER_VARIABLES: &[&str] = &["MCP_URL", "MCP_SOAK_SECONDS", "MCP_DEVTOOLS_REQUIRE_SERVICES"];
+pub(super) const OTHER_VARIABLES: &[&str] = &[
+    "MCP_URL",
+    "MCP_SOAK_SECONDS",
+    "MCP_DEVTOOLS_REQUIRE_SERVICES",
+    "HTTP_LOAD_BASELINE_BIN",
+];
 
 /// Name prefixes of the settings: a variable with one of them must be a setting (or in [`OTHER_VARIABLES`]).
 pub(super) const SETTING_PREFIXES: &[&str] = &[
