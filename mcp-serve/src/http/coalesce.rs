@@ -18,14 +18,14 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
 use bytes::{Bytes, BytesMut};
-use http::{Method, header};
+use http::{HeaderMap, Method, header};
 use http_body::{Frame, SizeHint};
 use http_body_util::BodyExt;
 
 /// How long the stream is read before the head goes out regardless.
-pub(crate) const WINDOW: Duration = Duration::from_millis(2);
+const WINDOW: Duration = Duration::from_millis(2);
 /// The most bytes held back: a larger answer is streamed as it comes.
-pub(crate) const MAX_HELD: usize = 64 * 1024;
+const MAX_HELD: usize = 64 * 1024;
 
 /// Axum middleware: sends a `POST`'s event stream that ends within [`WINDOW`] as one body.
 pub(crate) async fn coalesce(request: Request, next: Next) -> Response {
@@ -33,12 +33,7 @@ pub(crate) async fn coalesce(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     let response = next.run(request).await;
-    let is_stream = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"));
-    if !is_stream {
+    if !is_event_stream(response.headers()) {
         return response;
     }
     let (parts, mut body) = response.into_parts();
@@ -70,6 +65,14 @@ pub(crate) async fn coalesce(request: Request, next: Next) -> Response {
         rest: body,
     };
     Response::from_parts(parts, Body::new(body))
+}
+
+/// Whether a response with `headers` is an event stream (`Content-Type: text/event-stream`, any parameters).
+pub(crate) fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"))
 }
 
 /// The bytes read during the window, then the frame that ended it (when it was not data), then the rest.

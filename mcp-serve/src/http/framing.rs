@@ -192,11 +192,7 @@ async fn answer_of(
     id: &Value,
 ) -> Value {
     let status = response.status();
-    let is_stream = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"));
+    let is_stream = super::coalesce::is_event_stream(response.headers());
     let mut body = response.into_body();
     let mut text = Vec::new();
     while let Some(frame) = body.frame().await {
