@@ -59,8 +59,9 @@ impl Session {
             .unwrap_or_default()
             .to_owned();
         let body = response.bytes().await.unwrap();
+        let error = br#""isError":true"#;
         assert!(
-            !body.windows(15).any(|w| w == br#""isError":true"#),
+            !body.windows(error.len()).any(|w| w == error),
             "{}",
             String::from_utf8_lossy(&body)
         );
