@@ -172,8 +172,9 @@ fn id_after_name(rest: &[u8]) -> Value {
     }
 }
 
-/// Whether rmcp can read `message` (one object's text) as a client message. rmcp logs the whole text of one it
-/// cannot read, so such a message is answered here instead ([`Rejection::Unrecognized`]).
+/// Whether rmcp can read `message` (one object's text) as a client message; one that it cannot is answered with
+/// [`Rejection::Unrecognized`]. A second parse of the message: the transports here learn it from rmcp's own parse
+/// instead (stdio parses once and falls back to [`parse`]; HTTP reads rmcp's `415`).
 pub fn understood(message: &[u8]) -> bool {
     let message = message.strip_prefix("\u{feff}".as_bytes()).unwrap_or(message);
     serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(message).is_ok()

@@ -70,6 +70,22 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
     let unreadable = raw(br#"{"jsonrpc":"2.0","id":8,"method":7}"#.to_vec()).await;
     assert_eq!((unreadable.status, unreadable.body["id"].clone()), (400, json!(8)));
     assert_eq!(unreadable.body["error"]["code"], json!(-32600));
+    // rmcp reads these itself and refuses them with `415` and serde's text; the answer is ours, quoting nothing.
+    let quoting =
+        raw(br#"{"jsonrpc":"2.0","id":"q","method":"tools/call","params":"ghp_not_to_be_quoted"}"#.to_vec()).await;
+    assert_eq!(
+        (quoting.status, quoting.body["id"].clone()),
+        (400, json!("q")),
+        "{}",
+        quoting.body
+    );
+    assert!(!quoting.body.to_string().contains("ghp_"), "{}", quoting.body);
+    let notification = raw(br#"{"jsonrpc":"2.0","method":7}"#.to_vec()).await;
+    assert_eq!(
+        (notification.status, notification.body["id"].clone()),
+        (400, Value::Null)
+    );
+    assert_eq!(notification.body["error"]["code"], json!(-32600));
 
     assert_eq!(app.post(ALICE, Some(&session), ping(9)).await.status, 200);
 }
