@@ -19,6 +19,10 @@ pub struct StdioConfig {
     pub max_request_bytes: usize,
     /// How long a shutdown waits for calls in flight.
     pub shutdown_grace: Duration,
+    /// The handler's `tools/list` answer never changes during a session: after the first, `tools/list` is answered
+    /// by the transport from its JSON text ([`crate::stdio_framing::StdioTransport::with_static_tool_list`]).
+    /// Default `false`.
+    pub static_tool_list: bool,
 }
 
 impl StdioConfig {
@@ -35,6 +39,13 @@ impl StdioConfig {
         self.shutdown_grace = shutdown_grace;
         self
     }
+
+    /// This config with [`StdioConfig::static_tool_list`] set.
+    #[must_use]
+    pub fn with_static_tool_list(mut self, static_tool_list: bool) -> Self {
+        self.static_tool_list = static_tool_list;
+        self
+    }
 }
 
 impl Default for StdioConfig {
@@ -42,6 +53,7 @@ impl Default for StdioConfig {
         StdioConfig {
             max_request_bytes: crate::incoming::DEFAULT_MAX_REQUEST_BYTES,
             shutdown_grace: Duration::from_secs(30),
+            static_tool_list: false,
         }
     }
 }
@@ -84,11 +96,10 @@ where
         eof: closed.clone(),
     };
     let running = handler
-        .serve(crate::stdio_framing::StdioTransport::new(
-            stdin,
-            stdout,
-            config.max_request_bytes,
-        ))
+        .serve(
+            crate::stdio_framing::StdioTransport::new(stdin, stdout, config.max_request_bytes)
+                .with_static_tool_list(config.static_tool_list),
+        )
         .await
         .map_err(|err| StdioError::Start(Box::new(err)))?;
     let stop = running.cancellation_token();

@@ -16,7 +16,10 @@
 //! - hands every other message to rmcp as the typed message it parsed (one parse per message), and writes rmcp's
 //!   answers to stdout as they are sent (no task or pipe in between: issue 46, each hop between tasks costs thread
 //!   wake-ups). A `tools/list` answer equal to the last one is written from that one's JSON text, serialized once
-//!   ([`StdioTransport`] keeps it), so the same list costs a comparison, not a serialization.
+//!   ([`StdioTransport`] keeps it), so the same list costs a comparison, not a serialization. With
+//!   [`StdioTransport::with_static_tool_list`] (the handler's list never changes), a later `tools/list` request is
+//!   answered here from that text without reaching rmcp: a read and a write, as cheap as a stdio server can be
+//!   (the memo is dropped should the server send `notifications/tools/list_changed`).
 //!
 //! Nothing here logs the line itself: it may hold secrets.
 
@@ -25,7 +28,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, ListToolsResult, ServerJsonRpcMessage, ServerResult,
+    ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, ListToolsResult, ServerJsonRpcMessage, ServerNotification,
+    ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -134,6 +138,9 @@ struct State {
     batches: Vec<Batch>,
     /// The last `tools/list` answer, serialized.
     tools: Option<ToolsMemo>,
+    /// `tools/list` requests are answered from [`State::tools`] when it is kept
+    /// ([`StdioTransport::with_static_tool_list`]).
+    static_tools: bool,
 }
 
 /// The writing side: stdout behind a lock (rmcp's sends run concurrently), and the shared state.
@@ -182,11 +189,20 @@ where
         }
     }
 
-    /// Writes a reply of this layer's own on a task of its own, so that [`Transport::receive`] never stops in the
-    /// middle of a write when rmcp drops its future.
-    fn reply(&self, reply: &Value) {
-        let mut bytes = serde_json::to_vec(reply).unwrap_or_default();
-        bytes.push(b'\n');
+    /// This transport, told that the handler's `tools/list` answer is the same all session long (it does not
+    /// declare `listChanged`, MCP "Tools": the list it answers is fixed when the session starts). After the first
+    /// `tools/list` answer, a `tools/list` request is answered here with that answer's result (same JSON text, the
+    /// request's `id`) and rmcp never sees it. Off by default: a handler whose list changes without notifying would
+    /// be answered stale. A `notifications/tools/list_changed` from the server drops the kept answer.
+    #[must_use]
+    pub fn with_static_tool_list(self, static_tool_list: bool) -> Self {
+        self.output.state().static_tools = static_tool_list;
+        self
+    }
+
+    /// Writes a reply of this layer's own (one line, newline included) on a task of its own, so that
+    /// [`Transport::receive`] never stops in the middle of a write when rmcp drops its future.
+    fn reply(&self, bytes: Vec<u8>) {
         let output = self.output.clone();
         tokio::spawn(async move {
             if let Err(err) = output.write(&bytes).await {
@@ -236,7 +252,7 @@ where
                 }
             };
             if let Some(reply) = outcome.reply {
-                self.reply(&reply);
+                self.reply(reply);
             }
             self.queue.extend(outcome.forward);
         }
@@ -247,15 +263,19 @@ where
     }
 }
 
-/// What to do with one input line: messages to hand to rmcp, and an answer of our own.
+/// What to do with one input line: messages to hand to rmcp, and an answer of our own (one line of JSON text).
 #[derive(Default)]
 struct Outcome {
     forward: Vec<ClientJsonRpcMessage>,
-    reply: Option<Value>,
+    reply: Option<Vec<u8>>,
 }
 
 impl Outcome {
     fn reply(reply: Value) -> Outcome {
+        Outcome::reply_line(line(&reply))
+    }
+
+    fn reply_line(reply: Vec<u8>) -> Outcome {
         Outcome {
             forward: Vec::new(),
             reply: Some(reply),
@@ -308,9 +328,17 @@ fn reject(rejection: &Rejection, bytes: &[u8]) -> Value {
 fn single(state: &mut State, message: ClientJsonRpcMessage) -> Outcome {
     match &message {
         JsonRpcMessage::Request(request) => {
-            if matches!(request.request, ClientRequest::InitializeRequest(_)) {
-                state.initialize_seen = true;
-                state.initialize_id = serde_json::to_string(&request.id).ok();
+            match &request.request {
+                ClientRequest::InitializeRequest(_) => {
+                    state.initialize_seen = true;
+                    state.initialize_id = serde_json::to_string(&request.id).ok();
+                }
+                ClientRequest::ListToolsRequest(_) if state.static_tools => {
+                    if let Some(memo) = &state.tools {
+                        return Outcome::reply_line(answer(&request.id, &memo.json));
+                    }
+                }
+                _ => {}
             }
             Outcome::forward(message)
         }
@@ -365,7 +393,7 @@ fn batch(state: &mut State, items: Vec<Value>) -> Outcome {
         // Only notifications/responses (no answer due from rmcp), plus maybe invalid items: answered now.
         return Outcome {
             forward,
-            reply: (!responses.is_empty()).then_some(Value::Array(responses)),
+            reply: (!responses.is_empty()).then(|| line(&Value::Array(responses))),
         };
     }
     state.batches.push(Batch { waiting, responses });
@@ -402,10 +430,18 @@ fn encode(state: &mut State, message: &ServerJsonRpcMessage) -> Option<Vec<u8>> 
             return Some(line(&Value::Array(done.responses)));
         }
     }
-    if let JsonRpcMessage::Response(response) = message
-        && let ServerResult::ListToolsResult(result) = &response.result
-    {
-        return Some(tools_list(state, &response.id, result));
+    match message {
+        JsonRpcMessage::Response(response) => {
+            if let ServerResult::ListToolsResult(result) = &response.result {
+                return Some(tools_list(state, &response.id, result));
+            }
+        }
+        JsonRpcMessage::Notification(notification) => {
+            if let ServerNotification::ToolListChangedNotification(_) = &notification.notification {
+                state.tools = None;
+            }
+        }
+        _ => {}
     }
     Some(line(message))
 }
@@ -432,12 +468,18 @@ fn tools_list(state: &mut State, id: &rmcp::model::RequestId, result: &ListTools
             json
         }
     };
+    answer(id, &json)
+}
+
+/// The line `{"jsonrpc":"2.0","id":<id>,"result":<result>}` (rmcp's serialization of a response), `result` being
+/// the result's JSON text.
+fn answer(id: &rmcp::model::RequestId, result: &[u8]) -> Vec<u8> {
     let id = serde_json::to_string(id).unwrap_or_default();
-    let mut bytes = Vec::with_capacity(json.len() + id.len() + 40);
+    let mut bytes = Vec::with_capacity(result.len() + id.len() + 40);
     bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     bytes.extend_from_slice(id.as_bytes());
     bytes.extend_from_slice(b",\"result\":");
-    bytes.extend_from_slice(&json);
+    bytes.extend_from_slice(result);
     bytes.extend_from_slice(b"}\n");
     bytes
 }
@@ -505,5 +547,44 @@ mod tests {
         );
         assert_eq!(encode(&mut state, &message), Some(line(&message)));
         assert!(state.tools.as_ref().is_some_and(|memo| memo.result == other));
+    }
+
+    #[test]
+    fn a_static_tool_list_is_answered_from_the_memo_until_the_server_says_it_changed() {
+        use rmcp::model::{NumberOrString, RequestId, Tool, ToolListChangedNotification};
+        let list = |id: u32| -> ClientJsonRpcMessage {
+            serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"})).unwrap()
+        };
+        // No memo yet: rmcp answers.
+        let mut state = State {
+            static_tools: true,
+            ..State::default()
+        };
+        let first = single(&mut state, list(1));
+        assert_eq!((first.forward.len(), first.reply.is_none()), (1, true));
+        let tools = ListToolsResult::with_all_items(vec![Tool::new("a_tool", "A", Arc::new(Default::default()))]);
+        let answered = ServerJsonRpcMessage::response(
+            ServerResult::ListToolsResult(tools),
+            RequestId::from(NumberOrString::Number(1)),
+        );
+        encode(&mut state, &answered);
+        // Then the memo answers, with the request's id, and rmcp never sees the request.
+        let second = single(&mut state, list(2));
+        assert!(second.forward.is_empty());
+        let mut expected = answered.clone();
+        if let JsonRpcMessage::Response(response) = &mut expected {
+            response.id = RequestId::from(NumberOrString::Number(2));
+        }
+        assert_eq!(second.reply, Some(line(&expected)));
+        // Not told the list is static: rmcp answers every time.
+        state.static_tools = false;
+        assert_eq!(single(&mut state, list(3)).forward.len(), 1);
+        // The server says the list changed: rmcp answers again.
+        state.static_tools = true;
+        let changed = ServerJsonRpcMessage::notification(ServerNotification::ToolListChangedNotification(
+            ToolListChangedNotification::default(),
+        ));
+        encode(&mut state, &changed);
+        assert_eq!(single(&mut state, list(4)).forward.len(), 1);
     }
 }

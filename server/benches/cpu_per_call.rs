@@ -6,6 +6,8 @@
 //!   (`github_list_workflow_runs`, `perPage` [`LARGE_PER_PAGE`], `outputFormat: json`) and a 256 KiB one (`perPage`
 //!   `recorded_upstream::github::MEDIUM_PER_PAGE`; sizes printed), each with the in-process `serde_json` parse +
 //!   serialize of the same result as JSON text as its baseline;
+//! - the stdio floor ([`stdio_floor`]: one thread with blocking reads answering the server's own results, from the
+//!   same client): the cached read and `tools/list`, what any stdio server pays per call on this machine;
 //! - streamable HTTP, one session (one call in flight): the cached read and `tools/list`;
 //! - streamable HTTP, [`SESSIONS`] sessions calling the cached read back to back (closed loop);
 //! - streamable HTTP, one session, from a raw JSON-RPC client ([`raw`]: `reqwest`, one keep-alive connection, no
@@ -30,6 +32,8 @@ mod floor;
 mod http;
 #[path = "cpu_per_call/raw.rs"]
 mod raw;
+#[path = "cpu_per_call/stdio_floor.rs"]
+mod stdio_floor;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -176,6 +180,15 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]
         .await
         .unwrap();
     let medium_text = serde_json::to_string(&medium_result.structured_content.unwrap()).unwrap();
+    // What the stdio floor answers: the server's own results, as JSON text.
+    let cached_result = client
+        .call_tool(CallToolRequestParams::new("circleci_get").with_arguments(me.clone()))
+        .await
+        .unwrap();
+    let recorded = [
+        serde_json::to_string(&cached_result).unwrap(),
+        serde_json::to_string(&client.list_tools(None).await.unwrap()).unwrap(),
+    ];
     let mut rows = vec![
         measure(pid, CALLS, 1, || async {
             call(&client, "circleci_get", &me).await;
@@ -196,6 +209,7 @@ async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]
         .await,
     ];
     client.cancel().await.unwrap();
+    rows.extend(stdio_floor_rows(&recorded, &me).await);
 
     // streamable HTTP
     let dir = tempfile::tempdir().unwrap();
@@ -282,13 +296,40 @@ async fn floor_row(answer: &raw::Answer) -> Row {
     row
 }
 
+/// The cached read and `tools/list` against [`stdio_floor`] answering `recorded` (the real server's results, in
+/// the order of [`stdio_floor::RECORDED`]), from the same rmcp client as the stdio rows.
+async fn stdio_floor_rows(recorded: &[String; 2], me: &Map<String, Value>) -> [Row; 2] {
+    let dir = tempfile::tempdir().unwrap();
+    for (method, result) in stdio_floor::RECORDED.iter().zip(recorded) {
+        std::fs::write(dir.path().join(stdio_floor::file_name(method)), result).unwrap();
+    }
+    let exe = std::env::current_exe().unwrap();
+    let command = tokio::process::Command::new(exe).configure(|cmd| {
+        cmd.arg(stdio_floor::STDIO_FLOOR_ARG).arg(dir.path());
+    });
+    let transport = TokioChildProcess::new(command).unwrap();
+    let pid = transport.id().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let rows = [
+        measure(pid, CALLS, 1, || async {
+            call(&client, "circleci_get", me).await;
+        })
+        .await,
+        measure(pid, CALLS, 1, || async { drop(client.list_tools(None).await.unwrap()) }).await,
+    ];
+    client.cancel().await.unwrap();
+    rows
+}
+
 /// The cases, in the order [`cases`] measures them.
-const CASES: [&str; 10] = [
+const CASES: [&str; 12] = [
     "stdio: cached circleci_get /me",
     "stdio: uncached circleci_get /me (fresh)",
     "stdio: tools/list",
     "stdio: large result (github_list_workflow_runs, 100 runs)",
     "stdio: 256 KiB result (github_list_workflow_runs, 21 runs)",
+    "stdio floor: one thread, blocking reads, answering the same results: cached circleci_get /me",
+    "stdio floor: one thread, blocking reads, answering the same results: tools/list",
     "HTTP, 1 session: cached circleci_get /me",
     "HTTP, 1 session: tools/list",
     "HTTP, 1 session, raw JSON-RPC client: cached circleci_get /me",
@@ -300,6 +341,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == floor::FLOOR_ARG) {
         floor::serve(&args[at + 1]);
+        return;
+    }
+    if let Some(at) = args.iter().position(|arg| arg == stdio_floor::STDIO_FLOOR_ARG) {
+        stdio_floor::serve(&args[at + 1]);
         return;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -73,7 +73,9 @@ fn runtime_with_workers(workers: Option<usize>) -> std::io::Result<tokio::runtim
 async fn serve_stdio(settings: Settings) -> anyhow::Result<()> {
     let config = mcp_serve::stdio::StdioConfig::default()
         .with_max_request_bytes(settings.deploy.request_limit())
-        .with_shutdown_grace(std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds));
+        .with_shutdown_grace(std::time::Duration::from_secs(settings.deploy.shutdown_grace_seconds))
+        // The catalogue is fixed when the server starts (no `listChanged`).
+        .with_static_tool_list(true);
     let app = app(settings.tools).await?;
     let in_flight = tokio_util::task::TaskTracker::new();
     let shutdown = draining(&app);

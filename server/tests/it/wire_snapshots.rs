@@ -272,6 +272,17 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
             );
         }
     }
+    // Later lists are answered by the transport from the first one's text (issue 46): the same bytes but the id.
+    let id = |line: &str| serde_json::from_str::<Value>(line).unwrap()["id"].to_string();
+    for (session, first) in [(&mut off, &list_off), (&mut on, &list_on)] {
+        let again = session.list_tools().await;
+        assert_ne!(id(&again), id(first));
+        assert_eq!(
+            &again.replacen(&format!("\"id\":{}", id(&again)), &format!("\"id\":{}", id(first)), 1),
+            first,
+            "a later tools/list is the first one's text with its own id"
+        );
+    }
     off.stop().await;
     on.stop().await;
 }
