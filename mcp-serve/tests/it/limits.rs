@@ -204,6 +204,21 @@ async fn one_principal_past_its_share_gets_429_and_others_are_served() {
 }
 
 #[tokio::test]
+async fn a_call_arriving_as_its_principals_share_frees_up_waits_instead_of_429() {
+    // A client keeping exactly its share busy sends its next call the moment it reads an answer, which can be just
+    // before the server has ended that answer's stream (cpu_per_call saw a 429 so).
+    let fair = FairShare::default()
+        .with_max_concurrent_per_principal(1)
+        .with_rate_per_principal(None);
+    let server = start(stateless(ConnectionLimits::default(), fair)).await;
+    let first = tokio::spawn(call(server.addr, ALICE, 40));
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    let (status, _, body) = call(server.addr, ALICE, 0).await;
+    assert_eq!(status, 200, "waited for the first call to end: {body}");
+    assert_eq!(first.await.unwrap().0, 200);
+}
+
+#[tokio::test]
 async fn a_rate_per_principal_answers_429_with_retry_after() {
     let fair = FairShare::default()
         .with_max_concurrent_per_principal(100)
