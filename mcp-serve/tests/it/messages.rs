@@ -91,6 +91,33 @@ async fn faulty_bodies_get_json_rpc_errors_worded_as_on_stdio() {
 }
 
 #[tokio::test]
+async fn without_sessions_an_unreadable_message_gets_the_same_error() {
+    let (app, _dir) = app(&HttpConfig::default().with_stateless(true));
+    let unreadable = app
+        .send(Request {
+            token: Some(ALICE),
+            version: Some("2025-06-18"),
+            body: br#"{"jsonrpc":"2.0","id":8,"method":7}"#.to_vec(),
+            ..Request::default()
+        })
+        .await;
+    assert_eq!(
+        (unreadable.status, unreadable.body["id"].clone()),
+        (400, json!(8)),
+        "{}",
+        unreadable.body
+    );
+    assert_eq!(unreadable.body["error"]["code"], json!(-32600));
+    let readable = app.post(ALICE, None, ping(9)).await;
+    assert_eq!(
+        (readable.status, readable.body["id"].clone()),
+        (200, json!(9)),
+        "{}",
+        readable.body
+    );
+}
+
+#[tokio::test]
 async fn batches_are_answered_per_the_session_revision() {
     let (app, _dir) = app(&HttpConfig::default());
     let old = app.open_at(ALICE, "2025-03-26").await.session.unwrap();
