@@ -332,6 +332,11 @@ impl Settings {
             allowed_hosts: r.list(HTTP_ALLOWED_HOSTS),
             allowed_origins: r.list(HTTP_ALLOWED_ORIGINS),
             stateless: r.switch(HTTP_STATELESS, false),
+            http_worker_threads: r.whole_usize(
+                HTTP_WORKER_THREADS,
+                deploy::default_http_worker_threads() as u64,
+                1..=1024,
+            ),
             shutdown_grace_seconds: r.whole(HTTP_SHUTDOWN_GRACE, deploy::DEFAULT_SHUTDOWN_GRACE_SECONDS, 1..=600),
             max_request_bytes: r.whole_usize(
                 MAX_REQUEST_BYTES,
@@ -846,6 +851,27 @@ mod tests {
         assert_eq!(s.deploy.log_filter, "info");
         assert_eq!(s.deploy.sessions, SessionLimits::default());
         assert!(warnings.is_empty() && s.errors.is_empty());
+    }
+
+    #[test]
+    fn http_worker_threads_are_one_on_a_small_machine_and_the_runtime_has_them() {
+        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let (s, warnings) = settings(&[(HTTP_ADDR, "127.0.0.1:0")]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let expected = if cpus <= 2 { 1 } else { cpus };
+        assert_eq!(s.deploy.http_worker_threads(), expected);
+        let workers = |s: &Settings| crate::runtime_for(s).unwrap().metrics().num_workers();
+        assert_eq!(workers(&s), expected);
+        let (s, _) = settings(&[(HTTP_ADDR, "127.0.0.1:0"), (HTTP_WORKER_THREADS, "3")]);
+        assert_eq!(workers(&s), 3);
+        let (s, warnings) = settings(&[(HTTP_ADDR, "127.0.0.1:0"), (HTTP_WORKER_THREADS, "0")]);
+        assert_eq!(workers(&s), 1, "clamped");
+        assert!(
+            warnings[0].contains("MCP_HTTP_WORKER_THREADS=0 is outside 1..=1024"),
+            "{warnings:?}"
+        );
+        let (s, _) = settings(&[(HTTP_WORKER_THREADS, "3")]);
+        assert_eq!(workers(&s), 1, "stdio serves one session on one worker");
     }
 
     #[test]

@@ -8,8 +8,9 @@ pub use crate::registry::{
     HTTP_ADDR, HTTP_ALLOWED_HOSTS, HTTP_ALLOWED_ORIGINS, HTTP_BODY_READ_TIMEOUT, HTTP_HEADER_READ_TIMEOUT,
     HTTP_MAX_CALLS_PER_PRINCIPAL, HTTP_MAX_CONNECTIONS, HTTP_MAX_SESSIONS, HTTP_MAX_SESSIONS_PER_PRINCIPAL,
     HTTP_NO_AUTH, HTTP_RATE_PER_PRINCIPAL, HTTP_SESSION_IDLE, HTTP_SHUTDOWN_GRACE, HTTP_STATELESS, HTTP_TOKENS_FILE,
-    LOG_FILTER, MAX_REQUEST_BYTES, OAUTH_ALGORITHMS, OAUTH_INTROSPECTION_CLIENT_ID, OAUTH_INTROSPECTION_CLIENT_SECRET,
-    OAUTH_ISSUER, OAUTH_LEEWAY, OAUTH_PRINCIPAL_CLAIM, OAUTH_READ_SCOPE, OAUTH_RESOURCE, OAUTH_WRITE_SCOPE,
+    HTTP_WORKER_THREADS, LOG_FILTER, MAX_REQUEST_BYTES, OAUTH_ALGORITHMS, OAUTH_INTROSPECTION_CLIENT_ID,
+    OAUTH_INTROSPECTION_CLIENT_SECRET, OAUTH_ISSUER, OAUTH_LEEWAY, OAUTH_PRINCIPAL_CLAIM, OAUTH_READ_SCOPE,
+    OAUTH_RESOURCE, OAUTH_WRITE_SCOPE,
 };
 use adapters_http::Secret;
 
@@ -57,6 +58,9 @@ pub struct DeploySettings {
     pub allowed_origins: Vec<String>,
     /// Serve HTTP without server-side sessions (`MCP_HTTP_STATELESS`).
     pub stateless: bool,
+    /// Async worker threads serving HTTP ([`HTTP_WORKER_THREADS`], clamped 1..=1024); 0 (a `Default` value) means
+    /// [`default_http_worker_threads`].
+    pub http_worker_threads: usize,
     /// Grace period for calls in flight at SIGINT/SIGTERM, seconds (clamped 1..=600).
     pub shutdown_grace_seconds: u64,
     /// The largest JSON-RPC message accepted, bytes ([`MAX_REQUEST_BYTES`]; 0 in `Default` means the default).
@@ -154,7 +158,29 @@ impl Default for FairShare {
     }
 }
 
+/// Default of [`HTTP_WORKER_THREADS`]: one on a machine of one or two CPUs, else one per CPU (tokio's own default).
+/// On two CPUs one async worker serves a call's tasks (hyper's connection, rmcp's session worker and service loop, the
+/// handler) on one thread instead of waking the other CPU's worker between them: a cached read over HTTP costs about
+/// 170 µs of CPU instead of 260, one session makes 1.6x the calls per second, and 32 or 256 sessions as many as with
+/// two workers (issue 46, `BENCHMARKS.md`); the CPU-heavy work runs on the blocking pool either way. Larger machines
+/// keep a worker per CPU, so that many sessions can use every core.
+pub fn default_http_worker_threads() -> usize {
+    match std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) {
+        ..=2 => 1,
+        cpus => cpus,
+    }
+}
+
 impl DeploySettings {
+    /// The async worker threads serving HTTP: [`DeploySettings::http_worker_threads`], or
+    /// [`default_http_worker_threads`] when it is 0 (a `Default` value).
+    pub fn http_worker_threads(&self) -> usize {
+        match self.http_worker_threads {
+            0 => default_http_worker_threads(),
+            n => n,
+        }
+    }
+
     /// The request-size limit, bytes: [`DeploySettings::max_request_bytes`], or [`DEFAULT_MAX_REQUEST_BYTES`]
     /// when it is 0 (a `Default` value).
     pub fn request_limit(&self) -> usize {

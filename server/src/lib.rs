@@ -44,8 +44,9 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     runtime_with_workers(None)
 }
 
-/// The runtime for `settings`' transport: [`runtime`] for streamable HTTP (many sessions share the workers); one
-/// async worker for stdio. One stdio session is one client: its calls' async parts (framing, rmcp's service loop,
+/// The runtime for `settings`' transport: for streamable HTTP, [`crate::deploy_settings::DeploySettings::http_worker_threads`] async workers
+/// (`MCP_HTTP_WORKER_THREADS`; by default one on a machine of 1-2 CPUs, else one per CPU: many sessions share them);
+/// one async worker for stdio. One stdio session is one client: its calls' async parts (framing, rmcp's service loop,
 /// the handler, the upstream's connection) then wake each other on one thread instead of across threads, which is
 /// most of a small call's CPU (issue 46: futex and eventfd wake-ups); the CPU work (jq, rendering results over
 /// [`mcp_results::INLINE_RENDER_BYTES`], parsing large bodies) runs on the blocking pool as before, in parallel.
@@ -53,7 +54,11 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 /// # Errors
 /// The runtime cannot be started (threads or the I/O driver).
 pub fn runtime_for(settings: &Settings) -> std::io::Result<tokio::runtime::Runtime> {
-    runtime_with_workers(settings.deploy.http_addr.is_none().then_some(1))
+    let workers = match settings.deploy.http_addr {
+        Some(_) => settings.deploy.http_worker_threads(),
+        None => 1,
+    };
+    runtime_with_workers(Some(workers))
 }
 
 fn runtime_with_workers(workers: Option<usize>) -> std::io::Result<tokio::runtime::Runtime> {

@@ -136,6 +136,7 @@ settings! {
     HTTP_ALLOWED_HOSTS = "MCP_HTTP_ALLOWED_HOSTS", "allowed-hosts", Value, None, "Comma-separated Host header values accepted over HTTP (default: loopback names and the bound address)";
     HTTP_ALLOWED_ORIGINS = "MCP_HTTP_ALLOWED_ORIGINS", "allowed-origins", Value, None, "Comma-separated browser origins (scheme://host[:port|:*]) accepted in an Origin header; loopback origins are always accepted on a loopback bind; other origins get 403";
     HTTP_STATELESS = "MCP_HTTP_STATELESS", "http-stateless", Switch, Some("false"), "Serve HTTP without server-side sessions, so any replica answers any request";
+    HTTP_WORKER_THREADS = "MCP_HTTP_WORKER_THREADS", "http-worker-threads", Value, Some("1 on a machine of 1-2 CPUs, else one per CPU"), "Async worker threads serving HTTP (jq, large results and large upstream bodies run on other threads); clamped 1..=1024";
     HTTP_SHUTDOWN_GRACE = "MCP_HTTP_SHUTDOWN_GRACE_SECONDS", "shutdown-grace-seconds", Value, Some("30"), "On SIGINT/SIGTERM, wait this long for calls in flight, seconds; clamped 1..=600";
     HTTP_SESSION_IDLE = "MCP_HTTP_SESSION_IDLE_SECONDS", "session-idle-seconds", Value, Some("600"), "Close an HTTP session after this long without a request, seconds (a later request naming it gets 404); clamped 1..=86400";
     HTTP_MAX_SESSIONS = "MCP_HTTP_MAX_SESSIONS", "max-sessions", Value, Some("1000"), "Live HTTP sessions in all; a new session past it closes the caller's least recently used idle session, else gets 503 with Retry-After; clamped 1..=1000000";
