@@ -143,18 +143,8 @@ fn args(value: Value) -> Map<String, Value> {
 
 /// The cases of one binary, in the order of [`CASES`], and the large and the 256 KiB result's JSON text.
 async fn cases(bin: &str, upstream: &RecordedUpstream) -> (Vec<Row>, [String; 2]) {
-    let mut env: Vec<(String, String)> = upstream
-        .env()
-        .into_iter()
-        .map(|(name, value)| (name.to_owned(), value))
-        .collect();
-    env.extend([
-        ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
-        ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
-        ("MCP_STRUCTURED_MAX_BYTES".to_owned(), "15728640".to_owned()),
-        ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
-        ("RUST_LOG".to_owned(), "error".to_owned()),
-    ]);
+    let mut env = http::bench_env(upstream);
+    env.push(("MCP_STRUCTURED_MAX_BYTES".to_owned(), "15728640".to_owned()));
     let me = args(json!({"path": "/me"}));
     let fresh = args(json!({"path": "/me", "fresh": true}));
     let runs =

@@ -347,14 +347,7 @@ async fn run(bin: &str, label: &str, upstream: &RecordedUpstream) {
     let pairs: Vec<(String, String)> = (0..PRINCIPALS).map(|i| (token(i), format!("bench-{i}"))).collect();
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
     let tokens = tokens_file(&dir, &pairs);
-    let env = vec![
-        ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
-        ("MCP_STRUCTURED_OUTPUT".to_string(), "true".to_string()),
-        ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
-        ("RUST_LOG".to_string(), "error".to_string()),
-        ("CIRCLECI_TOKEN".to_string(), "recorded-upstream-token".to_string()),
-        ("CIRCLECI_API_BASE".to_string(), format!("{}/api/v2", upstream.uri())),
-    ];
+    let env = http::bench_env(upstream);
     let mut server = HttpServer::start_bin(bin, env, &["--tokens-file", tokens.to_str().unwrap()], dir).await;
     let pid = server.child.id().unwrap();
     let (rss_start, _) = rss_kib(pid);

@@ -35,14 +35,7 @@ fn main() {
         let upstream = RecordedUpstream::circleci().await.unwrap();
         let temp = tempfile::tempdir().unwrap();
         let tokens = tokens_file(&temp, &[(TOKEN, "bench")]);
-        let env = vec![
-            ("PATH".to_string(), std::env::var("PATH").unwrap_or_default()),
-            ("MCP_STRUCTURED_OUTPUT".to_string(), "true".to_string()),
-            ("STREAMING_ARTIFACT_STORE".to_string(), "memory".to_string()),
-            ("RUST_LOG".to_string(), "error".to_string()),
-            ("CIRCLECI_TOKEN".to_string(), "recorded-upstream-token".to_string()),
-            ("CIRCLECI_API_BASE".to_string(), format!("{}/api/v2", upstream.uri())),
-        ];
+        let env = http::bench_env(&upstream);
         let mut server = HttpServer::start(env, &["--tokens-file", tokens.to_str().unwrap()], temp).await;
         let output = tokio::process::Command::new("node")
             .arg(dir.join("latency.mjs"))

@@ -4,7 +4,7 @@
 //! client accepts the media type the answer will have — an event stream for a `GET` and, with sessions, for a
 //! `POST`; JSON for a `POST` when serving without sessions (rmcp's JSON responses) — the header is rewritten to the
 //! one rmcp expects. A client that accepts only the other type (a `q=0` range excludes one) keeps its header and
-//! still gets `406`.
+//! still gets `406`. Also the one reading of a `Content-Type` ([`content_type_is`]).
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -37,6 +37,16 @@ pub async fn negotiate(State(stateless): State<bool>, mut request: Request, next
             .insert(header::ACCEPT, HeaderValue::from_static(value));
     }
     next.run(request).await
+}
+
+/// Whether `headers`' `Content-Type` is `essence` (`type/subtype`, compared without case; parameters ignored), as
+/// RFC 9110 §8.3.1 reads a media type.
+pub(super) fn content_type_is(headers: &http::HeaderMap, essence: &str) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|found| found.trim().eq_ignore_ascii_case(essence))
 }
 
 /// [`accepts`], for the fuzz target (`fuzz/fuzz_targets/accept_header.rs`). Not a stable interface.

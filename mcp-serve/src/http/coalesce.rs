@@ -18,7 +18,7 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
 use bytes::{Bytes, BytesMut};
-use http::{HeaderMap, Method, header};
+use http::{HeaderMap, Method};
 use http_body::{Frame, SizeHint};
 use http_body_util::BodyExt;
 
@@ -69,10 +69,7 @@ pub(crate) async fn coalesce(request: Request, next: Next) -> Response {
 
 /// Whether a response with `headers` is an event stream (`Content-Type: text/event-stream`, any parameters).
 pub(crate) fn is_event_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"))
+    super::accept::content_type_is(headers, "text/event-stream")
 }
 
 /// The bytes read during the window, then the frame that ended it (when it was not data), then the rest.

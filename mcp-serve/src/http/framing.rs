@@ -107,7 +107,10 @@ where
                 _ => Value::Null,
             };
             drop(message);
-            let json = is_json(&parts.headers);
+            // With a JSON `Content-Type` (the test rmcp applies before reading a `POST`), rmcp 3.11's only `415` is
+            // a body it cannot read as a client message (`expect_json` in its `server_side_http`), whose text
+            // (serde's, which may quote the body) is not passed on.
+            let json = super::accept::content_type_is(&parts.headers, "application/json");
             let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
             if json && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
                 tracing::warn!("answered an unusable message with an error");
@@ -116,17 +119,6 @@ where
             response
         }
     }
-}
-
-/// Whether the request says its body is JSON (`Content-Type: application/json`, any parameters), the test rmcp
-/// applies before reading a `POST`: with it, rmcp 3.11's only `415` is a body it cannot read as a client message
-/// (`expect_json` in rmcp's `server_side_http`), whose text (serde's, which may quote the body) is not passed on.
-fn is_json(headers: &http::HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Whether `err` or one of its sources is the body-read timeout ([`super::connections`]).

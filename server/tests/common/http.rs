@@ -26,6 +26,23 @@ pub struct HttpServer {
     pub dir: tempfile::TempDir,
 }
 
+/// The environment a bench starts the server with: `upstream`'s settings (every vendor pointed at the recorded
+/// upstream, `RecordedUpstream::env`), structured output on, artifacts in memory, only errors logged, and `PATH`.
+pub fn bench_env(upstream: &recorded_upstream::RecordedUpstream) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = upstream
+        .env()
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect();
+    env.extend([
+        ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
+        ("MCP_STRUCTURED_OUTPUT".to_owned(), "true".to_owned()),
+        ("STREAMING_ARTIFACT_STORE".to_owned(), "memory".to_owned()),
+        ("RUST_LOG".to_owned(), "error".to_owned()),
+    ]);
+    env
+}
+
 /// Writes a tokens file mapping SHA-256(token) → principal for each pair, into `dir`.
 pub fn tokens_file(dir: &tempfile::TempDir, pairs: &[(&str, &str)]) -> PathBuf {
     let mut text = String::from("[tokens]\n");

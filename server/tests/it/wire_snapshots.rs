@@ -272,7 +272,8 @@ async fn switch_off_equals_switch_on_without_structured_fields() {
             );
         }
     }
-    // Later lists are answered by the transport from the first one's text (issue 46): the same bytes but the id.
+    // A later list, answered by the transport from the first one's text since issue 46, is the same bytes but the
+    // id (that the transport, not rmcp, answers it is `stdio_framing`'s unit test).
     let id = |line: &str| serde_json::from_str::<Value>(line).unwrap()["id"].to_string();
     for (session, first) in [(&mut off, &list_off), (&mut on, &list_on)] {
         let again = session.list_tools().await;
